@@ -1,0 +1,30 @@
+# Mazziere — developer entry points. Every target creates .venv and installs the project when needed.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: test lint bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+## The whole test suite (also what CI runs), with static checks of the engine first.
+test: $(STAMP)
+	$(PY) -m ruff check engine tests benchmarks
+	$(PY) -m mypy --strict engine
+	$(PY) -m pytest -n 2 -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check engine tests benchmarks
+	$(PY) -m mypy --strict engine
+
+## Benchmarks: prints the machine and the numbers (copy them into docs/performance.md).
+bench: $(STAMP)
+	$(PY) -m benchmarks.evaluation
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

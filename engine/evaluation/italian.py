@@ -1,0 +1,297 @@
+"""Poker all'italiana hand ranking: rules IT-RANK-1..4 for the deck in play (IT-DECK-1).
+
+Order (IT-RANK-1): high card < pair < two pair < three of a kind < straight < full house < **flush** <
+four of a kind < straight flush. Straights (IT-RANK-2) include the *scala minima* with the ace below the
+lowest rank in play. Ties (IT-RANK-3) are broken by ranks, then by suits in the order ♥ > ♦ > ♣ > ♠, in
+the order each category prescribes; the project's decision for hands that are still tied (possible only
+with shared cards, in Telesina) compares the suits of the remaining made cards from high to low. The key
+is therefore injective: two different 5-card hands never tie.
+
+**Key layout.** ``key = primary << 104 | S << 52 | W`` where
+
+- ``primary = strength << 24 | sub``: the category's strength (0..8, Italian order) and its rank
+  tie-break, 4 bits a rank, most significant first — groups by size then rank, then single cards (pair:
+  pair rank, the 3 kickers); straight: top card; flush: ``suit << 20`` then the 5 ranks; straight flush:
+  ``top << 4 | suit``;
+- ``S`` and ``W`` split the hand's card mask (see :mod:`engine.evaluation.common`): ``S`` holds the fields
+  compared first — the single cards (kickers) for pair, two pair, three and four of a kind; the trips for a
+  full house; every card but the ace for a *scala minima*; every card otherwise — and ``W`` the rest. A
+  field compares the suits of its rank's cards highest suit first, so comparing ``S`` then ``W`` is
+  exactly IT-RANK-3 followed by the decision.
+
+Evaluating is a dictionary lookup on the product of the ranks' primes (Cactus Kev's idea) plus a few
+integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from enum import Enum
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+from math import prod
+
+from engine.cards import Card, Deck, Rank, Suit, parse_cards
+from engine.evaluation.common import (
+    PRIMES,
+    Category,
+    HandValue,
+    InvalidHand,
+    Ranking,
+    field_mask,
+    group_ranks,
+    labels,
+    order_cards,
+    straight_top,
+)
+
+__all__ = [
+    "ItalianEvaluator",
+    "MinimalBeatsRoyal",
+    "best_italian_hand",
+    "evaluate_italian",
+    "italian_evaluator",
+    "italian_pot_winners",
+    "italian_primary",
+]
+
+PRIMARY_SHIFT = 104
+SUIT_SHIFT = 52
+ALL_FIELDS = (1 << 52) - 1
+_CODE_PRIMES = tuple(PRIMES[code >> 2] for code in range(52))
+
+_GROUP_CATEGORY = {
+    (1, 1, 1, 1, 1): Category.HIGH_CARD,
+    (2, 1, 1, 1): Category.PAIR,
+    (2, 2, 1): Category.TWO_PAIR,
+    (3, 1, 1): Category.THREE_OF_A_KIND,
+    (3, 2): Category.FULL_HOUSE,
+    (4, 1): Category.FOUR_OF_A_KIND,
+    # partial visible hands, 1 to 4 cards (rule TL-ACT-1)
+    (1,): Category.HIGH_CARD,
+    (1, 1): Category.HIGH_CARD,
+    (1, 1, 1): Category.HIGH_CARD,
+    (1, 1, 1, 1): Category.HIGH_CARD,
+    (2,): Category.PAIR,
+    (2, 1): Category.PAIR,
+    (2, 1, 1): Category.PAIR,
+    (2, 2): Category.TWO_PAIR,
+    (3,): Category.THREE_OF_A_KIND,
+    (3, 1): Category.THREE_OF_A_KIND,
+    (4,): Category.FOUR_OF_A_KIND,
+}
+
+
+def _ranks_field(ranks: Iterable[int]) -> int:
+    """Ranks packed 4 bits each, left-aligned in 20 bits (``K,Q`` → ``0xDC000``)."""
+    value = 0
+    shift = 16
+    for rank in ranks:
+        value |= rank << shift
+        shift -= 4
+    return value
+
+
+def _strength(category: Category) -> int:
+    return category.strength(Ranking.ITALIAN)
+
+
+def italian_primary(ranks: Sequence[int], lowest: int) -> tuple[Category, int, int]:
+    """Category, primary value and ``S`` field mask of a non-flush rank multiset of 1 to 5 ranks.
+
+    ``ranks``: rank numbers (2..14) of the cards; ``lowest``: lowest rank in play. See the module doc for
+    the layout. Straights exist only with five ranks (rule IT-RANK-2).
+    """
+    groups = group_ranks(ranks)
+    shape = tuple(count for count, _ in groups)
+    if len(ranks) == 5 and shape == (1, 1, 1, 1, 1):
+        top = straight_top(ranks, lowest)
+        if top:
+            primary = _strength(Category.STRAIGHT) << 24 | top << 16
+            minimal = top != 14 and 14 in ranks
+            return Category.STRAIGHT, primary, ALL_FIELDS & ~field_mask(14) if minimal else ALL_FIELDS
+    category = _GROUP_CATEGORY[shape]
+    primary = _strength(category) << 24 | _ranks_field(rank for _, rank in groups)
+    if category is Category.HIGH_CARD:
+        first = ALL_FIELDS
+    elif category is Category.FULL_HOUSE:
+        first = field_mask(groups[0][1])
+    else:  # the kickers are compared before the grouped cards' suits
+        first = sum(field_mask(rank) for count, rank in groups if count == 1)
+    return category, primary, first
+
+
+def _flush_primary(ranks: Sequence[int], suit: int, lowest: int) -> int:
+    top = straight_top(ranks, lowest)
+    if top:
+        return _strength(Category.STRAIGHT_FLUSH) << 24 | top << 4 | suit
+    return _strength(Category.FLUSH) << 24 | suit << 20 | _ranks_field(sorted(ranks, reverse=True))
+
+
+Key5 = Callable[[int, int, int, int, int], int]
+
+
+class ItalianEvaluator:
+    """The Italian ranking for one deck (lowest rank in play). Build with :func:`italian_evaluator`.
+
+    ``key5(a, b, c, d, e)``: the key of five distinct :attr:`Card.code` integers of cards in the deck
+    (no validation: the fast path for simulations and benchmarks; a card outside the deck raises
+    ``KeyError``). The other methods validate and return :class:`HandValue`.
+    """
+
+    __slots__ = ("_flush", "_nonflush", "key5", "lowest")
+
+    def __init__(self, lowest: Rank) -> None:
+        self.lowest = Rank(lowest)
+        low = int(lowest)
+        nonflush: dict[int, tuple[int, int]] = {}
+        flush: dict[int, tuple[int, int, int, int]] = {}
+        for ranks in combinations_with_replacement(range(low, 15), 5):
+            if max(ranks.count(rank) for rank in ranks) > 4:
+                continue
+            product = prod(PRIMES[rank - 2] for rank in ranks)
+            _, primary, first = italian_primary(ranks, low)
+            nonflush[product] = (primary << PRIMARY_SHIFT, first)
+            if len(set(ranks)) == 5:
+                flush[product] = (
+                    _flush_primary(ranks, 0, low) << PRIMARY_SHIFT,
+                    _flush_primary(ranks, 1, low) << PRIMARY_SHIFT,
+                    _flush_primary(ranks, 2, low) << PRIMARY_SHIFT,
+                    _flush_primary(ranks, 3, low) << PRIMARY_SHIFT,
+                )
+        self._nonflush = nonflush
+        self._flush = flush
+        self.key5 = _make_key5(nonflush, flush)
+
+    def _validate(self, cards: Iterable[Card], sizes: range) -> tuple[Card, ...]:
+        hand = tuple(cards)
+        if len(hand) not in sizes:
+            expected = f"{sizes.start}" if len(sizes) == 1 else f"{sizes.start} or more"
+            raise InvalidHand(f"an Italian hand has {expected} cards, not {len(hand)}")
+        if len(set(hand)) != len(hand):
+            raise InvalidHand(f"a card is repeated in {''.join(map(str, hand))}")
+        for card in hand:
+            if not isinstance(card, Card):
+                raise InvalidHand(f"{card!r} is not a card")
+            if card.rank < self.lowest:
+                raise InvalidHand(
+                    f"{card} is not in the deck in play (lowest rank {self.lowest.symbol}, rule IT-DECK-1)"
+                )
+        return hand
+
+    def evaluate(self, cards: Iterable[Card]) -> HandValue:
+        """Value of exactly five cards. Raises :class:`InvalidHand` (count, repeats, card not in the deck)."""
+        hand = self._validate(cards, range(5, 6))
+        a, b, c, d, e = (card.code for card in hand)
+        return self.describe(hand, self.key5(a, b, c, d, e))
+
+    def best(self, cards: Iterable[Card]) -> HandValue:
+        """Best five of five or more cards (keys are injective: the best five are unique).
+
+        Raises :class:`InvalidHand`.
+        """
+        hand = self._validate(cards, range(5, 53))
+        key5 = self.key5
+        best_key, best_five = max(
+            (key5(*(card.code for card in five)), five) for five in combinations(hand, 5)
+        )
+        return self.describe(best_five, best_key)
+
+    def describe(self, five: Sequence[Card], key: int) -> HandValue:
+        """The :class:`HandValue` of five cards whose key is ``key`` (computed by :attr:`key5`)."""
+        category = Category.from_strength(key >> (PRIMARY_SHIFT + 24), Ranking.ITALIAN)
+        top = 0
+        if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+            top = straight_top([card.rank for card in five], self.lowest)
+        ordered = order_cards(five, top)
+        minimal = bool(top) and top != 14 and any(card.rank == Rank.ACE for card in five)
+        label_it, label_en = labels(category, ordered, self.lowest, minimal)
+        return HandValue(Ranking.ITALIAN, self.lowest, category, ordered, key, label_it, label_en)
+
+
+def _make_key5(nonflush: dict[int, tuple[int, int]], flush: dict[int, tuple[int, int, int, int]]) -> Key5:
+    primes = _CODE_PRIMES
+
+    def key5(a: int, b: int, c: int, d: int, e: int) -> int:
+        product = primes[a] * primes[b] * primes[c] * primes[d] * primes[e]
+        if (a | b | c | d | e) & 3 == a & b & c & d & e & 3:  # one suit: flush or straight flush
+            return flush[product][a & 3]
+        mask = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+        primary, first = nonflush[product]
+        head = mask & first
+        return primary | head << SUIT_SHIFT | (mask ^ head)
+
+    return key5
+
+
+@cache
+def _evaluator(lowest: int) -> ItalianEvaluator:
+    return ItalianEvaluator(Rank(lowest))
+
+
+def italian_evaluator(deck: Deck | Rank) -> ItalianEvaluator:
+    """The (cached) Italian evaluator for ``deck`` (or for a deck whose lowest rank is given)."""
+    lowest = deck.lowest_rank if isinstance(deck, Deck) else Rank(deck)
+    return _evaluator(int(lowest))
+
+
+def evaluate_italian(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
+    """Value of a 5-card hand under rules IT-RANK-1..3 with ``deck`` in play.
+
+    ``cards``: five :class:`Card` or PHH text (``"KhQhTh9h8h"``). Raises :class:`InvalidHand` or
+    :class:`engine.cards.InvalidCard`.
+    """
+    hand = parse_cards(cards) if isinstance(cards, str) else cards
+    return italian_evaluator(deck).evaluate(hand)
+
+
+def best_italian_hand(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
+    """Best five of five or more cards under rules IT-RANK-1..3. Raises :class:`InvalidHand`."""
+    hand = parse_cards(cards) if isinstance(cards, str) else cards
+    return italian_evaluator(deck).best(hand)
+
+
+class MinimalBeatsRoyal(Enum):
+    """Option for rule IT-RANK-4 (``minimal_beats_royal``)."""
+
+    SPADES_VS_HEARTS = "spades-vs-hearts"
+    """Default: the minimal straight flush of spades beats the maximal straight flush of hearts."""
+    OFF = "off"
+    """No exception: the ranking of IT-RANK-1..3 alone decides."""
+
+
+_ROYAL_HEARTS = frozenset(parse_cards("AhKhQhJhTh"))
+
+
+def _minimal_spades(lowest: Rank) -> frozenset[Card]:
+    ranks = (Rank.ACE, *(Rank(lowest + step) for step in range(4)))
+    return frozenset(Card(rank, Suit.SPADES) for rank in ranks)
+
+
+def italian_pot_winners(
+    hands: Sequence[HandValue],
+    minimal_beats_royal: MinimalBeatsRoyal = MinimalBeatsRoyal.SPADES_VS_HEARTS,
+) -> tuple[int, ...]:
+    """Indexes (into ``hands``) of the contenders who win a pot, rule IT-RANK-4 included.
+
+    ``hands``: the best hand of each contender of the pot (Italian values of one deck). Normally one
+    winner (keys are injective); several only when contenders make the very same five cards with shared
+    cards (Telesina). Exception IT-RANK-4: if the best hand is A♥K♥Q♥J♥10♥ and another contender holds the
+    minimal straight flush of spades (A♠ and the four lowest spades in play), the spade hand wins.
+    Raises :class:`InvalidHand` on no hands or hands of different rankings.
+    """
+    if not hands:
+        raise InvalidHand("a pot needs at least one contender")
+    lowest = hands[0].lowest_rank
+    if any(hand.ranking is not Ranking.ITALIAN or hand.lowest_rank is not lowest for hand in hands):
+        raise InvalidHand("all contenders of a pot must be Italian hands of the same deck")
+    best = max(hand.key for hand in hands)
+    winners = tuple(index for index, hand in enumerate(hands) if hand.key == best)
+    if minimal_beats_royal is MinimalBeatsRoyal.SPADES_VS_HEARTS and frozenset(hands[winners[0]].cards) == (
+        _ROYAL_HEARTS
+    ):
+        minimal = _minimal_spades(lowest)
+        spades = tuple(index for index, hand in enumerate(hands) if frozenset(hand.cards) == minimal)
+        if spades:
+            return spades
+    return winners
