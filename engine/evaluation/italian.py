@@ -14,10 +14,11 @@ is therefore injective: two different 5-card hands never tie.
   pair rank, the 3 kickers); straight: top card; flush: ``suit << 20`` then the 5 ranks; straight flush:
   ``top << 4 | suit``;
 - ``S`` and ``W`` split the hand's card mask (see :mod:`engine.evaluation.common`): ``S`` holds the fields
-  compared first — the single cards (kickers) for pair, two pair, three and four of a kind; the trips for a
-  full house; every card but the ace for a *scala minima*; every card otherwise — and ``W`` the rest. A
-  field compares the suits of its rank's cards highest suit first, so comparing ``S`` then ``W`` is
-  exactly IT-RANK-3 followed by the decision.
+  compared first — the single cards (kickers) for pair, two pair, three and four of a kind; every card but
+  the ace for a *scala minima*; every card for high card and straights; none for a full house — and ``W``
+  the rest, the *made cards*. Fields compare from the highest rank down and a field compares the suits of
+  its rank's cards highest suit first, so comparing ``S`` then ``W`` is exactly IT-RANK-3 followed by the
+  decision "suits of the made cards from high to low" (docs/rules-decisions.md).
 
 Evaluating is a dictionary lookup on the product of the ranks' primes (Cactus Kev's idea) plus a few
 integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use.
@@ -114,9 +115,7 @@ def italian_primary(ranks: Sequence[int], lowest: int) -> tuple[Category, int, i
     primary = _strength(category) << 24 | _ranks_field(rank for _, rank in groups)
     if category is Category.HIGH_CARD:
         first = ALL_FIELDS
-    elif category is Category.FULL_HOUSE:
-        first = field_mask(groups[0][1])
-    else:  # the kickers are compared before the grouped cards' suits
+    else:  # the kickers' suits first, then the made cards' suits from the highest rank down
         first = sum(field_mask(rank) for count, rank in groups if count == 1)
     return category, primary, first
 

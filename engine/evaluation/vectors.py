@@ -42,8 +42,9 @@ class MalformedVectors(ValueError):
 class VectorEntry:
     """One checkable entry: ``kind`` is ``"case"`` or ``"pot"``, ``number`` 1-based within its kind.
 
-    ``hands``: the evaluated hands (better, worse; or the two equal ones; or a pot's contenders);
-    ``expect``: ``"better"``, ``"equal"`` or ``"pot"``; ``winners``: expected winner indexes (pots).
+    ``hands``: the evaluated hands (better, worse; or the two equal ones; or a pot's contenders) and
+    ``texts`` the same hands as written in the file; ``expect``: ``"better"``, ``"equal"`` or ``"pot"``;
+    ``winners``: expected winner indexes (pots).
     """
 
     file: str
@@ -51,6 +52,7 @@ class VectorEntry:
     number: int
     expect: str
     hands: tuple[HandValue, ...]
+    texts: tuple[str, ...]
     winners: tuple[int, ...] = ()
     minimal_beats_royal: MinimalBeatsRoyal = MinimalBeatsRoyal.SPADES_VS_HEARTS
 
@@ -70,8 +72,8 @@ class Failure:
         return f"{self.entry.file}: {self.entry.where}: {self.message}"
 
 
-def _describe(hand: HandValue) -> str:
-    return f"{''.join(map(str, hand.cards))} ({hand.label_en})"
+def _describe(entry: VectorEntry, index: int) -> str:
+    return f"{entry.texts[index]} ({entry.hands[index].label_en})"
 
 
 def check_entry(entry: VectorEntry) -> Failure | None:
@@ -81,13 +83,17 @@ def check_entry(entry: VectorEntry) -> Failure | None:
         if better.key > worse.key:
             return None
         outcome = "ties with" if better.key == worse.key else "loses to"
-        return Failure(entry, f"expected {_describe(better)} to beat {_describe(worse)}, but it {outcome} it")
+        return Failure(
+            entry, f"expected {_describe(entry, 0)} to beat {_describe(entry, 1)}, but it {outcome} it"
+        )
     if entry.expect == "equal":
         first, second = entry.hands
         if first.key == second.key:
             return None
-        winner, loser = (first, second) if first.key > second.key else (second, first)
-        return Failure(entry, f"expected a tie, but {_describe(winner)} beats {_describe(loser)}")
+        winner, loser = (0, 1) if first.key > second.key else (1, 0)
+        return Failure(
+            entry, f"expected a tie, but {_describe(entry, winner)} beats {_describe(entry, loser)}"
+        )
     if entry.hands[0].ranking.value == "italian":
         got = italian_pot_winners(entry.hands, entry.minimal_beats_royal)
     else:
@@ -97,7 +103,7 @@ def check_entry(entry: VectorEntry) -> Failure | None:
     return Failure(
         entry,
         f"expected winner(s) {list(entry.winners)}, got {list(got)}: "
-        + "; ".join(f"{index}: {_describe(hand)}" for index, hand in enumerate(entry.hands)),
+        + "; ".join(f"{index}: {_describe(entry, index)}" for index in range(len(entry.hands))),
     )
 
 
@@ -140,7 +146,7 @@ def _evaluator_for(raw: Mapping[str, Any], file: str, where: str) -> Callable[[s
                 raise MalformedVectors(file, where, f"{field}: {error}") from None
 
         return standard
-    raise MalformedVectors(file, where, f"ranking must be \"italian\" or \"standard\", not {ranking!r}")
+    raise MalformedVectors(file, where, f'ranking must be "italian" or "standard", not {ranking!r}')
 
 
 def _case(raw: Any, file: str, number: int) -> VectorEntry:
@@ -158,11 +164,11 @@ def _case(raw: Any, file: str, number: int) -> VectorEntry:
         if not isinstance(equal, list) or len(equal) != 2:
             raise MalformedVectors(file, where, "equal must be a list of two hands")
         hands = (evaluate(equal[0], "equal[0]"), evaluate(equal[1], "equal[1]"))
-        return VectorEntry(file, "case", number, "equal", hands)
+        return VectorEntry(file, "case", number, "equal", hands, (equal[0], equal[1]))
     if "better" not in raw or "worse" not in raw:
         raise MalformedVectors(file, where, "a case needs better and worse, or equal")
     hands = (evaluate(raw["better"], "better"), evaluate(raw["worse"], "worse"))
-    return VectorEntry(file, "case", number, "better", hands)
+    return VectorEntry(file, "case", number, "better", hands, (raw["better"], raw["worse"]))
 
 
 def _pot(raw: Any, file: str, number: int) -> VectorEntry:
@@ -192,7 +198,7 @@ def _pot(raw: Any, file: str, number: int) -> VectorEntry:
     except ValueError:
         choices = ", ".join(repr(o.value) for o in MinimalBeatsRoyal)
         raise MalformedVectors(file, where, f"minimal_beats_royal must be one of {choices}") from None
-    return VectorEntry(file, "pot", number, "pot", hands, tuple(sorted(set(expected))), option)
+    return VectorEntry(file, "pot", number, "pot", hands, tuple(texts), tuple(sorted(set(expected))), option)
 
 
 def load_vectors(path: str | Path) -> tuple[VectorEntry, ...]:
