@@ -170,6 +170,8 @@ def parse_card(text: str) -> Card:
         return card
     if text == UNKNOWN_CARD:
         raise InvalidCard("'??' (unknown card) is not allowed here")
+    if len(text) == 3 and text.startswith("10"):
+        raise InvalidCard(f"{text!r} is not a card: ten is 'T' (write {'T' + text[2]!r})")
     if len(text) != 2:
         raise InvalidCard(f"{text!r} is not a card: a card is a rank and a suit, like 'Ah' or 'Tc'")
     rank_text, suit_text = text[0], text[1]
@@ -193,6 +195,8 @@ def _split_cards(text: str) -> list[str]:
     pieces = [piece for piece in _SEPARATORS.split(text.strip()) if piece]
     tokens: list[str] = []
     for piece in pieces:
+        if "10" in piece:
+            raise InvalidCard(f"{text!r} is not a list of cards: ten is 'T', not '10'")
         if len(piece) % 2:
             raise InvalidCard(f"{text!r} is not a list of cards: {piece!r} has an odd number of characters")
         tokens.extend(piece[i : i + 2] for i in range(0, len(piece), 2))

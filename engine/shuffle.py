@@ -55,10 +55,13 @@ def _check_seed(seed: bytes) -> None:
 def random_stream(seed: bytes) -> Iterator[int]:
     """The unsigned 32-bit words of the HMAC-SHA256 counter-mode stream of ``seed`` (endless).
 
-    Raises :class:`InvalidSeed` unless ``seed`` is 32 bytes.
+    Raises :class:`InvalidSeed` (at the call, not at the first read) unless ``seed`` is 32 bytes.
     """
     _check_seed(seed)
-    key = bytes(seed)
+    return _words(bytes(seed))
+
+
+def _words(key: bytes) -> Iterator[int]:
     counter = 0
     while True:
         block = hmac.new(key, _STREAM_LABEL + counter.to_bytes(8, "big"), hashlib.sha256).digest()

@@ -158,14 +158,8 @@ class StandardEvaluator:
         Raises :class:`InvalidHand` on another number of cards or a repeated card.
         """
         hand = _validate(cards, (3, 5, 6, 7))
-        if len(hand) == 3:
-            return _describe(hand, self.key([card.code for card in hand]))
-        key5 = self.key5
-        best_key, best_five = max(
-            ((key5(*(card.code for card in five)), five) for five in combinations(hand, 5)),
-            key=lambda pair: pair[0],
-        )
-        return _describe(best_five, best_key)
+        value = self.key([card.code for card in hand])
+        return _describe(hand if len(hand) <= 5 else _cards_used(hand, value), value)
 
     def omaha(self, hole: Iterable[Card], board: Iterable[Card]) -> HandValue:
         """Omaha (OM-1): the best hand of exactly two hole cards and three board cards.
@@ -202,6 +196,36 @@ def _validate(cards: Iterable[Card], sizes: Sequence[int] | range) -> tuple[Card
     if len(set(hand)) != len(hand):
         raise InvalidHand(f"a card is repeated in {''.join(map(str, hand))}")
     return hand
+
+
+_GROUP_SIZES = {
+    Category.HIGH_CARD: (1, 1, 1, 1, 1),
+    Category.PAIR: (2, 1, 1, 1),
+    Category.TWO_PAIR: (2, 2, 1),
+    Category.THREE_OF_A_KIND: (3, 1, 1),
+    Category.FULL_HOUSE: (3, 2),
+    Category.FOUR_OF_A_KIND: (4, 1),
+    Category.FLUSH: (1, 1, 1, 1, 1),
+}
+
+
+def _cards_used(hand: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The five cards of ``hand`` (6 or 7 cards) that make ``value``, read off the value's rank fields."""
+    category = Category.from_strength(value >> 20, Ranking.STANDARD)
+    fields = [value >> shift & 0xF for shift in (16, 12, 8, 4, 0)]
+    pool = list(hand)
+    if category in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+        suit = max({card.suit for card in hand}, key=lambda s: sum(card.suit is s for card in hand))
+        pool = [card for card in hand if card.suit is suit]
+    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        top = fields[0]
+        needed = [(1, rank if rank > 1 else 14) for rank in range(top, top - 5, -1)]
+    else:
+        needed = list(zip(_GROUP_SIZES[category], fields, strict=False))
+    used: list[Card] = []
+    for count, rank in needed:
+        used.extend(sorted((card for card in pool if card.rank == rank), key=lambda c: -c.code)[:count])
+    return tuple(used)
 
 
 def _describe(cards: Sequence[Card], value: int) -> HandValue:
