@@ -23,6 +23,7 @@ __all__ = [
     "field_mask",
     "group_ranks",
     "order_cards",
+    "ranks_field",
     "straight_top",
 ]
 
@@ -135,6 +136,16 @@ def field_mask(rank: int) -> int:
     return 0xF << (4 * (rank - 2))
 
 
+def ranks_field(ranks: Iterable[int]) -> int:
+    """Ranks packed 4 bits each, left-aligned in 20 bits (``K,Q`` → ``0xDC000``)."""
+    value = 0
+    shift = 16
+    for rank in ranks:
+        value |= rank << shift
+        shift -= 4
+    return value
+
+
 def group_ranks(ranks: Iterable[int]) -> list[tuple[int, int]]:
     """``(count, rank)`` pairs by count, then rank, descending: ``KK977`` → ``[(2,13), (2,7), (1,9)]``."""
     return sorted(((count, rank) for rank, count in Counter(ranks).items()), reverse=True)
@@ -184,7 +195,7 @@ def _al(rank: int) -> str:
     return f"all'{_IT_RANK[rank]}" if rank in (8, 14) else f"al {_IT_RANK[rank]}"
 
 
-def labels(category: Category, ordered: Sequence[Card], lowest: int, minimal: bool) -> tuple[str, str]:
+def labels(category: Category, ordered: Sequence[Card], minimal: bool) -> tuple[str, str]:
     """Italian and English labels of a hand from its category and cards in significance order.
 
     ``minimal``: the hand is a *scala minima* (ace below the lowest rank in play).

@@ -43,6 +43,7 @@ from engine.evaluation.common import (
     group_ranks,
     labels,
     order_cards,
+    ranks_field,
     straight_top,
 )
 
@@ -83,16 +84,6 @@ _GROUP_CATEGORY = {
 }
 
 
-def _ranks_field(ranks: Iterable[int]) -> int:
-    """Ranks packed 4 bits each, left-aligned in 20 bits (``K,Q`` → ``0xDC000``)."""
-    value = 0
-    shift = 16
-    for rank in ranks:
-        value |= rank << shift
-        shift -= 4
-    return value
-
-
 def _strength(category: Category) -> int:
     return category.strength(Ranking.ITALIAN)
 
@@ -112,7 +103,7 @@ def italian_primary(ranks: Sequence[int], lowest: int) -> tuple[Category, int, i
             minimal = top != 14 and 14 in ranks
             return Category.STRAIGHT, primary, ALL_FIELDS & ~field_mask(14) if minimal else ALL_FIELDS
     category = _GROUP_CATEGORY[shape]
-    primary = _strength(category) << 24 | _ranks_field(rank for _, rank in groups)
+    primary = _strength(category) << 24 | ranks_field(rank for _, rank in groups)
     if category is Category.HIGH_CARD:
         first = ALL_FIELDS
     else:  # the kickers' suits first, then the made cards' suits from the highest rank down
@@ -124,7 +115,7 @@ def _flush_primary(ranks: Sequence[int], suit: int, lowest: int) -> int:
     top = straight_top(ranks, lowest)
     if top:
         return _strength(Category.STRAIGHT_FLUSH) << 24 | top << 4 | suit
-    return _strength(Category.FLUSH) << 24 | suit << 20 | _ranks_field(sorted(ranks, reverse=True))
+    return _strength(Category.FLUSH) << 24 | suit << 20 | ranks_field(sorted(ranks, reverse=True))
 
 
 Key5 = Callable[[int, int, int, int, int], int]
@@ -204,7 +195,7 @@ class ItalianEvaluator:
             top = straight_top([card.rank for card in five], self.lowest)
         ordered = order_cards(five, top)
         minimal = bool(top) and top != 14 and any(card.rank == Rank.ACE for card in five)
-        label_it, label_en = labels(category, ordered, self.lowest, minimal)
+        label_it, label_en = labels(category, ordered, minimal)
         return HandValue(Ranking.ITALIAN, self.lowest, category, ordered, key, label_it, label_en)
 
 

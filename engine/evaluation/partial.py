@@ -43,7 +43,7 @@ def evaluate_visible(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
     head = mask & first
     key = primary << PRIMARY_SHIFT | head << SUIT_SHIFT | (mask ^ head)
     ordered = order_cards(hand)
-    label_it, label_en = labels(category, ordered, deck.lowest_rank, False)
+    label_it, label_en = labels(category, ordered, False)
     return HandValue(Ranking.ITALIAN, deck.lowest_rank, category, ordered, key, label_it, label_en)
 
 

@@ -35,6 +35,7 @@ from engine.evaluation.common import (
     group_ranks,
     labels,
     order_cards,
+    ranks_field,
     straight_top,
 )
 
@@ -60,17 +61,8 @@ _SHAPE_CATEGORY = {
 }
 
 
-def _ranks_field(ranks: Iterable[int]) -> int:
-    value = 0
-    shift = 16
-    for rank in ranks:
-        value |= rank << shift
-        shift -= 4
-    return value
-
-
 def _value(category: Category, ranks: Iterable[int]) -> int:
-    return category.strength(Ranking.STANDARD) << 20 | _ranks_field(ranks)
+    return category.strength(Ranking.STANDARD) << 20 | ranks_field(ranks)
 
 
 def _nonflush_value(ranks: Sequence[int]) -> int:
@@ -234,7 +226,7 @@ def _describe(cards: Sequence[Card], value: int) -> HandValue:
     if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
         top = straight_top([card.rank for card in cards], 2)
     ordered = order_cards(cards, top)
-    label_it, label_en = labels(category, ordered, 2, top == 5)
+    label_it, label_en = labels(category, ordered, top == 5)
     return HandValue(Ranking.STANDARD, Rank.TWO, category, ordered, value, label_it, label_en)
 
 
