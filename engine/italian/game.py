@@ -1,0 +1,1311 @@
+"""Poker all'italiana as a pure decider: ``initial_state``, ``decide``, ``evolve`` (rules IT-*).
+
+``decide(state, command)`` validates the command against the rules, raising an :class:`IllegalAction`
+subclass, and returns the events it causes, including every automatic consequence (next turn, phase
+changes, forced shows, pot awards, eliminations) up to the next decision of a player or of the dealer.
+It builds them by folding each event through ``evolve`` as it goes, so the state after ``decide`` is
+exactly the fold of the events. ``evolve(state, event)`` applies one event; it never validates.
+
+Dealing is a command (:class:`DealCards`), as in a hand history: the service asks
+:func:`dealer_command` for the next one (the top of the shuffled stock) and a replay takes it from the
+file. When the stock runs out during the cambio the decider reshuffles the served players' discards
+(IT-CAMBIO-3) in an order derived from the hand's deck (``hmac-sha256-ctr/fisher-yates/v1`` keyed by
+``derive_seed(sha256(deck), "cambio-reshuffle-<k>")``), so an auditor holding the seed can recompute it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from engine.cards import Deck, Rank, format_cards
+from engine.evaluation import HandValue, italian_evaluator, italian_pot_winners, meets_opening
+from engine.italian.errors import (
+    ActionNotAllowed,
+    BadAmount,
+    BadCards,
+    NoHandInProgress,
+    NotEnoughPlayers,
+    NotYourTurn,
+    OpeningRequirementNotMet,
+    ParolNotAllowed,
+    SeatError,
+    TimeoutTooEarly,
+)
+from engine.italian.model import (
+    AdeguamentoDeclined,
+    AdeguamentoPaid,
+    BetOrRaise,
+    BetPlaced,
+    BlindBetPlaced,
+    BlindDeclined,
+    Called,
+    CardsDealt,
+    Checked,
+    CheckOrCall,
+    Command,
+    DealCards,
+    DeclineBlind,
+    Discard,
+    Discarded,
+    DiscardsReshuffled,
+    Event,
+    Fold,
+    Folded,
+    HandEnded,
+    HandMucked,
+    HandResult,
+    HandShown,
+    HandStarted,
+    HandState,
+    Limit,
+    MuckHand,
+    ParolSaid,
+    Partecipate,
+    Phase,
+    PhaseStarted,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerReturned,
+    PlayerSatOut,
+    PlayerSeated,
+    PlayerTimedOut,
+    PotAwarded,
+    Raised,
+    RemovePlayer,
+    ReturnToPlay,
+    SayParol,
+    SeatPlayer,
+    SeatState,
+    ShowHand,
+    SitOut,
+    StartHand,
+    TableConfig,
+    TableState,
+    TimeBankUsed,
+    TimeoutExpired,
+    TurnStarted,
+    UncalledBetReturned,
+)
+from engine.pots import build_pots, seats_left_of_button, split_pot
+from engine.shuffle import derive_seed, shuffle
+
+__all__ = ["dealer_command", "decide", "evolve", "initial_state", "italian_deck_for", "replay_events"]
+
+_RANK_NAMES_IT = {Rank.JACK: "jack", Rank.QUEEN: "donne", Rank.KING: "re"}
+_RANK_NAMES_EN = {Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings"}
+_NEXT_OPENING = {Rank.JACK: Rank.QUEEN, Rank.QUEEN: Rank.KING, Rank.KING: Rank.KING}
+_BLIND_NAMES = ("buio", "controbuio", "over")
+
+
+def initial_state(config: TableConfig, players: Iterable[tuple[int, str, int]] = ()) -> TableState:
+    """An empty table for ``config``, optionally with ``(seat, player, stack)`` already seated.
+
+    Raises ``ValueError`` for a configuration outside the rules (2–9 seats, IT-DECK-1; negative amounts).
+    """
+    if not 2 <= config.seats <= 9:
+        raise ValueError(f"an Italian table has 2 to 9 seats (rule IT-DECK-1), not {config.seats}")
+    if config.invito < 0 or config.action_time_ms <= 0 or config.time_bank_ms < 0:
+        raise ValueError("invito and time bank must be >= 0 and the action time > 0")
+    state = TableState(config=config, seats=(None,) * config.seats, invito=config.invito)
+    for seat, player, stack in players:
+        for event in decide(state, SeatPlayer(seat, player, stack)):
+            state = evolve(state, event)
+    return state
+
+
+def italian_deck_for(players: int) -> Deck:
+    """The deck for ``players`` dealt in (IT-DECK-1)."""
+    return Deck.italian(players)
+
+
+# --- evolve ------------------------------------------------------------------------------------------------
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return (*values[:index], values[index] + amount, *values[index + 1 :])
+
+
+def _with_stack(state: TableState, seat: int, delta: int) -> tuple[SeatState | None, ...]:
+    occupant = state.seats[seat]
+    assert occupant is not None
+    return _set(state.seats, seat, replace(occupant, stack=occupant.stack + delta))
+
+
+def _put_in(state: TableState, hand: HandState, seat: int, to: int) -> tuple[TableState, HandState]:
+    """Move chips from ``seat``'s stack so that its round bet becomes ``to``."""
+    amount = to - hand.round_bets[seat]
+    hand = replace(
+        hand,
+        round_bets=_set(hand.round_bets, seat, to),
+        contributed=_add(hand.contributed, seat, amount),
+        current_bet=max(hand.current_bet, to),
+        to_act=None,
+        last_actor=seat,
+    )
+    return replace(state, seats=_with_stack(state, seat, -amount)), hand
+
+
+def evolve(state: TableState, event: Event) -> TableState:
+    """Apply one event. Total: never validates, never raises for a well-formed event."""
+    handler = _EVOLVE.get(type(event))
+    return state if handler is None else handler(state, event)
+
+
+def _ev_seated(state: TableState, e: PlayerSeated) -> TableState:
+    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
+    return replace(state, seats=_set(state.seats, e.seat, seat))
+
+
+def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
+    return replace(state, seats=_set(state.seats, e.seat, None))
+
+
+def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
+    n = len(state.seats)
+    seats = state.seats
+    contributed = [0] * n
+    for seat, amount in e.antes:
+        contributed[seat] += amount
+        occupant = seats[seat]
+        assert occupant is not None
+        seats = _set(seats, seat, replace(occupant, stack=occupant.stack - amount))
+    starting = tuple((s.stack if s is not None else 0) + contributed[i] for i, s in enumerate(seats))
+    pending = frozenset(seat for seat, _ in e.adeguamento)
+    hand = HandState(
+        number=e.number,
+        hand_id=e.hand_id,
+        button=e.button,
+        phase=Phase.DEAL,
+        dealt=e.dealt,
+        stock=e.deck,
+        cards=((),) * n,
+        contributed=tuple(contributed),
+        round_bets=(0,) * n,
+        folded=frozenset(s for s in range(n) if s not in e.dealt) | pending,
+        carried=e.carried,
+        opening=e.opening,
+        parol_hand=e.parol_hand,
+        min_bet=e.min_bet,
+        invito=e.invito,
+        starting_stacks=starting,
+        adeguamento=e.adeguamento,
+        discards=((),) * n,
+        deck_digest=hashlib.sha256(format_cards(e.deck).encode()).digest(),
+    )
+    return replace(
+        state,
+        seats=seats,
+        button=e.button,
+        hand_number=e.number,
+        invito=e.invito,
+        carried=0,
+        hand=hand,
+        last_winner=None,
+        last_cards=(),
+    )
+
+
+def _hand(state: TableState) -> HandState:
+    assert state.hand is not None
+    return state.hand
+
+
+def _ev_phase(state: TableState, e: PhaseStarted) -> TableState:
+    hand = _hand(state)
+    changes: dict[str, Any] = {"phase": e.phase, "last_actor": e.anchor, "to_act": None}
+    if e.phase is Phase.DEAL:
+        players = sum(1 for s in hand.dealt if s not in hand.folded)
+        lowest = 11 - players
+        changes["stock"] = tuple(card for card in hand.stock if card.rank >= lowest)
+        changes["lowest_rank"] = lowest
+    if e.phase is Phase.FINAL:
+        changes.update(
+            round_bets=(0,) * len(hand.round_bets),
+            current_bet=0,
+            acted=frozenset(),
+            full_acted=frozenset(),
+            raises=0,
+        )
+    if e.phase is Phase.SHOWDOWN:
+        changes["showdown_order"] = e.order
+    return replace(state, hand=replace(hand, **changes))
+
+
+def _ev_turn(state: TableState, e: TurnStarted) -> TableState:
+    hand = replace(_hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required)
+    return replace(state, hand=hand)
+
+
+def _ev_time_bank(state: TableState, e: TimeBankUsed) -> TableState:
+    occupant = state.seats[e.seat]
+    assert occupant is not None
+    bank = max(0, occupant.time_bank - e.used)
+    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, time_bank=bank)))
+
+
+def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        contributed=_add(hand.contributed, e.seat, e.amount),
+        folded=hand.folded - {e.seat},
+        adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
+        min_bet=hand.min_bet + e.amount if hand.parol_hand else hand.min_bet,
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, seats=_with_stack(state, e.seat, -e.amount), hand=hand)
+
+
+def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
+    state, hand = _put_in(state, _hand(state), e.seat, e.to)
+    hand = replace(
+        hand,
+        blind_bettors=(*hand.blind_bettors, e.seat),
+        acted=frozenset({e.seat}),
+        full_acted=frozenset({e.seat}),
+        raises=hand.raises + 1,
+        last_aggressor=e.seat,
+        opening_aggressor=e.seat,
+        opened=True,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_blind_declined(state: TableState, e: BlindDeclined) -> TableState:
+    hand = replace(_hand(state), blind_closed=True, to_act=None, last_actor=e.seat)
+    return replace(state, hand=hand)
+
+
+def _ev_dealt(state: TableState, e: CardsDealt) -> TableState:
+    hand = _hand(state)
+    given = set(e.cards)
+    hand = replace(
+        hand,
+        cards=_set(hand.cards, e.seat, hand.cards[e.seat] + e.cards),
+        stock=tuple(card for card in hand.stock if card not in given),
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_reshuffled(state: TableState, e: DiscardsReshuffled) -> TableState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        stock=hand.stock + e.stock,
+        reshuffled=hand.reshuffled | frozenset(e.stock),
+        reshuffles=hand.reshuffles + 1,
+    )
+    return replace(state, hand=hand)
+
+
+def _acted(hand: HandState, seat: int, **changes: Any) -> HandState:
+    blind_answered = hand.blind_answered or (
+        hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
+    )
+    return replace(
+        hand,
+        acted=hand.acted | {seat},
+        full_acted=hand.full_acted | {seat},
+        to_act=None,
+        last_actor=seat,
+        blind_answered=blind_answered,
+        **changes,
+    )
+
+
+def _ev_checked(state: TableState, e: Checked) -> TableState:
+    hand = _hand(state)
+    broken = hand.parol_broken or hand.phase is Phase.FINAL
+    return replace(state, hand=_acted(hand, e.seat, parol_broken=broken))
+
+
+def _ev_called(state: TableState, e: Called) -> TableState:
+    hand = _hand(state)
+    state, hand = _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount)
+    return replace(state, hand=_acted(hand, e.seat))
+
+
+def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool) -> TableState:
+    hand = _hand(state)
+    state, hand = _put_in(state, hand, seat, to)
+    final = hand.phase is Phase.FINAL
+    hand = replace(
+        hand,
+        acted=frozenset({seat}),
+        full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
+        raises=hand.raises + 1,
+        last_aggressor=seat,
+        opening_aggressor=hand.opening_aggressor if final else seat,
+        final_aggressor=seat if final else hand.final_aggressor,
+        opened=True,
+        parol_broken=hand.parol_broken or final,
+        all_in_raisers=hand.all_in_raisers | {seat} if all_in else hand.all_in_raisers,
+        blind_answered=hand.blind_answered or (bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]),
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_bet(state: TableState, e: BetPlaced) -> TableState:
+    return _aggression(state, e.seat, e.to, e.all_in, True)
+
+
+def _ev_raised(state: TableState, e: Raised) -> TableState:
+    return _aggression(state, e.seat, e.to, e.all_in, e.reopens)
+
+
+def _ev_folded(state: TableState, e: Folded) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=_acted(hand, e.seat, folded=hand.folded | {e.seat}))
+
+
+def _ev_parol(state: TableState, e: ParolSaid) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=_acted(hand, e.seat, parol_said=hand.parol_said | {e.seat}))
+
+
+def _ev_discarded(state: TableState, e: Discarded) -> TableState:
+    hand = _hand(state)
+    gone = set(e.cards)
+    hand = replace(
+        hand,
+        cards=_set(hand.cards, e.seat, tuple(card for card in hand.cards[e.seat] if card not in gone)),
+        discards=_set(hand.discards, e.seat, e.cards),
+        declared=hand.declared | {e.seat},
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_shown(state: TableState, e: HandShown) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=replace(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
+
+
+def _ev_mucked(state: TableState, e: HandMucked) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
+
+
+def _ev_sat_out(state: TableState, e: PlayerSatOut) -> TableState:
+    occupant = state.seats[e.seat]
+    assert occupant is not None
+    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, sitting_out=True)))
+
+
+def _ev_returned(state: TableState, e: PlayerReturned) -> TableState:
+    occupant = state.seats[e.seat]
+    assert occupant is not None
+    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, sitting_out=False)))
+
+
+def _ev_pot(state: TableState, e: PotAwarded) -> TableState:
+    seats = state.seats
+    for seat, chips in e.shares:
+        occupant = seats[seat]
+        assert occupant is not None
+        seats = _set(seats, seat, replace(occupant, stack=occupant.stack + chips))
+    return replace(state, seats=seats)
+
+
+def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
+    hand = _hand(state)
+    hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
+    return replace(state, seats=_with_stack(state, e.seat, e.amount), hand=hand)
+
+
+def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
+    return replace(
+        state,
+        hand=None,
+        carried=e.carried,
+        opening=e.next_opening,
+        parol_players=e.parol_players,
+        parol_stake=e.parol_stake,
+        last_contributions=e.contributions,
+        last_winner=e.uncontested_winner,
+        last_cards=e.winner_cards,
+    )
+
+
+def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
+    return replace(state, seats=_set(state.seats, e.seat, None))
+
+
+def _ev_after_show(state: TableState, e: HandShown) -> TableState:
+    if state.hand is not None:
+        return _ev_shown(state, e)
+    return replace(state, last_winner=None)
+
+
+_EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
+    PlayerSeated: _ev_seated,
+    PlayerRemoved: _ev_removed,
+    HandStarted: _ev_hand_started,
+    PhaseStarted: _ev_phase,
+    TurnStarted: _ev_turn,
+    TimeBankUsed: _ev_time_bank,
+    AdeguamentoPaid: _ev_adeguamento_paid,
+    AdeguamentoDeclined: _ev_adeguamento_declined,
+    BlindBetPlaced: _ev_blind_bet,
+    BlindDeclined: _ev_blind_declined,
+    CardsDealt: _ev_dealt,
+    DiscardsReshuffled: _ev_reshuffled,
+    Checked: _ev_checked,
+    Called: _ev_called,
+    BetPlaced: _ev_bet,
+    Raised: _ev_raised,
+    Folded: _ev_folded,
+    ParolSaid: _ev_parol,
+    Discarded: _ev_discarded,
+    HandShown: _ev_after_show,
+    HandMucked: _ev_mucked,
+    PlayerSatOut: _ev_sat_out,
+    PlayerReturned: _ev_returned,
+    PotAwarded: _ev_pot,
+    UncalledBetReturned: _ev_returned_bet,
+    HandEnded: _ev_hand_ended,
+    PlayerEliminated: _ev_eliminated,
+}
+
+
+def replay_events(state: TableState, events: Iterable[Event]) -> TableState:
+    """Fold ``events`` into ``state``."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- decide ------------------------------------------------------------------------------------------------
+
+
+class _Builder:
+    """Collects events and keeps the state they lead to."""
+
+    __slots__ = ("at", "events", "state")
+
+    def __init__(self, state: TableState, at: int) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.at = at
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def hand(self) -> HandState:
+        hand = self.state.hand
+        if hand is None:
+            raise NoHandInProgress("Nessuna mano in corso.", "No hand in progress.")
+        return hand
+
+
+def decide(state: TableState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state`` (see the module doc).
+
+    Raises an :class:`~engine.italian.errors.IllegalAction` subclass, with the state unchanged, when the
+    rules refuse the command.
+    """
+    handler = _DECIDE.get(type(command))
+    if handler is None:
+        raise ActionNotAllowed("Comando sconosciuto.", f"unknown command {type(command).__name__}")
+    builder = _Builder(state, command.at)
+    handler(builder, command)
+    _advance(builder)
+    return tuple(builder.events)
+
+
+# --- helpers on the hand --------------------------------------------------------------------------------
+
+
+def _occupant(state: TableState, seat: int) -> SeatState:
+    if not 0 <= seat < len(state.seats):
+        raise SeatError(f"Il posto {seat} non esiste.", f"seat {seat} does not exist")
+    occupant = state.seats[seat]
+    if occupant is None:
+        raise SeatError(f"Il posto {seat} è vuoto.", f"seat {seat} is empty")
+    return occupant
+
+
+def _stack(state: TableState, seat: int) -> int:
+    occupant = state.seats[seat]
+    return 0 if occupant is None else occupant.stack
+
+
+def _clockwise(n: int, after: int) -> list[int]:
+    """All seats in clockwise order starting just after ``after``."""
+    return [(after + i) % n for i in range(1, n + 1)]
+
+
+def _in_hand(hand: HandState) -> list[int]:
+    """Seats still contesting the hand, in order from the left of the button."""
+    return [seat for seat in hand.dealt if seat not in hand.folded]
+
+
+def _can_act(state: TableState, hand: HandState) -> list[int]:
+    return [seat for seat in _in_hand(hand) if _stack(state, seat) > 0]
+
+
+def _pot_total(hand: HandState) -> int:
+    return hand.carried + sum(hand.contributed)
+
+
+def _deck_in_play(hand: HandState) -> Deck:
+    return Deck.italian(max(2, min(9, 11 - hand.lowest_rank)))
+
+
+def _next_better(state: TableState, hand: HandState) -> int | None:
+    """The next seat that must act in the current betting round, or ``None`` if the round is complete."""
+    can_act = _can_act(state, hand)
+    blind_last = hand.blind_bettors[-1] if hand.blind_bettors and hand.phase is Phase.OPENING else None
+    pending_blind_answer = blind_last is not None and not hand.blind_answered
+    if len(can_act) == 1 and hand.round_bets[can_act[0]] >= hand.current_bet and not pending_blind_answer:
+        return None
+    anchor = hand.last_actor if hand.last_actor is not None else hand.button
+    for seat in _clockwise(len(state.seats), anchor):
+        if seat not in can_act or (pending_blind_answer and seat == blind_last):
+            continue
+        if seat not in hand.acted or hand.round_bets[seat] < hand.current_bet:
+            return seat
+    if pending_blind_answer and blind_last in can_act and len(can_act) > 1:
+        return blind_last
+    return None
+
+
+def _first_bet_minimum(hand: HandState) -> int:
+    if hand.phase is Phase.OPENING:
+        return max(1, hand.min_bet)
+    return max(1, hand.invito or hand.min_bet)
+
+
+def _fixed_unit(hand: HandState) -> int:
+    return max(1, hand.invito or hand.min_bet)
+
+
+def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] | None:
+    """``(minimum, maximum)`` total round bet ``seat`` may bet or raise to now, or ``None`` if it may not.
+
+    Rules IT-RAISE-1 (any amount above the last bet; a raise of less than double does not reopen),
+    IT-LIMIT-1..3 (NL whole stack, PL current bet + everything in the middle, FL the invito with one bet
+    and three raises), IT-OPEN-4 (minimum opening bet), IT-BUIO-2 (after a blind opening only the last
+    blind bettor may raise until he has answered). A player short of the minimum may go all-in (*resto*).
+    """
+    stack = _stack(state, seat)
+    all_in_to = hand.round_bets[seat] + stack
+    current = hand.current_bet
+    if stack <= 0 or all_in_to <= current:
+        return None
+    if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
+        if seat != hand.blind_bettors[-1]:
+            return None
+    elif current > 0 and seat in hand.full_acted:
+        return None
+    if len([s for s in _can_act(state, hand) if s != seat]) == 0:
+        return None  # nobody left who could answer a bet
+    limit = state.config.limit
+    if limit is Limit.FIXED_LIMIT:
+        if hand.raises >= 4:
+            return None
+        if current == 0:
+            target = _first_bet_minimum(hand) if hand.phase is Phase.OPENING else _fixed_unit(hand)
+        else:
+            target = current + _fixed_unit(hand)
+        target = min(target, all_in_to)
+        return target, target
+    minimum = _first_bet_minimum(hand) if current == 0 else current + 1
+    maximum = all_in_to if limit is Limit.NO_LIMIT else min(all_in_to, current + _pot_total(hand))
+    minimum = min(minimum, all_in_to)
+    if maximum < minimum:
+        maximum = minimum
+    return minimum, maximum
+
+
+def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
+    """``(seat, amount)`` of the blind bet on offer now (IT-BUIO-1), or ``None``."""
+    if hand.blind_closed or hand.parol_hand or hand.opening is not Rank.JACK:
+        return None
+    players = _in_hand(hand)
+    stage = len(hand.blind_bettors)
+    if stage >= 3 or stage >= len(players):
+        return None
+    seat = players[stage]
+    amount = _pot_total(hand) if stage == 0 else 2 * hand.current_bet
+    if _stack(state, seat) + hand.round_bets[seat] < amount:
+        return None  # IT-BUIO-1: each blind bet only if the player has the chips
+    return seat, amount
+
+
+def _must_show(hand: HandState, seat: int, values: dict[int, HandValue], state: TableState) -> bool:
+    if not hand.shown or seat in hand.all_in_raisers:
+        return True
+    shown = {s: values[s] for s, _ in hand.shown}
+    layout = build_pots(
+        dict(enumerate(hand.contributed)),
+        folded=hand.folded | hand.mucked,
+        dead_money=hand.carried,
+    )
+    for pot in layout.pots:
+        if seat not in pot.eligible:
+            continue
+        rivals = [values[s] for s in pot.eligible if s in shown]
+        if not rivals:
+            return True
+        winners = italian_pot_winners([*rivals, values[seat]], state.config.minimal_beats_royal)
+        if len(rivals) in winners:
+            return True
+    return False
+
+
+def _values(hand: HandState) -> dict[int, HandValue]:
+    evaluator = italian_evaluator(Rank(hand.lowest_rank))
+    return {
+        seat: evaluator.evaluate(hand.cards[seat]) for seat in _in_hand(hand) if len(hand.cards[seat]) == 5
+    }
+
+
+# --- the automatic part ------------------------------------------------------------------------------------
+
+
+def _turn(b: _Builder, seat: int, chips_required: bool) -> None:
+    occupant = b.state.seats[seat]
+    assert occupant is not None
+    deadline = b.at + b.state.config.action_time_ms
+    b.emit(TurnStarted(seat, deadline, occupant.time_bank, chips_required))
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+    while b.state.hand is not None:
+        hand = b.state.hand
+        if hand.to_act is not None:
+            occupant = b.state.seats[hand.to_act]
+            if occupant is not None and occupant.sitting_out:
+                _automatic_action(b, hand.to_act)
+                continue
+            return
+        if not _step(b, hand):
+            return
+
+
+def _step(b: _Builder, hand: HandState) -> bool:
+    """One automatic step; ``False`` when the dealer must act (a :class:`DealCards` is awaited)."""
+    state = b.state
+    phase = hand.phase
+    if phase is Phase.ADEGUAMENTO:
+        for seat, owed in hand.adeguamento:
+            occupant = state.seats[seat]
+            if occupant is None or occupant.sitting_out or occupant.stack < owed:
+                b.emit(AdeguamentoDeclined(seat, automatic=True))
+                return True
+            _turn(b, seat, chips_required=False)
+            return True
+        b.emit(PhaseStarted(Phase.BLIND, hand.button, ()))
+        return True
+    if phase is Phase.BLIND:
+        offer = _blind_offer(state, hand)
+        if offer is None:
+            b.emit(PhaseStarted(Phase.DEAL, hand.button, ()))
+        else:
+            _turn(b, offer[0], chips_required=False)
+        return True
+    if phase is Phase.DEAL:
+        if any(len(hand.cards[seat]) < 5 for seat in _in_hand(hand)):
+            return False
+        anchor = hand.blind_bettors[-1] if hand.blind_bettors else hand.button
+        b.emit(PhaseStarted(Phase.OPENING, anchor, ()))
+        return True
+    if phase in (Phase.OPENING, Phase.FINAL):
+        return _betting_step(b, hand)
+    if phase is Phase.CAMBIO:
+        return _cambio_step(b, hand)
+    if phase is Phase.SHOWDOWN:
+        _showdown_step(b, hand)
+        return True
+    return False
+
+
+def _betting_step(b: _Builder, hand: HandState) -> bool:
+    state = b.state
+    in_hand = _in_hand(hand)
+    if len(in_hand) == 1:
+        _award_uncontested(b, in_hand[0])
+        return True
+    seat = _next_better(state, hand)
+    if seat is not None:
+        _turn(b, seat, chips_required=hand.round_bets[seat] < hand.current_bet)
+        return True
+    if hand.phase is Phase.OPENING:
+        if not hand.opened and not any(_stack(state, s) == 0 for s in in_hand):
+            _end_not_opened(b)
+        else:
+            b.emit(PhaseStarted(Phase.CAMBIO, hand.button, ()))
+        return True
+    # the final round is complete
+    if (
+        hand.current_bet == 0
+        and not hand.parol_broken
+        and hand.parol_said
+        and set(in_hand) <= hand.parol_said
+    ):
+        _end_parol(b)
+        return True
+    _start_showdown(b)
+    return True
+
+
+def _cambio_step(b: _Builder, hand: HandState) -> bool:
+    in_hand = _in_hand(hand)
+    for seat in in_hand:  # a declared player is served up to three cards at once (IT-CAMBIO-2)
+        if seat in hand.declared and len(hand.cards[seat]) < (4 if len(hand.discards[seat]) == 4 else 5):
+            return _await_deal(b, hand, seat)
+    for seat in in_hand:
+        if seat not in hand.declared:
+            _turn(b, seat, chips_required=False)
+            return True
+    for seat in in_hand:  # every fourth card after everybody else was served
+        if len(hand.cards[seat]) < 5:
+            return _await_deal(b, hand, seat)
+    if len(_can_act(b.state, hand)) >= 2:
+        b.emit(PhaseStarted(Phase.FINAL, _final_anchor(b.state, hand), ()))
+    else:
+        _start_showdown(b)
+    return True
+
+
+def _final_anchor(state: TableState, hand: HandState) -> int:
+    """The seat just before the final round's first speaker (IT-BET-1, IT-BUIO-3)."""
+    n = len(state.seats)
+    can_act = _can_act(state, hand)
+    if hand.blind_bettors:
+        return hand.blind_bettors[-1]  # the player on the last blind bettor's left speaks first
+    aggressor = hand.opening_aggressor
+    if aggressor is not None:
+        if aggressor in can_act:
+            return (aggressor - 1) % n
+        return aggressor
+    return hand.button
+
+
+def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
+    if not hand.stock:
+        pile = sorted(
+            (
+                card
+                for s in hand.dealt
+                if s != seat
+                for card in hand.discards[s]
+                if card not in hand.reshuffled
+            ),
+            key=lambda card: card.code,
+        )
+        if pile:
+            seed = derive_seed(hand.deck_digest, f"cambio-reshuffle-{hand.reshuffles + 1}")
+            b.emit(DiscardsReshuffled(shuffle(pile, seed)))
+    return False
+
+
+def _start_showdown(b: _Builder) -> None:
+    hand = b.hand
+    in_hand = _in_hand(hand)
+    start = hand.final_aggressor if hand.final_aggressor in in_hand else None
+    n = len(b.state.seats)
+    if start is None:
+        order = [s for s in _clockwise(n, hand.button) if s in in_hand]
+    else:
+        order = [s for s in _clockwise(n, (start - 1) % n) if s in in_hand]
+    b.emit(PhaseStarted(Phase.SHOWDOWN, hand.button, tuple(order)))
+
+
+def _showdown_step(b: _Builder, hand: HandState) -> None:
+    decided = {seat for seat, _ in hand.shown} | hand.mucked
+    values = _values(hand)
+    for seat in hand.showdown_order:
+        if seat in decided:
+            continue
+        if _must_show(hand, seat, values, b.state):
+            b.emit(HandShown(seat, hand.cards[seat], values[seat].label_it))
+        else:
+            _turn(b, seat, chips_required=False)
+        return
+    _award_showdown(b, values)
+
+
+def _pay(
+    b: _Builder, contested: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
+) -> None:
+    hand = b.hand
+    layout = build_pots(
+        dict(enumerate(hand.contributed)),
+        folded=folded,
+        all_in=[s for s in _in_hand(hand) if _stack(b.state, s) == 0],
+        dead_money=hand.carried,
+    )
+    for seat, amount in layout.returned:
+        b.emit(UncalledBetReturned(seat, amount))
+    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
+    order = seats_left_of_button(occupied, hand.button)
+    for index, pot in enumerate(layout.pots):
+        winners = contested(pot.eligible)
+        ranked = tuple(s for s in order if s in winners)
+        b.emit(PotAwarded(index, pot.amount, pot.eligible, split_pot(pot.amount, ranked)))
+
+
+def _award_uncontested(b: _Builder, winner: int) -> None:
+    folded = frozenset(s for s in range(len(b.state.seats)) if s != winner)
+    _pay(b, lambda eligible: (winner,), folded)
+    _end_hand(b, HandResult.AWARDED, carried=0, uncontested=winner)
+
+
+def _award_showdown(b: _Builder, values: dict[int, HandValue]) -> None:
+    hand = b.hand
+    shown = {seat for seat, _ in hand.shown}
+    option = b.state.config.minimal_beats_royal
+
+    def contested(eligible: tuple[int, ...]) -> tuple[int, ...]:
+        contenders = [s for s in eligible if s in shown]
+        winners = italian_pot_winners([values[s] for s in contenders], option)
+        return tuple(contenders[i] for i in winners)
+
+    _pay(b, contested, hand.folded | hand.mucked)
+    _end_hand(b, HandResult.AWARDED, carried=0)
+
+
+def _end_not_opened(b: _Builder) -> None:
+    hand = b.hand
+    _end_hand(b, HandResult.NOT_OPENED, carried=_pot_total(hand), next_opening=_NEXT_OPENING[hand.opening])
+
+
+def _end_parol(b: _Builder) -> None:
+    hand = b.hand
+    players = tuple(_in_hand(hand))
+    _end_hand(
+        b,
+        HandResult.PAROL,
+        carried=_pot_total(hand),
+        next_opening=Rank.KING,
+        parol_players=players,
+        parol_stake=hand.contributed[players[0]],
+    )
+
+
+def _end_hand(
+    b: _Builder,
+    result: HandResult,
+    carried: int,
+    next_opening: Rank = Rank.JACK,
+    parol_players: tuple[int, ...] = (),
+    parol_stake: int = 0,
+    uncontested: int | None = None,
+) -> None:
+    hand = b.hand
+    state = b.state
+    stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
+    contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
+    winner_cards = hand.cards[uncontested] if uncontested is not None else ()
+    b.emit(
+        HandEnded(
+            hand.number,
+            result,
+            stacks,
+            carried,
+            next_opening,
+            parol_players,
+            parol_stake,
+            contributions,
+            uncontested,
+            winner_cards,
+        )
+    )
+    if state.config.tournament:
+        for seat, stack in stacks:
+            occupant = b.state.seats[seat]
+            if stack == 0 and occupant is not None:
+                b.emit(PlayerEliminated(seat, occupant.player, hand.number, hand.starting_stacks[seat]))
+
+
+def _automatic_action(b: _Builder, seat: int) -> None:
+    """What the engine does for a player in sit-out or out of time (IT-SIT-1)."""
+    hand = b.hand
+    phase = hand.phase
+    if phase is Phase.ADEGUAMENTO:
+        b.emit(AdeguamentoDeclined(seat, automatic=True))
+    elif phase is Phase.BLIND:
+        b.emit(BlindDeclined(seat))
+    elif phase is Phase.CAMBIO:
+        b.emit(Discarded(seat, ()))
+    elif phase is Phase.SHOWDOWN:
+        b.emit(HandMucked(seat))
+    elif hand.round_bets[seat] >= hand.current_bet:
+        b.emit(Checked(seat))
+    else:
+        b.emit(Folded(seat))
+
+
+# --- command handlers --------------------------------------------------------------------------------------
+
+
+def _require_turn(b: _Builder, seat: int, *phases: Phase) -> HandState:
+    hand = b.hand
+    if hand.to_act != seat:
+        raise NotYourTurn("Non è il tuo turno.", f"it is not seat {seat}'s turn")
+    if phases and hand.phase not in phases:
+        raise ActionNotAllowed(
+            "Questa azione non è possibile in questa fase.",
+            f"this action is not possible in the {hand.phase.value} phase",
+        )
+    return hand
+
+
+def _use_time(b: _Builder, seat: int) -> None:
+    hand = b.hand
+    if hand.chips_required and b.at > hand.deadline:
+        occupant = b.state.seats[seat]
+        assert occupant is not None
+        b.emit(TimeBankUsed(seat, min(occupant.time_bank, b.at - hand.deadline)))
+
+
+def _on_seat(b: _Builder, c: SeatPlayer) -> None:
+    if b.state.hand is not None:
+        raise NoHandInProgress("Non si può sedere durante una mano.", "cannot seat a player during a hand")
+    if not 0 <= c.seat < len(b.state.seats):
+        raise SeatError(f"Il posto {c.seat} non esiste.", f"seat {c.seat} does not exist")
+    if b.state.seats[c.seat] is not None:
+        raise SeatError(f"Il posto {c.seat} è occupato.", f"seat {c.seat} is taken")
+    if c.stack <= 0 or not c.player:
+        raise BadAmount("Servono un nome e delle chips.", "a player needs a name and a positive stack")
+    if any(o is not None and o.player == c.player for o in b.state.seats):
+        raise SeatError(f"{c.player} è già seduto.", f"{c.player} is already seated")
+    b.emit(PlayerSeated(c.seat, c.player, c.stack))
+
+
+def _on_remove(b: _Builder, c: RemovePlayer) -> None:
+    if b.state.hand is not None:
+        raise NoHandInProgress(
+            "Non si può lasciare il tavolo durante una mano.", "cannot leave during a hand"
+        )
+    occupant = _occupant(b.state, c.seat)
+    b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
+
+
+def _on_start(b: _Builder, c: StartHand) -> None:
+    state = b.state
+    if state.hand is not None:
+        raise NoHandInProgress("C'è già una mano in corso.", "a hand is already in progress")
+    n = len(state.seats)
+    active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
+    playing = [s for s in active if not state.seats[s].sitting_out]  # type: ignore[union-attr]
+    if c.button is not None:
+        _occupant(state, c.button)
+        button = c.button
+    elif state.button < 0:
+        button = active[-1] if active else 0
+    else:
+        button = next((s for s in _clockwise(n, state.button) if s in active), state.button)
+    invito = state.invito if c.invito is None else c.invito
+    if invito < 0:
+        raise BadAmount("L'invito non può essere negativo.", "the invito cannot be negative")
+    order = [s for s in _clockwise(n, button)]
+    parol_hand = bool(state.parol_players)
+    adeguamento: list[tuple[int, int]] = []
+    if parol_hand:
+        stayed = [s for s in state.parol_players if s in active]
+        previous = dict(state.last_contributions)
+        for s in order:
+            if s in active and s not in stayed:
+                adeguamento.append((s, max(0, state.parol_stake - previous.get(s, 0))))
+        dealt = [s for s in order if s in stayed or any(s == a for a, _ in adeguamento)]
+        ante_payers = [s for s in stayed] if state.config.parol_hand_invito else []
+    else:
+        dealt = [s for s in order if s in playing]
+        ante_payers = [s for s in order if s in (active if state.config.tournament else playing)]
+    if len(dealt) < 2 or len(dealt) > 9:
+        raise NotEnoughPlayers(
+            "Servono almeno due giocatori con chips.", "at least two players with chips are needed"
+        )
+    antes = tuple((s, min(invito, _stack(state, s))) for s in ante_payers if invito > 0)
+    deck = tuple(c.deck)
+    if deck:
+        codes = sorted(card.code for card in deck)
+        if len(set(codes)) != len(codes) or not {
+            card.code for card in Deck.italian(min(len(dealt), 9)).cards
+        } <= (set(codes)):
+            raise BadCards(
+                "Il mazzo non è valido.", "the deck must hold every card of the deck in play exactly once"
+            )
+    else:
+        deck = Deck.standard().cards
+    carried = state.carried
+    min_bet = carried + sum(a for _, a in antes) if parol_hand else invito
+    b.emit(
+        HandStarted(
+            number=state.hand_number + 1,
+            hand_id=c.hand_id,
+            button=button,
+            dealt=tuple(dealt),
+            antes=antes,
+            carried=carried,
+            opening=Rank.KING if parol_hand else state.opening,
+            parol_hand=parol_hand,
+            min_bet=min_bet,
+            invito=invito,
+            deck=deck,
+            adeguamento=tuple(adeguamento),
+            at=c.at,
+        )
+    )
+    first = Phase.ADEGUAMENTO if adeguamento else Phase.BLIND
+    b.emit(PhaseStarted(first, button, ()))
+
+
+def _on_deal(b: _Builder, c: DealCards) -> None:
+    hand = b.hand
+    if hand.to_act is not None or hand.phase not in (Phase.DEAL, Phase.CAMBIO):
+        raise ActionNotAllowed("Non è il momento di distribuire.", "no cards are to be dealt now")
+    expected = next_deal(b.state)
+    if expected is None or expected[0] != c.seat:
+        who = "nessuno" if expected is None else f"il posto {expected[0]}"
+        raise BadCards(
+            f"Ora le carte vanno a {who}.", f"cards go to {expected and expected[0]} now, not {c.seat}"
+        )
+    seat, count = expected
+    stock = set(hand.stock)
+    cards = tuple(c.cards)
+    missing = [card for card in cards if card not in stock]
+    if missing or len(set(cards)) != len(cards):
+        raise BadCards(
+            f"{format_cards(missing) or 'Una carta'} non è nel mazzo.",
+            f"{format_cards(missing) or 'a card'} is not in the stock",
+        )
+    if len(cards) != count:
+        raise BadCards(f"Vanno date {count} carte.", f"{count} cards are to be dealt, not {len(cards)}")
+    b.emit(CardsDealt(seat, cards))
+
+
+def next_deal(state: TableState) -> tuple[int, int] | None:
+    """``(seat, number of cards)`` the dealer must give now, or ``None`` (IT-CAMBIO-2, IT-CAMBIO-3)."""
+    hand = state.hand
+    if hand is None or hand.to_act is not None:
+        return None
+    in_hand = _in_hand(hand)
+    if hand.phase is Phase.DEAL:
+        for seat in in_hand:
+            if len(hand.cards[seat]) < 5:
+                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+        return None
+    if hand.phase is not Phase.CAMBIO:
+        return None
+    for seat in in_hand:
+        if seat in hand.declared and len(hand.cards[seat]) < (4 if len(hand.discards[seat]) == 4 else 5):
+            owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.cards[seat])
+            return seat, min(owed, len(hand.stock))
+    if all(seat in hand.declared for seat in in_hand):
+        for seat in in_hand:
+            if len(hand.cards[seat]) < 5:
+                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+    return None
+
+
+def dealer_command(state: TableState, at: int = 0) -> DealCards | None:
+    """The :class:`DealCards` the dealer gives now from the top of the stock, or ``None``."""
+    expected = next_deal(state)
+    if expected is None or state.hand is None:
+        return None
+    seat, count = expected
+    return DealCards(seat, state.hand.stock[:count], at)
+
+
+def _on_bet(b: _Builder, c: BetOrRaise) -> None:
+    hand = b.hand
+    if hand.phase is Phase.BLIND:
+        _require_turn(b, c.seat, Phase.BLIND)
+        offer = _blind_offer(b.state, hand)
+        assert offer is not None
+        name = _BLIND_NAMES[len(hand.blind_bettors)]
+        if c.to != offer[1]:
+            raise BadAmount(
+                f"Il {name} è di {offer[1]} chips.", f"the {name} is {offer[1]} chips, not {c.to}"
+            )
+        _use_time(b, c.seat)
+        b.emit(BlindBetPlaced(c.seat, c.to, len(hand.blind_bettors) + 1))
+        return
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    bounds = bet_range(b.state, hand, c.seat)
+    if bounds is None:
+        if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
+            raise ActionNotAllowed(
+                "Dopo un'apertura al buio si può solo vedere o passare.",
+                "after a blind opening you may only call or fold (IT-BUIO-2)",
+            )
+        raise ActionNotAllowed("Non puoi rilanciare ora.", "you may not bet or raise now")
+    low, high = bounds
+    if not low <= c.to <= high:
+        raise BadAmount(
+            f"La puntata deve essere tra {low} e {high}.",
+            f"the bet must be between {low} and {high}, not {c.to}",
+        )
+    state = b.state
+    opening_bet = hand.phase is Phase.OPENING and not hand.opened
+    if opening_bet and not meets_opening(hand.cards[c.seat], hand.opening, _deck_in_play(hand)):
+        raise OpeningRequirementNotMet(
+            f"Per aprire serve almeno una coppia di {_RANK_NAMES_IT[hand.opening]}.",
+            f"opening needs at least a pair of {_RANK_NAMES_EN[hand.opening]} "
+            "(or an open-ended straight-flush draw)",
+        )
+    _use_time(b, c.seat)
+    all_in = c.to == hand.round_bets[c.seat] + _stack(state, c.seat)
+    if hand.current_bet == 0:
+        b.emit(BetPlaced(c.seat, c.to, all_in))
+    else:
+        reopens = state.config.limit is Limit.FIXED_LIMIT or c.to >= 2 * hand.current_bet
+        b.emit(Raised(c.seat, c.to, all_in, reopens))
+
+
+def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    _use_time(b, c.seat)
+    owed = hand.current_bet - hand.round_bets[c.seat]
+    if owed <= 0:
+        b.emit(Checked(c.seat))
+    else:
+        stack = _stack(b.state, c.seat)
+        amount = min(owed, stack)
+        b.emit(Called(c.seat, amount, amount == stack))
+
+
+def _on_fold(b: _Builder, c: Fold) -> None:
+    hand = b.hand
+    if hand.phase is Phase.ADEGUAMENTO:
+        _require_turn(b, c.seat, Phase.ADEGUAMENTO)
+        b.emit(AdeguamentoDeclined(c.seat, automatic=False))
+        return
+    _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    b.emit(Folded(c.seat))
+
+
+def _on_parol(b: _Builder, c: SayParol) -> None:
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    if hand.phase is not Phase.FINAL:
+        raise ParolNotAllowed(
+            "Il parol si dichiara solo nell'ultima fase di puntata.",
+            "parol is only for the final betting round",
+        )
+    if hand.current_bet > 0 or hand.parol_broken:
+        raise ParolNotAllowed(
+            "Il parol non è più possibile: qualcuno ha bussato o puntato.",
+            "parol is no longer possible: someone checked or bet",
+        )
+    if any(_stack(b.state, s) == 0 for s in _in_hand(hand)):
+        raise ParolNotAllowed(
+            "Parol non consentito con un giocatore all-in.", "no parol with an all-in player (IT-PAROL-1)"
+        )
+    b.emit(ParolSaid(c.seat))
+
+
+def _on_decline_blind(b: _Builder, c: DeclineBlind) -> None:
+    _require_turn(b, c.seat, Phase.BLIND)
+    b.emit(BlindDeclined(c.seat))
+
+
+def _on_partecipate(b: _Builder, c: Partecipate) -> None:
+    hand = _require_turn(b, c.seat, Phase.ADEGUAMENTO)
+    owed = dict(hand.adeguamento)[c.seat]
+    ante = hand.invito if b.state.config.parol_hand_invito else 0
+    if _stack(b.state, c.seat) < owed + ante:
+        raise BadAmount("Non hai abbastanza chips per adeguarti.", "not enough chips for the adeguamento")
+    b.emit(AdeguamentoPaid(c.seat, owed + ante))
+
+
+def _on_discard(b: _Builder, c: Discard) -> None:
+    hand = _require_turn(b, c.seat, Phase.CAMBIO)
+    cards = tuple(c.cards)
+    if len(cards) > 4:
+        raise BadCards("Si cambiano al massimo 4 carte.", "at most 4 cards may be changed (IT-CAMBIO-1)")
+    if len(set(cards)) != len(cards) or any(card not in hand.cards[c.seat] for card in cards):
+        raise BadCards("Puoi scartare solo carte tue.", "you can only discard your own cards")
+    b.emit(Discarded(c.seat, cards))
+
+
+def _on_show(b: _Builder, c: ShowHand) -> None:
+    state = b.state
+    if state.hand is None and state.last_winner == c.seat:
+        b.emit(HandShown(c.seat, state.last_cards, ""))
+        return
+    hand = _require_turn(b, c.seat, Phase.SHOWDOWN)
+    label = _values(hand)[c.seat].label_it
+    b.emit(HandShown(c.seat, hand.cards[c.seat], label))
+
+
+def _on_muck(b: _Builder, c: MuckHand) -> None:
+    _require_turn(b, c.seat, Phase.SHOWDOWN)
+    b.emit(HandMucked(c.seat))
+
+
+def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    hand = b.hand
+    if hand.to_act != c.seat:
+        raise NotYourTurn("Non è il turno di questo giocatore.", f"seat {c.seat} is not to act")
+    occupant = b.state.seats[c.seat]
+    assert occupant is not None
+    limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
+    if c.at < limit:
+        raise TimeoutTooEarly("Il tempo non è ancora scaduto.", "the action time has not run out yet")
+    b.emit(PlayerTimedOut(c.seat))
+    if hand.chips_required and occupant.time_bank:
+        b.emit(TimeBankUsed(c.seat, occupant.time_bank))
+    if hand.phase in (Phase.OPENING, Phase.FINAL) and not occupant.sitting_out:
+        b.emit(PlayerSatOut(c.seat))
+    _automatic_action(b, c.seat)
+
+
+def _on_sit_out(b: _Builder, c: SitOut) -> None:
+    occupant = _occupant(b.state, c.seat)
+    if occupant.sitting_out:
+        raise ActionNotAllowed("Sei già in sit-out.", "already sitting out")
+    b.emit(PlayerSatOut(c.seat))
+
+
+def _on_return(b: _Builder, c: ReturnToPlay) -> None:
+    occupant = _occupant(b.state, c.seat)
+    if not occupant.sitting_out:
+        raise ActionNotAllowed("Non sei in sit-out.", "not sitting out")
+    b.emit(PlayerReturned(c.seat))
+
+
+_DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
+    SeatPlayer: _on_seat,
+    RemovePlayer: _on_remove,
+    StartHand: _on_start,
+    DealCards: _on_deal,
+    BetOrRaise: _on_bet,
+    CheckOrCall: _on_check_call,
+    Fold: _on_fold,
+    SayParol: _on_parol,
+    DeclineBlind: _on_decline_blind,
+    Partecipate: _on_partecipate,
+    Discard: _on_discard,
+    ShowHand: _on_show,
+    MuckHand: _on_muck,
+    TimeoutExpired: _on_timeout,
+    SitOut: _on_sit_out,
+    ReturnToPlay: _on_return,
+}

@@ -1,0 +1,351 @@
+"""Hand histories in PHH (the poker hand history format published with PokerKit) with our Italian
+extensions (``shared/scenarios/README.md``): read ``.phh`` / ``.phhs`` files, write them, and export a hand
+played by the Italian decider.
+
+A :class:`HandHistory` keeps the fields we use; :func:`parse_action` turns an action string
+(``"p1 cbr 40 # !illegal"``) into an :class:`Action`. The writer emits TOML with only strings, integers,
+booleans and lists of them, which is all PHH needs.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card, InvalidCard, format_cards, parse_cards
+from engine.italian.model import (
+    AdeguamentoPaid,
+    BetPlaced,
+    BlindBetPlaced,
+    BlindDeclined,
+    Called,
+    CardsDealt,
+    Checked,
+    Discarded,
+    Event,
+    Folded,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    Limit,
+    ParolSaid,
+    PlayerEliminated,
+    Raised,
+    TableState,
+)
+
+__all__ = [
+    "ITALIAN_VARIANTS",
+    "Action",
+    "HandHistory",
+    "MalformedHistory",
+    "export_hand",
+    "format_history",
+    "load_histories",
+    "parse_action",
+    "parse_history",
+]
+
+ITALIAN_VARIANTS = {"NIT": Limit.NO_LIMIT, "PIT": Limit.POT_LIMIT, "FIT": Limit.FIXED_LIMIT}
+_VARIANT_OF = {limit: code for code, limit in ITALIAN_VARIANTS.items()}
+_ILLEGAL = re.compile(r"#\s*!illegal\b")
+_PLAYER_VERBS = {"cbr", "cc", "f", "pa", "pt", "dc", "sd", "sm"}
+
+
+class MalformedHistory(ValueError):
+    """A hand history that cannot be read: ``where`` (``"hand 2"``, ``"hand 1, action 3"``) and why."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One PHH action. ``actor``: 0-based player index (``p1`` → 0) or ``None`` for the dealer;
+    ``verb``: ``dh`` (deal to ``target``), ``cbr``, ``cc``, ``f``, ``pa``, ``pt``, ``dc``, ``sd``, ``sm``;
+    ``amount`` for ``cbr``; ``cards`` for ``dh``/``sd``/``sm``; ``illegal``: marked ``# !illegal``."""
+
+    text: str
+    actor: int | None
+    verb: str
+    target: int | None = None
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+    illegal: bool = False
+
+
+def _player(token: str, players: int, where: str) -> int:
+    if not re.fullmatch(r"p[1-9][0-9]*", token):
+        raise MalformedHistory(where, f"{token!r} is not a player (p1, p2, …)")
+    index = int(token[1:]) - 1
+    if index >= players:
+        raise MalformedHistory(where, f"{token} does not exist: the hand has {players} players")
+    return index
+
+
+def parse_action(text: str, players: int, where: str = "action") -> Action:
+    """Parse one action string. Raises :class:`MalformedHistory`."""
+    if not isinstance(text, str):
+        raise MalformedHistory(where, f"an action must be a string, not {text!r}")
+    illegal = bool(_ILLEGAL.search(text))
+    body = text.split("#", 1)[0].split()
+    try:
+        if len(body) >= 3 and body[0] == "d" and body[1] == "dh":
+            if len(body) != 4:
+                raise MalformedHistory(where, f"{text!r}: a deal is 'd dh pN CARDS'")
+            return Action(
+                text, None, "dh", _player(body[2], players, where), None, parse_cards(body[3]), illegal
+            )
+        if len(body) < 2 or body[1] not in _PLAYER_VERBS:
+            raise MalformedHistory(where, f"{text!r} is not an action this replay knows")
+        actor = _player(body[0], players, where)
+        verb = body[1]
+        rest = body[2:]
+        if verb == "cbr":
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise MalformedHistory(where, f"{text!r}: 'cbr' takes one whole amount")
+            return Action(text, actor, verb, amount=int(rest[0]), illegal=illegal)
+        if verb in ("sd", "sm"):
+            if len(rest) > 1:
+                raise MalformedHistory(where, f"{text!r}: cards are written together, like 7c8s9c")
+            return Action(text, actor, verb, cards=parse_cards(rest[0]) if rest else (), illegal=illegal)
+        if rest:
+            raise MalformedHistory(where, f"{text!r}: '{verb}' takes nothing after it")
+        return Action(text, actor, verb, illegal=illegal)
+    except InvalidCard as error:
+        raise MalformedHistory(where, str(error)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class HandHistory:
+    """One hand (PHH + Italian extensions). Per-player lists are in PHH order: ``p1`` (left of the dealer)
+    … ``pN`` (the dealer)."""
+
+    variant: str
+    players: tuple[str, ...]
+    antes: tuple[int, ...]
+    starting_stacks: tuple[int, ...]
+    actions: tuple[Action, ...]
+    min_bet: int
+    opening: str = "J"
+    carried_pot: int = 0
+    parol_hand: bool = False
+    adeguamento: tuple[int, ...] = ()
+    invito: int | None = None
+    finishing_stacks: tuple[int, ...] | None = None
+    hand_id: str = ""
+
+    @property
+    def limit(self) -> Limit:
+        return ITALIAN_VARIANTS[self.variant]
+
+
+def _ints(raw: Mapping[str, Any], key: str, count: int, where: str, required: bool = True) -> tuple[int, ...]:
+    value = raw.get(key)
+    if value is None and not required:
+        return ()
+    if (
+        not isinstance(value, list)
+        or len(value) != count
+        or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in value)
+    ):
+        raise MalformedHistory(where, f"{key} must be a list of {count} whole numbers >= 0")
+    return tuple(value)
+
+
+def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
+    """A :class:`HandHistory` from one parsed TOML table. Raises :class:`MalformedHistory`."""
+    variant = raw.get("variant")
+    if variant not in ITALIAN_VARIANTS:
+        raise MalformedHistory(
+            where, f"variant {variant!r} is not poker all'italiana ({', '.join(ITALIAN_VARIANTS)})"
+        )
+    players = raw.get("players")
+    if (
+        not isinstance(players, list)
+        or not 2 <= len(players) <= 9
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise MalformedHistory(where, "players must be a list of 2 to 9 names")
+    n = len(players)
+    opening = raw.get("opening", "J")
+    if opening not in ("J", "Q", "K"):
+        raise MalformedHistory(where, f'opening must be "J", "Q" or "K", not {opening!r}')
+    min_bet = raw.get("min_bet")
+    if not isinstance(min_bet, int) or isinstance(min_bet, bool) or min_bet < 0:
+        raise MalformedHistory(where, "min_bet must be a whole number >= 0")
+    actions_raw = raw.get("actions")
+    if not isinstance(actions_raw, list):
+        raise MalformedHistory(where, "actions must be a list of strings")
+    actions = tuple(parse_action(text, n, f"{where}, action {i + 1}") for i, text in enumerate(actions_raw))
+    carried = raw.get("carried_pot", 0)
+    if not isinstance(carried, int) or isinstance(carried, bool) or carried < 0:
+        raise MalformedHistory(where, "carried_pot must be a whole number >= 0")
+    invito = raw.get("invito")
+    if invito is not None and (not isinstance(invito, int) or invito < 0):
+        raise MalformedHistory(where, "invito must be a whole number >= 0")
+    finishing = _ints(raw, "finishing_stacks", n, where, required=False)
+    return HandHistory(
+        variant=variant,
+        players=tuple(players),
+        antes=_ints(raw, "antes", n, where),
+        starting_stacks=_ints(raw, "starting_stacks", n, where),
+        actions=actions,
+        min_bet=min_bet,
+        opening=opening,
+        carried_pot=carried,
+        parol_hand=bool(raw.get("parol_hand", False)),
+        adeguamento=_ints(raw, "adeguamento", n, where, required=False),
+        invito=invito,
+        finishing_stacks=finishing or None,
+        hand_id=str(raw.get("hand", "")),
+    )
+
+
+def load_histories(path: str | Path) -> tuple[HandHistory, ...]:
+    """The hands of a ``.phh`` (one) or ``.phhs`` (tables ``[1]``, ``[2]``, …) file.
+
+    Raises :class:`MalformedHistory` (unreadable file, TOML syntax, a bad field or action).
+    """
+    try:
+        document = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise MalformedHistory("file", f"cannot read it: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise MalformedHistory("file", f"not valid TOML: {error}") from None
+    if str(path).endswith(".phhs"):
+        keys = sorted((k for k in document if k.isdigit()), key=int)
+        if not keys or len(keys) != len(document):
+            raise MalformedHistory("file", "a .phhs file holds only the tables [1], [2], …")
+        return tuple(parse_history(document[k], f"hand {k}") for k in keys)
+    return (parse_history(document, "hand 1"),)
+
+
+# --- writing -----------------------------------------------------------------------------------------------
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} in a hand history")
+
+
+def _history_lines(history: HandHistory) -> list[str]:
+    fields: list[tuple[str, object]] = [
+        ("variant", history.variant),
+        ("players", list(history.players)),
+        ("antes", list(history.antes)),
+        ("min_bet", history.min_bet),
+        ("opening", history.opening),
+        ("carried_pot", history.carried_pot),
+    ]
+    if history.invito is not None:
+        fields.append(("invito", history.invito))
+    if history.parol_hand:
+        fields.append(("parol_hand", True))
+        fields.append(("adeguamento", list(history.adeguamento)))
+    if history.hand_id:
+        fields.append(("hand", history.hand_id))
+    fields.append(("starting_stacks", list(history.starting_stacks)))
+    lines = [f"{key} = {_toml_value(value)}" for key, value in fields]
+    lines.append("actions = [")
+    lines.extend(f"  {_toml_value(action.text)}," for action in history.actions)
+    lines.append("]")
+    if history.finishing_stacks is not None:
+        lines.append(f"finishing_stacks = {_toml_value(list(history.finishing_stacks))}")
+    return lines
+
+
+def format_history(histories: Sequence[HandHistory]) -> str:
+    """TOML text: one hand as a ``.phh``, several as a ``.phhs`` (tables ``[1]``, ``[2]``, …)."""
+    if len(histories) == 1:
+        return "\n".join(_history_lines(histories[0])) + "\n"
+    parts = []
+    for number, history in enumerate(histories, 1):
+        parts.append(f"[{number}]\n" + "\n".join(_history_lines(history)) + "\n")
+    return "\n".join(parts)
+
+
+def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
+    """The hand history of one hand played by the decider.
+
+    ``before``: the table state just before the hand's :class:`HandStarted`; ``events``: the hand's events
+    from :class:`HandStarted` to :class:`HandEnded` (the stream may hold others; they are skipped).
+    Raises ``ValueError`` if the events hold no complete hand.
+    """
+    started: HandStarted | None = None
+    order: list[int] = []
+    texts: list[str] = []
+    ended: HandEnded | None = None
+    eliminated: set[int] = set()
+    for event in events:
+        if isinstance(event, HandStarted):
+            started = event
+            n = len(before.seats)
+            order = [(event.button + i) % n for i in range(1, n + 1) if before.seats[(event.button + i) % n]]
+            continue
+        if started is None:
+            continue
+        p = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
+        if isinstance(event, CardsDealt):
+            texts.append(f"d dh {p[event.seat]} {format_cards(event.cards)}")
+        elif isinstance(event, BlindBetPlaced | BetPlaced | Raised):
+            texts.append(f"{p[event.seat]} cbr {event.to}")
+        elif isinstance(event, BlindDeclined):
+            texts.append(f"{p[event.seat]} dc")
+        elif isinstance(event, Checked | Called):
+            texts.append(f"{p[event.seat]} cc")
+        elif isinstance(event, Folded):
+            texts.append(f"{p[event.seat]} f")
+        elif isinstance(event, ParolSaid):
+            texts.append(f"{p[event.seat]} pa")
+        elif isinstance(event, AdeguamentoPaid):
+            texts.append(f"{p[event.seat]} pt")
+        elif isinstance(event, Discarded):
+            texts.append(f"{p[event.seat]} sd {format_cards(event.cards)}".rstrip())
+        elif isinstance(event, HandShown):
+            texts.append(f"{p[event.seat]} sm {format_cards(event.cards)}")
+        elif isinstance(event, HandMucked):
+            texts.append(f"{p[event.seat]} sm")
+        elif isinstance(event, HandEnded):
+            ended = event
+        elif isinstance(event, PlayerEliminated):
+            eliminated.add(event.seat)
+        if ended is not None and not isinstance(event, HandEnded | PlayerEliminated):
+            break
+    if started is None or ended is None:
+        raise ValueError("the events hold no complete hand")
+    occupants = [before.seats[seat] for seat in order]
+    stacks = dict(ended.stacks)
+    antes = dict(started.antes)
+    owed = dict(started.adeguamento)
+    n = len(order)
+    return HandHistory(
+        variant=_VARIANT_OF[before.config.limit],
+        players=tuple(o.player for o in occupants if o is not None),
+        antes=tuple(antes.get(seat, 0) for seat in order),
+        starting_stacks=tuple(o.stack for o in occupants if o is not None),
+        actions=tuple(parse_action(text, n) for text in texts),
+        min_bet=started.min_bet,
+        opening=started.opening.symbol,
+        carried_pot=started.carried,
+        parol_hand=started.parol_hand,
+        adeguamento=tuple(owed.get(seat, 0) for seat in order) if started.parol_hand else (),
+        invito=started.invito,
+        finishing_stacks=tuple(stacks.get(seat, 0) for seat in order),
+        hand_id=started.hand_id,
+    )

@@ -1,0 +1,261 @@
+"""Replay hand histories through the Italian decider: ``python -m engine.replay FILE...``.
+
+Every action of every hand is applied as a command. An action marked ``# !illegal`` must be refused
+(and changes nothing); any other must be accepted. At the start of each hand the table the decider has
+reached must match the file (players in order from the dealer's left, starting stacks, carried pot,
+opening requirement, antes), and at the end the finishing stacks must match. The first difference of a
+file is printed as ``FILE: hand H, action A (TEXT): expected …, got …``.
+
+PHH leaves some steps implicit, and the replay supplies them: a deal while a blind bet is on offer means
+the player said *dai carte*; a ``sm`` with the cards of a hand the rules already showed (IT-SHOW-1) is
+taken as that show.
+
+Exit status: 0 all files replay, 1 any difference, 2 a malformed file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.cards import Rank
+from engine.italian.errors import IllegalAction
+from engine.italian.game import decide, evolve, initial_state
+from engine.italian.model import (
+    BetOrRaise,
+    CheckOrCall,
+    Command,
+    DealCards,
+    DeclineBlind,
+    Discard,
+    Fold,
+    MuckHand,
+    Partecipate,
+    Phase,
+    SayParol,
+    ShowHand,
+    StartHand,
+    TableConfig,
+    TableState,
+)
+from engine.phh import Action, HandHistory, MalformedHistory, load_histories
+
+__all__ = ["Difference", "main", "replay_file", "replay_histories", "table_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Where a replay departs from the file: ``hand`` (1-based), ``action`` (1-based, 0 = the hand's
+    start, ``len + 1`` = its end), the action text, what the file expects and what the engine did."""
+
+    hand: int
+    action: int
+    text: str
+    expected: str
+    actual: str
+
+    def describe(self, file: str) -> str:
+        where = f"hand {self.hand}"
+        if self.text:
+            where += f", action {self.action} ({self.text})"
+        elif self.action == 0:
+            where += ", start"
+        else:
+            where += ", end"
+        return f"{file}: {where}: expected {self.expected}, got {self.actual}"
+
+
+def table_for(history: HandHistory) -> TableState:
+    """A table set up for the first hand of a file: seats in PHH order (``p1`` = seat 0), the dealer
+    ``pN`` on the button, and the file's carried pot, opening requirement and parol state."""
+    n = len(history.players)
+    invito = (
+        history.invito if history.invito is not None else max(history.antes, default=0) or history.min_bet
+    )
+    config = TableConfig(seats=n, limit=history.limit, tournament=True, invito=invito)
+    seated = zip(history.players, history.starting_stacks, strict=True)
+    state = initial_state(config, ((i, name, stack) for i, (name, stack) in enumerate(seated)))
+    changes: dict[str, object] = {
+        "button": n - 1,
+        "carried": history.carried_pot,
+        "opening": Rank.from_symbol(history.opening),
+    }
+    if history.parol_hand:
+        owed = history.adeguamento or (0,) * n
+        stake = max(owed)
+        changes["parol_players"] = tuple(i for i in range(n) if owed[i] == 0)
+        changes["parol_stake"] = stake
+        changes["last_contributions"] = tuple((i, stake - owed[i]) for i in range(n))
+    return replace(state, **changes)  # type: ignore[arg-type]
+
+
+def _command(action: Action, seats: list[int]) -> Command:
+    if action.verb == "dh":
+        assert action.target is not None
+        return DealCards(seats[action.target], action.cards)
+    assert action.actor is not None
+    seat = seats[action.actor]
+    verb = action.verb
+    if verb == "cbr":
+        assert action.amount is not None
+        return BetOrRaise(seat, action.amount)
+    if verb == "cc":
+        return CheckOrCall(seat)
+    if verb == "f":
+        return Fold(seat)
+    if verb == "pa":
+        return SayParol(seat)
+    if verb == "pt":
+        return Partecipate(seat)
+    if verb == "dc":
+        return DeclineBlind(seat)
+    if verb == "sd":
+        return Discard(seat, action.cards)
+    if verb == "sm":
+        return ShowHand(seat) if action.cards else MuckHand(seat)
+    raise MalformedHistory("action", f"unknown verb {verb}")
+
+
+def _apply(state: TableState, command: Command) -> TableState:
+    for event in decide(state, command):
+        state = evolve(state, event)
+    return state
+
+
+def _stacks(state: TableState, seats: list[int]) -> tuple[int, ...]:
+    return tuple(occupant.stack if (occupant := state.seats[s]) is not None else 0 for s in seats)
+
+
+def _replay_hand(
+    state: TableState, history: HandHistory, number: int
+) -> tuple[TableState, Difference | None]:
+    def diff(action: int, text: str, expected: str, actual: str) -> tuple[TableState, Difference]:
+        return state, Difference(number, action, text, expected, actual)
+
+    n = len(state.seats)
+    if number == 1:
+        button = state.button
+    else:  # the button moves to the next player with chips (IT-FLOW-1, G-BTN-1)
+        button = next(
+            s
+            for s in ((state.button + i) % n for i in range(1, n + 1))
+            if (occupant := state.seats[s]) is not None and occupant.stack > 0
+        )
+    seats = [s for s in ((button + i) % n for i in range(1, n + 1)) if state.seats[s] is not None]
+    names = tuple(occupant.player for s in seats if (occupant := state.seats[s]) is not None)
+    if names != history.players:
+        return diff(0, "", f"players {list(history.players)}", f"{list(names)}")
+    if _stacks(state, seats) != history.starting_stacks:
+        return diff(
+            0, "", f"starting stacks {list(history.starting_stacks)}", f"{list(_stacks(state, seats))}"
+        )
+    if state.carried != history.carried_pot:
+        return diff(0, "", f"carried pot {history.carried_pot}", str(state.carried))
+    if state.opening.symbol != history.opening:
+        return diff(0, "", f"opening {history.opening}", state.opening.symbol)
+    invito = history.invito if history.invito is not None else max(history.antes, default=0)
+    start = StartHand(invito=invito or None, button=button if number == 1 else None, hand_id=history.hand_id)
+    try:
+        state = _apply(state, start)
+    except IllegalAction as error:
+        return diff(0, "", "the hand to start", f"refused: {error.english}")
+    hand = state.hand
+    assert hand is not None
+    antes = tuple(hand.contributed[s] for s in seats)
+    if antes != history.antes:
+        return diff(0, "", f"antes {list(history.antes)}", f"{list(antes)}")
+    checked_min_bet = False
+    for index, action in enumerate(history.actions, 1):
+        current = state.hand
+        if (
+            action.verb == "dh"
+            and current is not None
+            and current.phase is Phase.BLIND
+            and current.to_act is not None
+        ):
+            state = _apply(state, DeclineBlind(current.to_act))  # an implicit dai carte
+            current = state.hand
+        if action.verb == "sm" and action.cards and current is not None and action.actor is not None:
+            already = dict(current.shown).get(seats[action.actor])
+            if already is not None:  # the rules already showed this hand (IT-SHOW-1)
+                if set(already) != set(action.cards):
+                    shown = "".join(map(str, already))
+                    return diff(index, action.text, f"p{action.actor + 1} to hold these cards", shown)
+                continue
+        try:
+            after = _apply(state, _command(action, seats))
+        except IllegalAction as error:
+            if action.illegal:
+                continue
+            return diff(index, action.text, "the action to be accepted", f"refused: {error.english}")
+        if action.illegal:
+            return diff(index, action.text, "the action to be refused (# !illegal)", "accepted")
+        state = after
+        if not checked_min_bet and state.hand is not None and state.hand.phase is Phase.OPENING:
+            checked_min_bet = True
+            if state.hand.min_bet != history.min_bet:
+                return diff(index, action.text, f"min_bet {history.min_bet}", str(state.hand.min_bet))
+    if state.hand is not None:
+        waiting = state.hand.to_act
+        what = f"seat {waiting} to act" if waiting is not None else "the dealer to deal"
+        return diff(len(history.actions) + 1, "", "the hand to be over", f"still waiting for {what}")
+    if history.finishing_stacks is not None:
+        final = _stacks(state, seats)
+        if final != history.finishing_stacks:
+            expected = f"finishing stacks {list(history.finishing_stacks)}"
+            return diff(len(history.actions) + 1, "", expected, f"{list(final)}")
+    return state, None
+
+
+def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
+    """Replay consecutive hands of one table; the first :class:`Difference`, or ``None``."""
+    if not histories:
+        return None
+    state = table_for(histories[0])
+    for number, history in enumerate(histories, 1):
+        if number > 1 and len(history.players) > len(state.seats):
+            return Difference(number, 0, "", f"{len(history.players)} players", f"{len(state.seats)} seats")
+        state, difference = _replay_hand(state, history, number)
+        if difference is not None:
+            return difference
+    return None
+
+
+def replay_file(path: str) -> Difference | None:
+    """Replay one ``.phh``/``.phhs`` file. Raises :class:`MalformedHistory`."""
+    return replay_histories(load_histories(path))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.replay",
+        description="Replay poker all'italiana hand histories (.phh/.phhs) through the decider.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv)
+    failed = malformed = passed = 0
+    for file in args.files:
+        try:
+            difference = replay_file(file)
+        except MalformedHistory as error:
+            print(f"{file}: {error.where}: malformed: {error.reason}", file=sys.stderr)
+            malformed += 1
+            continue
+        if difference is None:
+            passed += 1
+        else:
+            failed += 1
+            print(difference.describe(file))
+    print(
+        f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} replayed: {passed} passed, "
+        f"{failed} failed" + (f", {malformed} malformed" if malformed else "")
+    )
+    if malformed:
+        return 2
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
