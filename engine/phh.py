@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards
 from engine.italian.model import (
+    AdeguamentoDeclined,
     AdeguamentoPaid,
     BetPlaced,
     BlindBetPlaced,
@@ -292,6 +293,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     texts: list[str] = []
     ended: HandEnded | None = None
     eliminated: set[int] = set()
+    paid = 0  # adeguamento paid: in a parol hand the minimum opening bet is the pot (IT-PAROL-3)
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -309,12 +311,13 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
             texts.append(f"{p[event.seat]} dc")
         elif isinstance(event, Checked | Called):
             texts.append(f"{p[event.seat]} cc")
-        elif isinstance(event, Folded):
+        elif isinstance(event, Folded) or (isinstance(event, AdeguamentoDeclined) and not event.automatic):
             texts.append(f"{p[event.seat]} f")
         elif isinstance(event, ParolSaid):
             texts.append(f"{p[event.seat]} pa")
         elif isinstance(event, AdeguamentoPaid):
             texts.append(f"{p[event.seat]} pt")
+            paid += event.amount
         elif isinstance(event, Discarded):
             texts.append(f"{p[event.seat]} sd {format_cards(event.cards)}".rstrip())
         elif isinstance(event, HandShown):
@@ -340,7 +343,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         antes=tuple(antes.get(seat, 0) for seat in order),
         starting_stacks=tuple(o.stack for o in occupants if o is not None),
         actions=tuple(parse_action(text, n) for text in texts),
-        min_bet=started.min_bet,
+        min_bet=started.min_bet + paid if started.parol_hand else started.min_bet,
         opening=started.opening.symbol,
         carried_pot=started.carried,
         parol_hand=started.parol_hand,

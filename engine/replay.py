@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine.cards import Rank
+from engine.cards import Card, Rank, format_cards
 from engine.italian.errors import IllegalAction
 from engine.italian.game import decide, evolve, initial_state
 from engine.italian.model import (
@@ -31,6 +31,7 @@ from engine.italian.model import (
     DeclineBlind,
     Discard,
     Fold,
+    HandShown,
     MuckHand,
     Partecipate,
     Phase,
@@ -118,9 +119,13 @@ def _command(action: Action, seats: list[int]) -> Command:
     raise MalformedHistory("action", f"unknown verb {verb}")
 
 
-def _apply(state: TableState, command: Command) -> TableState:
+def _apply(
+    state: TableState, command: Command, shown: dict[int, frozenset[Card]] | None = None
+) -> TableState:
     for event in decide(state, command):
         state = evolve(state, event)
+        if shown is not None and isinstance(event, HandShown):
+            shown[event.seat] = frozenset(event.cards)
     return state
 
 
@@ -158,7 +163,7 @@ def _replay_hand(
     invito = history.invito if history.invito is not None else max(history.antes, default=0)
     start = StartHand(invito=invito or None, button=button if number == 1 else None, hand_id=history.hand_id)
     try:
-        state = _apply(state, start)
+        state = _apply(state, start, {})
     except IllegalAction as error:
         return diff(0, "", "the hand to start", f"refused: {error.english}")
     hand = state.hand
@@ -167,6 +172,7 @@ def _replay_hand(
     if antes != history.antes:
         return diff(0, "", f"antes {list(history.antes)}", f"{list(antes)}")
     checked_min_bet = False
+    shown: dict[int, frozenset[Card]] = {}  # hands this hand has shown, forced ones included
     for index, action in enumerate(history.actions, 1):
         current = state.hand
         if (
@@ -175,17 +181,16 @@ def _replay_hand(
             and current.phase is Phase.BLIND
             and current.to_act is not None
         ):
-            state = _apply(state, DeclineBlind(current.to_act))  # an implicit dai carte
-            current = state.hand
-        if action.verb == "sm" and action.cards and current is not None and action.actor is not None:
-            already = dict(current.shown).get(seats[action.actor])
+            state = _apply(state, DeclineBlind(current.to_act), shown)  # an implicit dai carte
+        if action.verb == "sm" and action.cards and action.actor is not None:
+            already = shown.get(seats[action.actor])
             if already is not None:  # the rules already showed this hand (IT-SHOW-1)
-                if set(already) != set(action.cards):
-                    shown = "".join(map(str, already))
-                    return diff(index, action.text, f"p{action.actor + 1} to hold these cards", shown)
+                if already != frozenset(action.cards):
+                    cards = format_cards(sorted(already, key=lambda card: -card.code))
+                    return diff(index, action.text, f"p{action.actor + 1} to hold these cards", cards)
                 continue
         try:
-            after = _apply(state, _command(action, seats))
+            after = _apply(state, _command(action, seats), shown)
         except IllegalAction as error:
             if action.illegal:
                 continue

@@ -184,8 +184,19 @@ def order_cards(cards: Iterable[Card], straight: int = 0) -> tuple[Card, ...]:
 
 _IT_RANK = {r: ("10" if r == 10 else Rank(r).symbol) for r in range(2, 15)}
 _EN_RANK = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
-    11: "jack", 12: "queen", 13: "king", 14: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
 }
 _EN_PLURAL = {r: ("sixes" if r == 6 else name + "s") for r, name in _EN_RANK.items()}
 

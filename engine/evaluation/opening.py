@@ -19,6 +19,7 @@ __all__ = ["OPENING_RANKS", "has_open_ended_straight_flush_draw", "meets_opening
 OPENING_RANKS = (Rank.JACK, Rank.QUEEN, Rank.KING)
 """The possible opening requirements (IT-OPEN-2): a pair of jacks, queens or kings."""
 
+
 def opening_rank(requirement: Rank | str) -> Rank:
     """The requirement as a :class:`Rank` (accepts ``"J"``, ``"Q"``, ``"K"``). Raises ``ValueError``."""
     try:
@@ -28,6 +29,7 @@ def opening_rank(requirement: Rank | str) -> Rank:
     if rank not in OPENING_RANKS:
         raise ValueError(f"the opening requirement is a pair of J, Q or K (IT-OPEN-2), not {requirement!r}")
     return rank
+
 
 def has_open_ended_straight_flush_draw(cards: Iterable[Card], deck: Deck) -> bool:
     """True if four of ``cards`` are suited, in sequence, completable at both ends in ``deck`` (IT-OPEN-3)."""
@@ -45,6 +47,7 @@ def has_open_ended_straight_flush_draw(cards: Iterable[Card], deck: Deck) -> boo
             if all(start + step in positions for step in range(4)):
                 return True
     return False
+
 
 def meets_opening(cards: Iterable[Card] | str, requirement: Rank | str, deck: Deck) -> bool:
     """True if a 5-card hand may open under ``requirement`` (J, Q or K) with ``deck`` in play.

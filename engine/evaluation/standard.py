@@ -243,8 +243,13 @@ def _make_keys(nonflush: dict[int, int], flush: list[int], flush_suit: list[int]
     def key7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
         value = nonflush[primes[a] * primes[b] * primes[c] * primes[d] * primes[e] * primes[f] * primes[g]]
         suit = flush_suit[
-            suit_counter[a] + suit_counter[b] + suit_counter[c] + suit_counter[d]
-            + suit_counter[e] + suit_counter[f] + suit_counter[g]
+            suit_counter[a]
+            + suit_counter[b]
+            + suit_counter[c]
+            + suit_counter[d]
+            + suit_counter[e]
+            + suit_counter[f]
+            + suit_counter[g]
         ]
         if suit < 0:
             return value

@@ -89,7 +89,7 @@ from engine.italian.model import (
     TurnStarted,
     UncalledBetReturned,
 )
-from engine.pots import build_pots, seats_left_of_button, split_pot
+from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 from engine.shuffle import derive_seed, shuffle
 
 __all__ = ["dealer_command", "decide", "evolve", "initial_state", "italian_deck_for", "replay_events"]
@@ -659,12 +659,7 @@ def _must_show(hand: HandState, seat: int, values: dict[int, HandValue], state: 
     if not hand.shown or seat in hand.all_in_raisers:
         return True
     shown = {s: values[s] for s, _ in hand.shown}
-    layout = build_pots(
-        dict(enumerate(hand.contributed)),
-        folded=hand.folded | hand.mucked,
-        dead_money=hand.carried,
-    )
-    for pot in layout.pots:
+    for pot in _layout(state, hand, hand.folded | hand.mucked).pots:
         if seat not in pot.eligible:
             continue
         rivals = [values[s] for s in pot.eligible if s in shown]
@@ -674,6 +669,16 @@ def _must_show(hand: HandState, seat: int, values: dict[int, HandValue], state: 
         if len(rivals) in winners:
             return True
     return False
+
+
+def _layout(state: TableState, hand: HandState, folded: frozenset[int]) -> PotLayout:
+    """The pots of the hand as they stand, ``folded`` seats (and mucked hands) excluded (G-POT-1)."""
+    return build_pots(
+        dict(enumerate(hand.contributed)),
+        folded=folded,
+        all_in=[s for s in _in_hand(hand) if _stack(state, s) == 0],
+        dead_money=hand.carried,
+    )
 
 
 def _values(hand: HandState) -> dict[int, HandValue]:
@@ -854,12 +859,7 @@ def _pay(
     b: _Builder, contested: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
 ) -> None:
     hand = b.hand
-    layout = build_pots(
-        dict(enumerate(hand.contributed)),
-        folded=folded,
-        all_in=[s for s in _in_hand(hand) if _stack(b.state, s) == 0],
-        dead_money=hand.carried,
-    )
+    layout = _layout(b.state, hand, folded)
     for seat, amount in layout.returned:
         b.emit(UncalledBetReturned(seat, amount))
     occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
