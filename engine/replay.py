@@ -186,7 +186,8 @@ def _replay_hand(
             already = shown.get(seats[action.actor])
             if already is not None:  # the rules already showed this hand (IT-SHOW-1)
                 if already != frozenset(action.cards):
-                    cards = format_cards(sorted(already, key=lambda card: -card.code))
+                    ordered: list[Card] = sorted(already, key=lambda card: -card.code)
+                    cards = format_cards(ordered)
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", cards)
                 continue
         try:
