@@ -9,6 +9,7 @@ from engine.italian import decide, evolve, initial_state
 from engine.italian.model import (
     Command,
     DealCards,
+    DeclineBlind,
     Event,
     Limit,
     StartHand,
@@ -52,9 +53,16 @@ def deal(state: TableState, hands: dict[int, str]) -> TableState:
     return state
 
 
-def start(state: TableState, hands: dict[int, str], button: int | None = None, **kw: object) -> TableState:
-    """Start a hand (button forced if given) and, unless a blind bet is on offer first, deal ``hands``."""
+def start(
+    state: TableState, hands: dict[int, str], button: int | None = None, blind: bool = False, **kw: object
+) -> TableState:
+    """Start a hand (button forced if given); unless ``blind``, say *dai carte* to a blind offer; then deal
+    ``hands``. With ``blind=True`` the hand stops at the blind offer (deal later with :func:`deal`)."""
     state = run(state, StartHand(button=button, **kw))  # type: ignore[arg-type]
+    if blind:
+        return state
+    while state.hand is not None and state.hand.phase.value == "blind" and state.hand.to_act is not None:
+        state = run(state, DeclineBlind(state.hand.to_act))
     return deal(state, hands)
 
 
