@@ -2,6 +2,12 @@
 extensions (``shared/scenarios/README.md``): read ``.phh`` / ``.phhs`` files, write them, and export a hand
 played by the Italian decider.
 
+Our extensions beyond ``shared/scenarios/README.md``: ``invito`` (the level's invito, needed in a parol
+hand where none is posted), ``hand`` (the service's hand id), ``sitting_out`` (per player, true when
+sitting out at the start of the hand: in a tournament they post the invito but are not dealt in) and
+``tournament`` (default true; ``false`` for a ring game, where sitting-out players post nothing and
+players without chips stay seated).
+
 A :class:`HandHistory` keeps the fields we use; :func:`parse_action` turns an action string
 (``"p1 cbr 40 # !illegal"``) into an :class:`Action`. The writer emits TOML with only strings, integers,
 booleans and lists of them, which is all PHH needs.
@@ -142,6 +148,8 @@ class HandHistory:
     invito: int | None = None
     finishing_stacks: tuple[int, ...] | None = None
     hand_id: str = ""
+    sitting_out: tuple[bool, ...] = ()
+    tournament: bool = True
 
     @property
     def limit(self) -> Limit:
@@ -193,6 +201,11 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
     if invito is not None and (not isinstance(invito, int) or invito < 0):
         raise MalformedHistory(where, "invito must be a whole number >= 0")
     finishing = _ints(raw, "finishing_stacks", n, where, required=False)
+    sitting_out = raw.get("sitting_out", [])
+    if not isinstance(sitting_out, list) or (sitting_out and len(sitting_out) != n) or not all(
+        isinstance(flag, bool) for flag in sitting_out
+    ):
+        raise MalformedHistory(where, f"sitting_out must be a list of {n} true/false")
     return HandHistory(
         variant=variant,
         players=tuple(players),
@@ -207,6 +220,8 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
         invito=invito,
         finishing_stacks=finishing or None,
         hand_id=str(raw.get("hand", "")),
+        sitting_out=tuple(sitting_out),
+        tournament=bool(raw.get("tournament", True)),
     )
 
 
@@ -261,6 +276,10 @@ def _history_lines(history: HandHistory) -> list[str]:
         fields.append(("adeguamento", list(history.adeguamento)))
     if history.hand_id:
         fields.append(("hand", history.hand_id))
+    if not history.tournament:
+        fields.append(("tournament", False))
+    if any(history.sitting_out):
+        fields.append(("sitting_out", list(history.sitting_out)))
     fields.append(("starting_stacks", list(history.starting_stacks)))
     lines = [f"{key} = {_toml_value(value)}" for key, value in fields]
     lines.append("actions = [")
@@ -351,4 +370,6 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         invito=started.invito,
         finishing_stacks=tuple(stacks.get(seat, 0) for seat in order),
         hand_id=started.hand_id,
+        sitting_out=tuple(o.sitting_out for o in occupants if o is not None),
+        tournament=before.config.tournament,
     )

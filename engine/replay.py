@@ -35,8 +35,10 @@ from engine.italian.model import (
     MuckHand,
     Partecipate,
     Phase,
+    ReturnToPlay,
     SayParol,
     ShowHand,
+    SitOut,
     StartHand,
     TableConfig,
     TableState,
@@ -75,7 +77,7 @@ def table_for(history: HandHistory) -> TableState:
     invito = (
         history.invito if history.invito is not None else max(history.antes, default=0) or history.min_bet
     )
-    config = TableConfig(seats=n, limit=history.limit, tournament=True, invito=invito)
+    config = TableConfig(seats=n, limit=history.limit, tournament=history.tournament, invito=invito)
     seated = zip(history.players, history.starting_stacks, strict=True)
     state = initial_state(config, ((i, name, stack) for i, (name, stack) in enumerate(seated)))
     changes: dict[str, object] = {
@@ -160,6 +162,10 @@ def _replay_hand(
         return diff(0, "", f"carried pot {history.carried_pot}", str(state.carried))
     if state.opening.symbol != history.opening:
         return diff(0, "", f"opening {history.opening}", state.opening.symbol)
+    for seat, away in zip(seats, history.sitting_out, strict=False):
+        occupant = state.seats[seat]
+        if occupant is not None and occupant.sitting_out != away:
+            state = _apply(state, SitOut(seat) if away else ReturnToPlay(seat))
     invito = history.invito if history.invito is not None else max(history.antes, default=0)
     start = StartHand(invito=invito or None, button=button if number == 1 else None, hand_id=history.hand_id)
     try:
