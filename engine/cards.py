@@ -136,8 +136,18 @@ class Card:
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", 4 * (self.rank - 2) + self.suit.italian_order)
 
+    # ``code`` identifies the card, so hashing and comparing it is exact and much faster than the
+    # generated methods on (rank, suit) enums; the deciders hash cards on every deal.
+    def __hash__(self) -> int:
+        return self.code
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.code == other.code
+        return NotImplemented
+
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.value
+        return _TEXT_BY_CODE[self.code]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -153,6 +163,9 @@ class Card:
 
 
 _ITALIAN_SUITS_ASCENDING = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
+_TEXT_BY_CODE: tuple[str, ...] = tuple(
+    rank.symbol + suit.value for rank in Rank for suit in _ITALIAN_SUITS_ASCENDING
+)
 _CARDS_BY_CODE: tuple[Card, ...] = tuple(
     Card(rank, suit) for rank in Rank for suit in _ITALIAN_SUITS_ASCENDING
 )

@@ -352,6 +352,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     if started is None or ended is None:
         raise ValueError("the events hold no complete hand")
     occupants = [before.seats[seat] for seat in order]
+    sitting_out = tuple(o.sitting_out for o in occupants if o is not None)
     stacks = dict(ended.stacks)
     antes = dict(started.antes)
     owed = dict(started.adeguamento)
@@ -370,6 +371,6 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         invito=started.invito,
         finishing_stacks=tuple(stacks.get(seat, 0) for seat in order),
         hand_id=started.hand_id,
-        sitting_out=tuple(o.sitting_out for o in occupants if o is not None),
+        sitting_out=sitting_out if any(sitting_out) else (),
         tournament=before.config.tournament,
     )

@@ -162,7 +162,7 @@ def _replay_hand(
         return diff(0, "", f"carried pot {history.carried_pot}", str(state.carried))
     if state.opening.symbol != history.opening:
         return diff(0, "", f"opening {history.opening}", state.opening.symbol)
-    for seat, away in zip(seats, history.sitting_out, strict=False):
+    for seat, away in zip(seats, history.sitting_out or (False,) * len(seats), strict=True):
         occupant = state.seats[seat]
         if occupant is not None and occupant.sitting_out != away:
             state = _apply(state, SitOut(seat) if away else ReturnToPlay(seat))

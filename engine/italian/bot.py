@@ -123,7 +123,7 @@ def bot_command(state: TableState, seat: int, rng: Chooser, at: int = 0) -> Comm
         kind = ActionKind.PARTECIPATE if rng.random() < 0.7 else ActionKind.FOLD
         return by_kind[kind][0].command(seat, at=at)
     if hand.phase is Phase.BLIND:
-        if ActionKind.BLIND_BET in by_kind and rng.random() < 0.15:
+        if ActionKind.BLIND_BET in by_kind and rng.random() < (0.3 if hand.blind_bettors else 0.15):
             return by_kind[ActionKind.BLIND_BET][0].command(seat, at=at)
         return by_kind[ActionKind.DECLINE_BLIND][0].command(seat, at=at)
     strength = _strength(state, seat)
@@ -138,7 +138,7 @@ def bot_command(state: TableState, seat: int, rng: Chooser, at: int = 0) -> Comm
         elif kind is ActionKind.CALL:
             weight = 0.3 + strength * 1.5
         elif kind is ActionKind.PAROL:
-            weight = 0.25
+            weight = 1.5 * (1.0 - strength)  # weak hands would rather carry the pot than show it
         elif option.label == "RESTO":
             weight = 0.02 + 0.3 * strength**4
         else:  # a bet or a raise

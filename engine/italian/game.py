@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
+from engine._replace import replace
 from engine.cards import Deck, Rank, format_cards
 from engine.evaluation import HandValue, italian_evaluator, italian_pot_winners, meets_opening
 from engine.italian.errors import (
@@ -251,10 +251,12 @@ def _ev_time_bank(state: TableState, e: TimeBankUsed) -> TableState:
 
 
 def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
+    # The adeguamento matches what the parol players already have in the carried pot: it joins that dead
+    # money (contested by everyone in the hand), not this hand's bets, so side pots stay exact.
     hand = _hand(state)
     hand = replace(
         hand,
-        contributed=_add(hand.contributed, e.seat, e.amount),
+        carried=hand.carried + e.amount,
         folded=hand.folded - {e.seat},
         adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
         min_bet=hand.min_bet + e.amount if hand.parol_hand else hand.min_bet,
