@@ -436,6 +436,10 @@ def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
 
 
 def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
+    hand = state.hand
+    winner = e.uncontested_winner
+    # the uncontested winner may still show (IT-SHOW-1): keep the cards in the state, not in the event
+    cards = hand.cards[winner] if hand is not None and winner is not None else ()
     return replace(
         state,
         hand=None,
@@ -445,7 +449,7 @@ def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
         parol_stake=e.parol_stake,
         last_contributions=e.contributions,
         last_winner=e.uncontested_winner,
-        last_cards=e.winner_cards,
+        last_cards=cards,
     )
 
 
@@ -923,7 +927,6 @@ def _end_hand(
     state = b.state
     stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
-    winner_cards = hand.cards[uncontested] if uncontested is not None else ()
     b.emit(
         HandEnded(
             hand.number,
@@ -935,7 +938,6 @@ def _end_hand(
             parol_stake,
             contributions,
             uncontested,
-            winner_cards,
         )
     )
     if state.config.tournament:
@@ -1201,6 +1203,7 @@ def _on_fold(b: _Builder, c: Fold) -> None:
         b.emit(AdeguamentoDeclined(c.seat, automatic=False))
         return
     _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    _use_time(b, c.seat)
     b.emit(Folded(c.seat))
 
 

@@ -457,7 +457,6 @@ class HandEnded:
     parol_stake: int
     contributions: tuple[tuple[int, int], ...]
     uncontested_winner: int | None = None
-    winner_cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,8 @@ def deal(state: TableState, hands: dict[int, str]) -> TableState:
     """Deal the initial five cards: ``hands`` maps each seat dealt in to its cards (PHH text), dealt in the
     decider's order (from the dealer's left)."""
     while state.hand is not None and state.hand.to_act is None and state.hand.phase.value == "deal":
-        seat = next(s for s in state.hand.dealt if s not in state.hand.folded and len(state.hand.cards[s]) < 5)
+        hand = state.hand
+        seat = next(s for s in hand.dealt if s not in hand.folded and len(hand.cards[s]) < 5)
         state = run(state, DealCards(seat, parse_cards(hands[seat])))
     return state
 
