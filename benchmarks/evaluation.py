@@ -299,7 +299,7 @@ def yes_no(condition: bool) -> str:
     return "yes" if condition else "no"
 
 
-def print_table(rows: Sequence[Row]) -> None:
+def print_table(rows: Sequence[Row], title: str = "Hand evaluation — results") -> None:
     try:
         from rich.console import Console
         from rich.table import Table
@@ -309,7 +309,7 @@ def print_table(rows: Sequence[Row]) -> None:
         for row in rows:
             print(f"{row.measure:<{width}}  {row.value:>16}  {row.target:<14}  {row.met}")
         return
-    table = Table(title="Hand evaluation — results")
+    table = Table(title=title)
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target")

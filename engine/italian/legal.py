@@ -107,8 +107,8 @@ def legal_actions(state: TableState, seat: int) -> tuple[LegalAction, ...]:
         )
     if phase is Phase.BLIND:
         offer = _blind_offer(state, hand)
-        if offer is None:
-            return (LegalAction(ActionKind.DECLINE_BLIND, "DAI CARTE"),)
+        if offer is None:  # never: a blind turn exists only while a blind bet is on offer
+            return ()
         label = _BLIND_LABELS[len(hand.blind_bettors)]
         return (
             LegalAction(ActionKind.BLIND_BET, label, offer[1], offer[1]),
