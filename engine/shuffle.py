@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
@@ -37,6 +38,7 @@ SEED_BYTES = 32
 """Length of a shuffle seed in bytes (256 bits)."""
 
 _STREAM_LABEL = b"mazziere-shuffle"
+_BLOCK = struct.Struct(">8I")  # one HMAC-SHA256 block = eight unsigned 32-bit big-endian words
 _DERIVE_LABEL = b"mazziere-derive:"
 
 T = TypeVar("T")
@@ -64,9 +66,7 @@ def random_stream(seed: bytes) -> Iterator[int]:
 def _words(key: bytes) -> Iterator[int]:
     counter = 0
     while True:
-        block = hmac.new(key, _STREAM_LABEL + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        for offset in range(0, 32, 4):
-            yield int.from_bytes(block[offset : offset + 4], "big")
+        yield from _BLOCK.unpack(hmac.digest(key, _STREAM_LABEL + counter.to_bytes(8, "big"), "sha256"))
         counter += 1
 
 

@@ -187,6 +187,14 @@ class ItalianEvaluator:
         )
         return self.describe(best_five, best_key)
 
+    def comparable(self, five: Sequence[Card]) -> HandValue:
+        """A value of five trusted cards for comparisons only (keys, IT-RANK-4): no validation, the cards
+        as given, no labels. The deciders' fast path; use :meth:`evaluate` for anything shown to people."""
+        a, b, c, d, e = (card.code for card in five)
+        key = self.key5(a, b, c, d, e)
+        category = Category.from_strength(key >> (PRIMARY_SHIFT + 24), Ranking.ITALIAN)
+        return HandValue(Ranking.ITALIAN, self.lowest, category, tuple(five), key, "", "")
+
     def describe(self, five: Sequence[Card], key: int) -> HandValue:
         """The :class:`HandValue` of five cards whose key is ``key`` (computed by :attr:`key5`)."""
         category = Category.from_strength(key >> (PRIMARY_SHIFT + 24), Ranking.ITALIAN)

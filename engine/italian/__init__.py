@@ -5,6 +5,7 @@ refusals in :mod:`engine.italian.errors`.
 """
 
 from engine.italian.game import (
+    apply,
     bet_range,
     dealer_command,
     decide,
@@ -14,4 +15,13 @@ from engine.italian.game import (
     replay_events,
 )
 
-__all__ = ["bet_range", "dealer_command", "decide", "evolve", "initial_state", "next_deal", "replay_events"]
+__all__ = [
+    "apply",
+    "bet_range",
+    "dealer_command",
+    "decide",
+    "evolve",
+    "initial_state",
+    "next_deal",
+    "replay_events",
+]

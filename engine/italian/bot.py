@@ -16,7 +16,8 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.evaluation import Category, italian_evaluator
-from engine.italian.game import dealer_command, decide, evolve
+from engine.italian.game import apply as apply_command
+from engine.italian.game import dealer_command
 from engine.italian.legal import ActionKind, LegalAction, legal_actions
 from engine.italian.model import Command, Event, Phase, StartHand, TableState
 
@@ -50,17 +51,17 @@ def _strength(state: TableState, seat: int) -> float:
     cards = hand.cards[seat]
     if len(cards) != 5:
         return 0.3
-    value = italian_evaluator(hand.lowest_rank).evaluate(cards)  # type: ignore[arg-type]
+    value = italian_evaluator(hand.lowest_rank).comparable(cards)  # type: ignore[arg-type]
     base = _STRENGTH[value.category]
     if value.category is Category.PAIR:
-        base += (value.cards[0].rank - 7) * 0.02
+        base += ((value.key >> 120) & 0xF) * 0.02 - 0.14  # the pair's rank (key layout: italian.py)
     return min(1.0, base)
 
 
 def choose_discards(cards: Sequence[Card], lowest: int) -> tuple[Card, ...]:
     """Cards to change in the cambio: keep what makes the hand, draw to four of a flush or a straight,
     else keep the two highest cards (at most 4 changed, IT-CAMBIO-1)."""
-    value = italian_evaluator(lowest).evaluate(cards)  # type: ignore[arg-type]
+    value = italian_evaluator(lowest).comparable(cards)  # type: ignore[arg-type]
     if value.category in (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.STRAIGHT_FLUSH):
         return ()
     counts = Counter(card.rank for card in cards)
@@ -168,9 +169,8 @@ def play_hand(state: TableState, deck: tuple[Card, ...], rng: Chooser, at: int =
 
     def apply(command: Command) -> None:
         nonlocal state
-        for event in decide(state, command):
-            events.append(event)
-            state = evolve(state, event)
+        state, produced = apply_command(state, command)
+        events.extend(produced)
 
     apply(StartHand(deck=deck, at=at))
     while state.hand is not None:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from engine._replace import replace
-from engine.cards import Deck, Rank, format_cards
+from engine.cards import Card, Deck, Rank, format_cards
 from engine.evaluation import HandValue, italian_evaluator, italian_pot_winners, meets_opening
 from engine.italian.errors import (
     ActionNotAllowed,
@@ -92,7 +93,15 @@ from engine.italian.model import (
 from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 from engine.shuffle import derive_seed, shuffle
 
-__all__ = ["dealer_command", "decide", "evolve", "initial_state", "italian_deck_for", "replay_events"]
+__all__ = [
+    "apply",
+    "dealer_command",
+    "decide",
+    "evolve",
+    "initial_state",
+    "italian_deck_for",
+    "replay_events",
+]
 
 _RANK_NAMES_IT = {Rank.JACK: "jack", Rank.QUEEN: "donne", Rank.KING: "re"}
 _RANK_NAMES_EN = {Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings"}
@@ -114,6 +123,11 @@ def initial_state(config: TableConfig, players: Iterable[tuple[int, str, int]] =
         for event in decide(state, SeatPlayer(seat, player, stack)):
             state = evolve(state, event)
     return state
+
+
+@cache
+def _cards_in_play(players: int) -> frozenset[Card]:
+    return frozenset(Deck.italian(players).cards)
 
 
 def italian_deck_for(players: int) -> Deck:
@@ -138,8 +152,9 @@ def _with_stack(state: TableState, seat: int, delta: int) -> tuple[SeatState | N
     return _set(state.seats, seat, replace(occupant, stack=occupant.stack + delta))
 
 
-def _put_in(state: TableState, hand: HandState, seat: int, to: int) -> tuple[TableState, HandState]:
-    """Move chips from ``seat``'s stack so that its round bet becomes ``to``."""
+def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: Any) -> TableState:
+    """Move chips from ``seat``'s stack so that its round bet becomes ``to``, with other ``changes`` to
+    the hand (one copy of the hand state, not two)."""
     amount = to - hand.round_bets[seat]
     hand = replace(
         hand,
@@ -148,8 +163,9 @@ def _put_in(state: TableState, hand: HandState, seat: int, to: int) -> tuple[Tab
         current_bet=max(hand.current_bet, to),
         to_act=None,
         last_actor=seat,
+        **changes,
     )
-    return replace(state, seats=_with_stack(state, seat, -amount)), hand
+    return replace(state, seats=_with_stack(state, seat, -amount), hand=hand)
 
 
 def evolve(state: TableState, event: Event) -> TableState:
@@ -197,7 +213,7 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
         starting_stacks=starting,
         adeguamento=e.adeguamento,
         discards=((),) * n,
-        deck_digest=hashlib.sha256(format_cards(e.deck).encode()).digest(),
+        deck=e.deck,
     )
     return replace(
         state,
@@ -278,9 +294,12 @@ def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> Table
 
 
 def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
-    state, hand = _put_in(state, _hand(state), e.seat, e.to)
-    hand = replace(
+    hand = _hand(state)
+    return _put_in(
+        state,
         hand,
+        e.seat,
+        e.to,
         blind_bettors=(*hand.blind_bettors, e.seat),
         acted=frozenset({e.seat}),
         full_acted=frozenset({e.seat}),
@@ -289,7 +308,6 @@ def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
         opening_aggressor=e.seat,
         opened=True,
     )
-    return replace(state, hand=hand)
 
 
 def _ev_blind_declined(state: TableState, e: BlindDeclined) -> TableState:
@@ -299,12 +317,13 @@ def _ev_blind_declined(state: TableState, e: BlindDeclined) -> TableState:
 
 def _ev_dealt(state: TableState, e: CardsDealt) -> TableState:
     hand = _hand(state)
-    given = set(e.cards)
-    hand = replace(
-        hand,
-        cards=_set(hand.cards, e.seat, hand.cards[e.seat] + e.cards),
-        stock=tuple(card for card in hand.stock if card not in given),
-    )
+    count = len(e.cards)
+    if hand.stock[:count] == e.cards:  # the usual case: the top of the stock
+        stock = hand.stock[count:]
+    else:
+        given = set(e.cards)
+        stock = tuple(card for card in hand.stock if card not in given)
+    hand = replace(hand, cards=_set(hand.cards, e.seat, hand.cards[e.seat] + e.cards), stock=stock)
     return replace(state, hand=hand)
 
 
@@ -319,19 +338,22 @@ def _ev_reshuffled(state: TableState, e: DiscardsReshuffled) -> TableState:
     return replace(state, hand=hand)
 
 
-def _acted(hand: HandState, seat: int, **changes: Any) -> HandState:
+def _acted_changes(hand: HandState, seat: int) -> dict[str, Any]:
+    """What any action by ``seat`` changes in the betting round's bookkeeping."""
     blind_answered = hand.blind_answered or (
         hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
     )
-    return replace(
-        hand,
-        acted=hand.acted | {seat},
-        full_acted=hand.full_acted | {seat},
-        to_act=None,
-        last_actor=seat,
-        blind_answered=blind_answered,
-        **changes,
-    )
+    return {
+        "acted": hand.acted | {seat},
+        "full_acted": hand.full_acted | {seat},
+        "to_act": None,
+        "last_actor": seat,
+        "blind_answered": blind_answered,
+    }
+
+
+def _acted(hand: HandState, seat: int, **changes: Any) -> HandState:
+    return replace(hand, **_acted_changes(hand, seat), **changes)
 
 
 def _ev_checked(state: TableState, e: Checked) -> TableState:
@@ -342,16 +364,19 @@ def _ev_checked(state: TableState, e: Checked) -> TableState:
 
 def _ev_called(state: TableState, e: Called) -> TableState:
     hand = _hand(state)
-    state, hand = _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount)
-    return replace(state, hand=_acted(hand, e.seat))
+    changes = _acted_changes(hand, e.seat)
+    del changes["to_act"], changes["last_actor"]
+    return _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount, **changes)
 
 
 def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool) -> TableState:
     hand = _hand(state)
-    state, hand = _put_in(state, hand, seat, to)
     final = hand.phase is Phase.FINAL
-    hand = replace(
+    return _put_in(
+        state,
         hand,
+        seat,
+        to,
         acted=frozenset({seat}),
         full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
         raises=hand.raises + 1,
@@ -363,7 +388,6 @@ def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool)
         all_in_raisers=hand.all_in_raisers | {seat} if all_in else hand.all_in_raisers,
         blind_answered=hand.blind_answered or (bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]),
     )
-    return replace(state, hand=hand)
 
 
 def _ev_bet(state: TableState, e: BetPlaced) -> TableState:
@@ -532,13 +556,22 @@ def decide(state: TableState, command: Command) -> tuple[Event, ...]:
     Raises an :class:`~engine.italian.errors.IllegalAction` subclass, with the state unchanged, when the
     rules refuse the command.
     """
+    return apply(state, command)[1]
+
+
+def apply(state: TableState, command: Command) -> tuple[TableState, tuple[Event, ...]]:
+    """``decide`` and the fold of its events in one step: ``(new state, events)``.
+
+    The new state is exactly ``replay_events(state, events)`` (decide builds it that way), so callers that
+    keep the state need not fold the events again. Raises like :func:`decide`.
+    """
     handler = _DECIDE.get(type(command))
     if handler is None:
         raise ActionNotAllowed("Comando sconosciuto.", f"unknown command {type(command).__name__}")
     builder = _Builder(state, command.at)
     handler(builder, command)
     _advance(builder)
-    return tuple(builder.events)
+    return builder.state, tuple(builder.events)
 
 
 # --- helpers on the hand --------------------------------------------------------------------------------
@@ -688,10 +721,15 @@ def _layout(state: TableState, hand: HandState, folded: frozenset[int]) -> PotLa
 
 
 def _values(hand: HandState) -> dict[int, HandValue]:
+    """Values of the hands still in, for comparing (labels are made only for the hands shown)."""
     evaluator = italian_evaluator(Rank(hand.lowest_rank))
     return {
-        seat: evaluator.evaluate(hand.cards[seat]) for seat in _in_hand(hand) if len(hand.cards[seat]) == 5
+        seat: evaluator.comparable(hand.cards[seat]) for seat in _in_hand(hand) if len(hand.cards[seat]) == 5
     }
+
+
+def _label(hand: HandState, seat: int) -> str:
+    return italian_evaluator(Rank(hand.lowest_rank)).evaluate(hand.cards[seat]).label_it
 
 
 # --- the automatic part ------------------------------------------------------------------------------------
@@ -830,7 +868,8 @@ def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
             key=lambda card: card.code,
         )
         if pile:
-            seed = derive_seed(hand.deck_digest, f"cambio-reshuffle-{hand.reshuffles + 1}")
+            digest = hashlib.sha256(format_cards(hand.deck).encode()).digest()
+            seed = derive_seed(digest, f"cambio-reshuffle-{hand.reshuffles + 1}")
             b.emit(DiscardsReshuffled(shuffle(pile, seed)))
     return False
 
@@ -854,7 +893,7 @@ def _showdown_step(b: _Builder, hand: HandState) -> None:
         if seat in decided:
             continue
         if _must_show(hand, seat, values, b.state):
-            b.emit(HandShown(seat, hand.cards[seat], values[seat].label_it))
+            b.emit(HandShown(seat, hand.cards[seat], _label(hand, seat)))
         else:
             _turn(b, seat, chips_required=False)
         return
@@ -1049,10 +1088,8 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     antes = tuple((s, min(invito, _stack(state, s))) for s in ante_payers if invito > 0)
     deck = tuple(c.deck)
     if deck:
-        codes = sorted(card.code for card in deck)
-        if len(set(codes)) != len(codes) or not {
-            card.code for card in Deck.italian(min(len(dealt), 9)).cards
-        } <= (set(codes)):
+        given = set(deck)
+        if len(given) != len(deck) or not _cards_in_play(min(len(dealt), 9)) <= given:
             raise BadCards(
                 "Il mazzo non è valido.", "the deck must hold every card of the deck in play exactly once"
             )
@@ -1092,8 +1129,11 @@ def _on_deal(b: _Builder, c: DealCards) -> None:
             f"Ora le carte vanno a {who}.", f"cards go to {expected and expected[0]} now, not {c.seat}"
         )
     seat, count = expected
-    stock = set(hand.stock)
     cards = tuple(c.cards)
+    if len(cards) == count and hand.stock[:count] == cards:  # the top of the stock: nothing to check
+        b.emit(CardsDealt(seat, cards))
+        return
+    stock = set(hand.stock)
     missing = [card for card in cards if card not in stock]
     if missing or len(set(cards)) != len(cards):
         raise BadCards(
@@ -1256,7 +1296,7 @@ def _on_show(b: _Builder, c: ShowHand) -> None:
         b.emit(HandShown(c.seat, state.last_cards, ""))
         return
     hand = _require_turn(b, c.seat, Phase.SHOWDOWN)
-    label = _values(hand)[c.seat].label_it
+    label = _label(hand, c.seat)
     b.emit(HandShown(c.seat, hand.cards[c.seat], label))
 
 

@@ -541,7 +541,7 @@ class HandState:
     invito: int
     starting_stacks: tuple[int, ...]
     lowest_rank: int = 2
-    deck_digest: bytes = b""
+    deck: tuple[Card, ...] = ()
     to_act: int | None = None
     last_actor: int | None = None
     deadline: int = 0
