@@ -70,14 +70,21 @@ class Difference:
         return f"{file}: {where}: expected {self.expected}, got {self.actual}"
 
 
-def table_for(history: HandHistory) -> TableState:
+def table_for(history: HandHistory, parol_hand_invito: bool = False) -> TableState:
     """A table set up for the first hand of a file: seats in PHH order (``p1`` = seat 0), the dealer
-    ``pN`` on the button, and the file's carried pot, opening requirement and parol state."""
+    ``pN`` on the button, and the file's carried pot, opening requirement and parol state.
+    ``parol_hand_invito``: the table posts the invito in parol hands (IT-PAROL-3 option)."""
     n = len(history.players)
     invito = (
         history.invito if history.invito is not None else max(history.antes, default=0) or history.min_bet
     )
-    config = TableConfig(seats=n, limit=history.limit, tournament=history.tournament, invito=invito)
+    config = TableConfig(
+        seats=n,
+        limit=history.limit,
+        tournament=history.tournament,
+        invito=invito,
+        parol_hand_invito=parol_hand_invito,
+    )
     seated = zip(history.players, history.starting_stacks, strict=True)
     state = initial_state(config, ((i, name, stack) for i, (name, stack) in enumerate(seated)))
     changes: dict[str, object] = {
@@ -225,7 +232,9 @@ def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
     """Replay consecutive hands of one table; the first :class:`Difference`, or ``None``."""
     if not histories:
         return None
-    state = table_for(histories[0])
+    # a parol hand with invitos posted shows the table's IT-PAROL-3 option
+    posts_invito = any(history.parol_hand and any(history.antes) for history in histories)
+    state = table_for(histories[0], posts_invito)
     for number, history in enumerate(histories, 1):
         if number > 1 and len(history.players) > len(state.seats):
             return Difference(number, 0, "", f"{len(history.players)} players", f"{len(state.seats)} seats")

@@ -990,8 +990,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
     """What the engine does for a player in sit-out or out of time (IT-SIT-1)."""
     hand = b.hand
     phase = hand.phase
-    if phase is Phase.ADEGUAMENTO:
-        b.emit(AdeguamentoDeclined(seat, automatic=True))
+    if phase is Phase.ADEGUAMENTO:  # a timeout: the default answer, recorded like a timeout fold
+        b.emit(AdeguamentoDeclined(seat, automatic=False))
     elif phase is Phase.BLIND:
         b.emit(BlindDeclined(seat))
     elif phase is Phase.CAMBIO:
@@ -1071,10 +1071,11 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     parol_hand = bool(state.parol_players)
     adeguamento: list[tuple[int, int]] = []
     if parol_hand:
-        stayed = [s for s in state.parol_players if s in active]
+        # a parol player sitting out is not dealt in: their stake stays in the pot (as IT-ANTE-1)
+        stayed = [s for s in state.parol_players if s in playing]
         previous = dict(state.last_contributions)
         for s in order:
-            if s in active and s not in stayed:
+            if s in active and s not in state.parol_players:
                 adeguamento.append((s, max(0, state.parol_stake - previous.get(s, 0))))
         dealt = [s for s in order if s in stayed or any(s == a for a, _ in adeguamento)]
         ante_payers = [s for s in stayed] if state.config.parol_hand_invito else []

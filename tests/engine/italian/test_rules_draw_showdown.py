@@ -1242,9 +1242,10 @@ def test_it_sit_1_timeouts_outside_betting_rounds_take_the_default_action() -> N
         BlindDeclined(0),
         PhaseStarted(Phase.DEAL, 3, ()),
     )
-    # adeguamento: passo
+    # adeguamento: passo, recorded as the player's answer (automatic=False), like a timeout fold, so that
+    # a hand history writes it and a replay can follow it
     state = parol_hand_started()
-    assert events_of(state, TimeoutExpired(2, at=T0))[:2] == (PlayerTimedOut(2), AdeguamentoDeclined(2, True))
+    assert events_of(state, TimeoutExpired(2, at=T0))[:2] == (PlayerTimedOut(2), AdeguamentoDeclined(2, False))
 
 
 def test_it_sit_1_sono_tornato_ends_the_sit_out() -> None:
