@@ -153,6 +153,10 @@ class ItalianEvaluator:
         self._flush = flush
         self.key5 = _make_key5(nonflush, flush)
 
+    def validate(self, cards: Iterable[Card]) -> tuple[Card, ...]:
+        """The five cards as a tuple, checked (count, repeats, deck). Raises :class:`InvalidHand`."""
+        return self._validate(cards, range(5, 6))
+
     def _validate(self, cards: Iterable[Card], sizes: range) -> tuple[Card, ...]:
         hand = tuple(cards)
         if len(hand) not in sizes:
@@ -247,6 +251,11 @@ def best_italian_hand(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
     """Best five of five or more cards under rules IT-RANK-1..3. Raises :class:`InvalidHand`."""
     hand = parse_cards(cards) if isinstance(cards, str) else cards
     return italian_evaluator(deck).best(hand)
+
+
+def pair_rank(value: HandValue) -> Rank:
+    """The rank of the first group of an Italian value (the pair's rank for a pair), read off its key."""
+    return Rank((value.key >> (PRIMARY_SHIFT + 16)) & 0xF)
 
 
 class MinimalBeatsRoyal(Enum):

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from engine.cards import Card, Deck, InvalidCard, Rank, parse_cards
 from engine.evaluation.common import Category
-from engine.evaluation.italian import italian_evaluator
+from engine.evaluation.italian import italian_evaluator, pair_rank
 
 __all__ = ["OPENING_RANKS", "has_open_ended_straight_flush_draw", "meets_opening", "opening_rank"]
 
@@ -58,9 +58,10 @@ def meets_opening(cards: Iterable[Card] | str, requirement: Rank | str, deck: De
     """
     needed = opening_rank(requirement)
     hand = tuple(parse_cards(cards) if isinstance(cards, str) else cards)
-    value = italian_evaluator(deck).evaluate(hand)
+    evaluator = italian_evaluator(deck)
+    value = evaluator.comparable(evaluator.validate(hand))
     if value.category is Category.HIGH_CARD:
         return has_open_ended_straight_flush_draw(hand, deck)
     if value.category is Category.PAIR:
-        return value.cards[0].rank >= needed or has_open_ended_straight_flush_draw(hand, deck)
+        return pair_rank(value) >= needed or has_open_ended_straight_flush_draw(hand, deck)
     return True

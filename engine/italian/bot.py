@@ -16,6 +16,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.evaluation import Category, italian_evaluator
+from engine.evaluation.italian import pair_rank
 from engine.italian.game import apply as apply_command
 from engine.italian.game import dealer_command
 from engine.italian.legal import ActionKind, LegalAction, legal_actions
@@ -54,7 +55,7 @@ def _strength(state: TableState, seat: int) -> float:
     value = italian_evaluator(hand.lowest_rank).comparable(cards)  # type: ignore[arg-type]
     base = _STRENGTH[value.category]
     if value.category is Category.PAIR:
-        base += ((value.key >> 120) & 0xF) * 0.02 - 0.14  # the pair's rank (key layout: italian.py)
+        base += (pair_rank(value) - 7) * 0.02
     return min(1.0, base)
 
 
