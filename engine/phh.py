@@ -116,7 +116,7 @@ def parse_action(text: str, players: int, where: str = "action") -> Action:
         verb = body[1]
         rest = body[2:]
         if verb == "cbr":
-            if len(rest) != 1 or not rest[0].isdigit():
+            if len(rest) != 1 or not re.fullmatch(r"[0-9]+", rest[0]):
                 raise MalformedHistory(where, f"{text!r}: 'cbr' takes one whole amount")
             return Action(text, actor, verb, amount=int(rest[0]), illegal=illegal)
         if verb in ("sd", "sm"):
@@ -150,6 +150,7 @@ class HandHistory:
     hand_id: str = ""
     sitting_out: tuple[bool, ...] = ()
     tournament: bool = True
+    parol_players: tuple[str, ...] = ()
 
     @property
     def limit(self) -> Limit:
@@ -177,12 +178,13 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
             where, f"variant {variant!r} is not poker all'italiana ({', '.join(ITALIAN_VARIANTS)})"
         )
     players = raw.get("players")
-    if (
-        not isinstance(players, list)
-        or not 2 <= len(players) <= 9
-        or not all(isinstance(p, str) for p in players)
-    ):
+    if not isinstance(players, list):
         raise MalformedHistory(where, "players must be a list of 2 to 9 names")
+    names_ok = all(isinstance(name, str) and name.strip() for name in players)
+    if not names_ok or not 2 <= len(players) <= 9:
+        raise MalformedHistory(where, "players must be a list of 2 to 9 names")
+    if len(set(players)) != len(players):
+        raise MalformedHistory(where, "players must have different names")
     n = len(players)
     opening = raw.get("opening", "J")
     if opening not in ("J", "Q", "K"):
@@ -198,9 +200,15 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
     if not isinstance(carried, int) or isinstance(carried, bool) or carried < 0:
         raise MalformedHistory(where, "carried_pot must be a whole number >= 0")
     invito = raw.get("invito")
-    if invito is not None and (not isinstance(invito, int) or invito < 0):
+    if invito is not None and (not isinstance(invito, int) or isinstance(invito, bool) or invito < 0):
         raise MalformedHistory(where, "invito must be a whole number >= 0")
     finishing = _ints(raw, "finishing_stacks", n, where, required=False)
+    for flag in ("parol_hand", "tournament"):
+        if flag in raw and not isinstance(raw[flag], bool):
+            raise MalformedHistory(where, f"{flag} must be true or false")
+    parol_players = raw.get("parol_players", [])
+    if not isinstance(parol_players, list) or any(name not in players for name in parol_players):
+        raise MalformedHistory(where, "parol_players must list names of players")
     sitting_out = raw.get("sitting_out", [])
     if not isinstance(sitting_out, list) or (sitting_out and len(sitting_out) != n) or not all(
         isinstance(flag, bool) for flag in sitting_out
@@ -222,6 +230,7 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
         hand_id=str(raw.get("hand", "")),
         sitting_out=tuple(sitting_out),
         tournament=bool(raw.get("tournament", True)),
+        parol_players=tuple(parol_players),
     )
 
 
@@ -247,14 +256,22 @@ def load_histories(path: str | Path) -> tuple[HandHistory, ...]:
 # --- writing -----------------------------------------------------------------------------------------------
 
 
+def _toml_char(char: str) -> str:
+    """One character of a TOML basic string: quotes, backslashes and control characters escaped."""
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04x}"
+    return char
+
+
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+        return '"' + "".join(_toml_char(char) for char in value) + '"'
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     raise TypeError(f"cannot write {value!r} in a hand history")
@@ -274,6 +291,8 @@ def _history_lines(history: HandHistory) -> list[str]:
     if history.parol_hand:
         fields.append(("parol_hand", True))
         fields.append(("adeguamento", list(history.adeguamento)))
+        if history.parol_players:
+            fields.append(("parol_players", list(history.parol_players)))
     if history.hand_id:
         fields.append(("hand", history.hand_id))
     if not history.tournament:
@@ -317,7 +336,9 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         if isinstance(event, HandStarted):
             started = event
             n = len(before.seats)
-            order = [(event.button + i) % n for i in range(1, n + 1) if before.seats[(event.button + i) % n]]
+            # the players of the hand: everyone seated with chips (a ring game keeps busted players seated)
+            clockwise = [(event.button + i) % n for i in range(1, n + 1)]
+            order = [s for s in clockwise if (o := before.seats[s]) is not None and o.stack > 0]
             continue
         if started is None:
             continue
@@ -336,7 +357,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
             texts.append(f"{p[event.seat]} pa")
         elif isinstance(event, AdeguamentoPaid):
             texts.append(f"{p[event.seat]} pt")
-            paid += event.amount
+            paid += event.amount + event.invito
         elif isinstance(event, Discarded):
             texts.append(f"{p[event.seat]} sd {format_cards(event.cards)}".rstrip())
         elif isinstance(event, HandShown):
@@ -373,4 +394,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         hand_id=started.hand_id,
         sitting_out=sitting_out if any(sitting_out) else (),
         tournament=before.config.tournament,
+        parol_players=tuple(
+            o.player for s in order if s in before.parol_players and (o := before.seats[s]) is not None
+        ),
     )

@@ -18,20 +18,28 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.cards import Card, Rank, format_cards
 from engine.italian.errors import IllegalAction
-from engine.italian.game import decide, evolve, initial_state
+from engine.italian.game import apply, initial_state
 from engine.italian.model import (
+    AdeguamentoDeclined,
     BetOrRaise,
+    BlindDeclined,
+    Called,
+    Checked,
     CheckOrCall,
     Command,
     DealCards,
     DeclineBlind,
     Discard,
+    Discarded,
     Fold,
+    Folded,
+    HandMucked,
     HandShown,
+    HandStarted,
     MuckHand,
     Partecipate,
     Phase,
@@ -95,7 +103,10 @@ def table_for(history: HandHistory, parol_hand_invito: bool = False) -> TableSta
     if history.parol_hand:
         owed = history.adeguamento or (0,) * n
         stake = max(owed)
-        changes["parol_players"] = tuple(i for i in range(n) if owed[i] == 0)
+        if history.parol_players:
+            changes["parol_players"] = tuple(history.players.index(name) for name in history.parol_players)
+        else:  # the file does not say: those who owe nothing stayed to the parol
+            changes["parol_players"] = tuple(i for i in range(n) if owed[i] == 0)
         changes["parol_stake"] = stake
         changes["last_contributions"] = tuple((i, stake - owed[i]) for i in range(n))
     return replace(state, **changes)  # type: ignore[arg-type]
@@ -128,13 +139,43 @@ def _command(action: Action, seats: list[int]) -> Command:
     raise MalformedHistory("action", f"unknown verb {verb}")
 
 
-def _apply(
-    state: TableState, command: Command, shown: dict[int, frozenset[Card]] | None = None
-) -> TableState:
-    for event in decide(state, command):
-        state = evolve(state, event)
-        if shown is not None and isinstance(event, HandShown):
-            shown[event.seat] = frozenset(event.cards)
+_AUTOMATIC_VERBS: dict[type, str] = {
+    Checked: "cc",
+    Called: "cc",
+    Folded: "f",
+    Discarded: "sd",
+    HandMucked: "sm",
+    BlindDeclined: "dc",
+    AdeguamentoDeclined: "f",
+}
+
+
+@dataclass
+class _Memory:
+    """What the engine already did by itself in this hand, for the file's actions that repeat it: hands
+    the rules showed (IT-SHOW-1) and actions taken for a player in sit-out (IT-SIT-1)."""
+
+    shown: dict[int, frozenset[Card]] = field(default_factory=dict)
+    automatic: list[tuple[int, str, frozenset[Card]]] = field(default_factory=list)
+    antes: tuple[tuple[int, int], ...] = ()
+
+
+def _apply(state: TableState, command: Command, memory: _Memory | None = None) -> TableState:
+    actor = getattr(command, "seat", None) if not isinstance(command, DealCards) else None
+    state, events = apply(state, command)
+    if memory is not None:
+        for event in events:
+            if isinstance(event, HandStarted):
+                memory.antes = event.antes
+            if isinstance(event, HandShown):
+                memory.shown[event.seat] = frozenset(event.cards)
+            verb = _AUTOMATIC_VERBS.get(type(event))
+            if verb is None or getattr(event, "seat", None) == actor:
+                continue
+            if isinstance(event, AdeguamentoDeclined) and event.automatic:
+                continue  # left out by the rules: hand histories do not write it
+            seat: int = getattr(event, "seat")  # noqa: B009 - every event with a verb has a seat
+            memory.automatic.append((seat, verb, frozenset(getattr(event, "cards", ()))))
     return state
 
 
@@ -157,7 +198,8 @@ def _replay_hand(
             for s in ((state.button + i) % n for i in range(1, n + 1))
             if (occupant := state.seats[s]) is not None and occupant.stack > 0
         )
-    seats = [s for s in ((button + i) % n for i in range(1, n + 1)) if state.seats[s] is not None]
+    clockwise = [(button + i) % n for i in range(1, n + 1)]
+    seats = [s for s in clockwise if (occupant := state.seats[s]) is not None and occupant.stack > 0]
     names = tuple(occupant.player for s in seats if (occupant := state.seats[s]) is not None)
     if names != history.players:
         return diff(0, "", f"players {list(history.players)}", f"{list(names)}")
@@ -175,17 +217,16 @@ def _replay_hand(
             state = _apply(state, SitOut(seat) if away else ReturnToPlay(seat))
     invito = history.invito if history.invito is not None else max(history.antes, default=0)
     start = StartHand(invito=invito or None, button=button if number == 1 else None, hand_id=history.hand_id)
+    memory = _Memory()
     try:
-        state = _apply(state, start, {})
+        state = _apply(state, start, memory)
     except IllegalAction as error:
         return diff(0, "", "the hand to start", f"refused: {error.english}")
-    hand = state.hand
-    assert hand is not None
-    antes = tuple(hand.contributed[s] for s in seats)
+    posted = dict(memory.antes)
+    antes = tuple(posted.get(s, 0) for s in seats)
     if antes != history.antes:
         return diff(0, "", f"antes {list(history.antes)}", f"{list(antes)}")
     checked_min_bet = False
-    shown: dict[int, frozenset[Card]] = {}  # hands this hand has shown, forced ones included
     for index, action in enumerate(history.actions, 1):
         current = state.hand
         if (
@@ -194,9 +235,18 @@ def _replay_hand(
             and current.phase is Phase.BLIND
             and current.to_act is not None
         ):
-            state = _apply(state, DeclineBlind(current.to_act), shown)  # an implicit dai carte
+            state = _apply(state, DeclineBlind(current.to_act), memory)  # an implicit dai carte
+        if action.actor is not None:
+            seat = seats[action.actor]
+            pending = next((item for item in memory.automatic if item[0] == seat), None)
+            if pending is not None:  # the engine already acted for this player (sit-out, IT-SIT-1)
+                memory.automatic.remove(pending)
+                if (pending[1], pending[2]) != (action.verb, frozenset(action.cards)):
+                    expected = f"p{action.actor + 1} to have acted automatically ({pending[1]})"
+                    return diff(index, action.text, f"the same action as the engine's: {expected}", "another")
+                continue
         if action.verb == "sm" and action.cards and action.actor is not None:
-            already = shown.get(seats[action.actor])
+            already = memory.shown.get(seats[action.actor])
             if already is not None:  # the rules already showed this hand (IT-SHOW-1)
                 if already != frozenset(action.cards):
                     ordered: list[Card] = sorted(already, key=lambda card: -card.code)
@@ -204,7 +254,7 @@ def _replay_hand(
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", cards)
                 continue
         try:
-            after = _apply(state, _command(action, seats), shown)
+            after = _apply(state, _command(action, seats), memory)
         except IllegalAction as error:
             if action.illegal:
                 continue

@@ -273,13 +273,14 @@ def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
     hand = replace(
         hand,
         carried=hand.carried + e.amount,
+        contributed=_add(hand.contributed, e.seat, e.invito),
         folded=hand.folded - {e.seat},
         adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
-        min_bet=hand.min_bet + e.amount if hand.parol_hand else hand.min_bet,
+        min_bet=hand.min_bet + e.amount + e.invito if hand.parol_hand else hand.min_bet,
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, seats=_with_stack(state, e.seat, -e.amount), hand=hand)
+    return replace(state, seats=_with_stack(state, e.seat, -e.amount - e.invito), hand=hand)
 
 
 def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
@@ -689,7 +690,7 @@ def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
         return None
     seat = players[stage]
     amount = _pot_total(hand) if stage == 0 else 2 * hand.current_bet
-    if _stack(state, seat) + hand.round_bets[seat] < amount:
+    if amount <= 0 or _stack(state, seat) + hand.round_bets[seat] < amount:
         return None  # IT-BUIO-1: each blind bet only if the player has the chips
     return seat, amount
 
@@ -761,16 +762,23 @@ def _step(b: _Builder, hand: HandState) -> bool:
     state = b.state
     phase = hand.phase
     if phase is Phase.ADEGUAMENTO:
+        ante = hand.invito if state.config.parol_hand_invito else 0
         for seat, owed in hand.adeguamento:
             occupant = state.seats[seat]
-            if occupant is None or occupant.sitting_out or occupant.stack < owed:
+            if occupant is None or occupant.stack < owed + ante:  # IT-PAROL-4: left out automatically
                 b.emit(AdeguamentoDeclined(seat, automatic=True))
-                return True
-            _turn(b, seat, chips_required=False)
+            elif occupant.sitting_out:  # the default answer of an absent player
+                b.emit(AdeguamentoDeclined(seat, automatic=False))
+            else:
+                _turn(b, seat, chips_required=False)
             return True
         b.emit(PhaseStarted(Phase.BLIND, hand.button, ()))
         return True
     if phase is Phase.BLIND:
+        alone = _in_hand(hand)
+        if len(alone) == 1:  # the others sit out and forfeited their invito (IT-ANTE-1)
+            _award_uncontested(b, alone[0])
+            return True
         offer = _blind_offer(state, hand)
         if offer is None:
             b.emit(PhaseStarted(Phase.DEAL, hand.button, ()))
@@ -1082,7 +1090,10 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     else:
         dealt = [s for s in order if s in playing]
         ante_payers = [s for s in order if s in (active if state.config.tournament else playing)]
-    if len(dealt) < 2 or len(dealt) > 9:
+    # In a tournament the sitting-out players post and forfeit their invito (IT-ANTE-1), so one player
+    # dealt in is enough: he takes the pot. Elsewhere a hand needs two players dealt in.
+    enough = len(dealt) >= 2 or (state.config.tournament and len(active) >= 2 and len(dealt) == 1)
+    if not enough or len(dealt) > 9:
         raise NotEnoughPlayers(
             "Servono almeno due giocatori con chips.", "at least two players with chips are needed"
         )
@@ -1090,7 +1101,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     deck = tuple(c.deck)
     if deck:
         given = set(deck)
-        if len(given) != len(deck) or not _cards_in_play(min(len(dealt), 9)) <= given:
+        if len(given) != len(deck) or not _cards_in_play(max(2, min(len(dealt), 9))) <= given:
             raise BadCards(
                 "Il mazzo non è valido.", "the deck must hold every card of the deck in play exactly once"
             )
@@ -1278,7 +1289,7 @@ def _on_partecipate(b: _Builder, c: Partecipate) -> None:
     ante = hand.invito if b.state.config.parol_hand_invito else 0
     if _stack(b.state, c.seat) < owed + ante:
         raise BadAmount("Non hai abbastanza chips per adeguarti.", "not enough chips for the adeguamento")
-    b.emit(AdeguamentoPaid(c.seat, owed + ante))
+    b.emit(AdeguamentoPaid(c.seat, owed, ante))
 
 
 def _on_discard(b: _Builder, c: Discard) -> None:

@@ -311,12 +311,19 @@ class TimeBankUsed:
 
 @dataclass(frozen=True, slots=True)
 class AdeguamentoPaid:
+    """*Partecipo*: ``amount`` joins the carried parol pot (dead money); ``invito`` is this hand's invito
+    when the table posts it in parol hands (IT-PAROL-3 option), a contribution like anyone's."""
+
     seat: int
     amount: int
+    invito: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class AdeguamentoDeclined:
+    """*Passo* on the adeguamento. ``automatic``: left out by the rules for lack of chips (IT-PAROL-4);
+    otherwise the player's answer (or the default for a player in sit-out or out of time)."""
+
     seat: int
     automatic: bool
 

@@ -617,7 +617,8 @@ def test_it_parol_3_option_parol_hand_invito_the_parol_players_post_it() -> None
     state = run(state, StartHand())
     # and whoever adeguates pays the difference plus the invito
     assert legal_actions(state, 2)[0] == LegalAction(ActionKind.PARTECIPATE, "PARTECIPO", 30, 30)
-    assert events_of(state, Partecipate(2))[0] == AdeguamentoPaid(2, 30)
+    # (the difference joins the carried parol pot; the invito is a contribution like the others')
+    assert events_of(state, Partecipate(2))[0] == AdeguamentoPaid(2, 20, invito=10)
 
 
 def test_it_parol_1_a_busso_cancels_the_parol_and_the_pot_is_awarded() -> None:
@@ -771,10 +772,10 @@ def test_it_parol_4_a_sitting_out_player_is_declined_automatically() -> None:
     state = run(four_to_parol(), SayParol(0), SayParol(1), SitOut(3), StartHand())
     # when: seat 2 pays its adeguamento
     events = events_of(state, Partecipate(2))
-    # then: seat 3 is not asked
+    # then: seat 3 is not asked; the passo is its default answer (automatic=False: not a lack of chips)
     assert events[:3] == (
         AdeguamentoPaid(2, 20),
-        AdeguamentoDeclined(3, True),
+        AdeguamentoDeclined(3, False),
         PhaseStarted(Phase.BLIND, 0, ()),
     )
 
@@ -811,9 +812,7 @@ def test_it_parol_3_kings_stay_required_until_the_pot_is_awarded() -> None:
 
 def test_it_parol_shared_scenario_it04_played_through_commands() -> None:
     # given: shared/scenarios/italian/it04_parol.phhs — Anna (0), Bruno (1), Carla (2); Carla deals
-    state = start(
-        table([500, 500, 500]), {0: "JhJd9c8sAh", 1: "QhQcTs9d8d", 2: "KdKs8h9hTc"}, button=2
-    )
+    state = start(table([500, 500, 500]), {0: "JhJd9c8sAh", 1: "QhQcTs9d8d", 2: "KdKs8h9hTc"}, button=2)
     state = run(state, BetOrRaise(0, 10), CheckOrCall(1), CheckOrCall(2))
     state = run(state, Discard(0, C("9c8s")))
     state = serve(state, 0, "Jc8c")
@@ -1245,7 +1244,10 @@ def test_it_sit_1_timeouts_outside_betting_rounds_take_the_default_action() -> N
     # adeguamento: passo, recorded as the player's answer (automatic=False), like a timeout fold, so that
     # a hand history writes it and a replay can follow it
     state = parol_hand_started()
-    assert events_of(state, TimeoutExpired(2, at=T0))[:2] == (PlayerTimedOut(2), AdeguamentoDeclined(2, False))
+    assert events_of(state, TimeoutExpired(2, at=T0))[:2] == (
+        PlayerTimedOut(2),
+        AdeguamentoDeclined(2, False),
+    )
 
 
 def test_it_sit_1_sono_tornato_ends_the_sit_out() -> None:
