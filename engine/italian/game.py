@@ -99,7 +99,6 @@ __all__ = [
     "decide",
     "evolve",
     "initial_state",
-    "italian_deck_for",
     "replay_events",
 ]
 
@@ -128,11 +127,6 @@ def initial_state(config: TableConfig, players: Iterable[tuple[int, str, int]] =
 @cache
 def _cards_in_play(players: int) -> frozenset[Card]:
     return frozenset(Deck.italian(players).cards)
-
-
-def italian_deck_for(players: int) -> Deck:
-    """The deck for ``players`` dealt in (IT-DECK-1)."""
-    return Deck.italian(players)
 
 
 # --- evolve ------------------------------------------------------------------------------------------------
@@ -305,7 +299,6 @@ def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
         acted=frozenset({e.seat}),
         full_acted=frozenset({e.seat}),
         raises=hand.raises + 1,
-        last_aggressor=e.seat,
         opening_aggressor=e.seat,
         opened=True,
     )
@@ -381,7 +374,6 @@ def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool)
         acted=frozenset({seat}),
         full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
         raises=hand.raises + 1,
-        last_aggressor=seat,
         opening_aggressor=hand.opening_aggressor if final else seat,
         final_aggressor=seat if final else hand.final_aggressor,
         opened=True,

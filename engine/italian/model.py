@@ -558,7 +558,6 @@ class HandState:
     full_acted: frozenset[int] = frozenset()
     raises: int = 0
     opened: bool = False
-    last_aggressor: int | None = None
     opening_aggressor: int | None = None
     final_aggressor: int | None = None
     blind_bettors: tuple[int, ...] = ()
