@@ -6,9 +6,11 @@ so every action it offers is accepted by ``decide`` and every other is refused.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.cards import Card
 from engine.evaluation import meets_opening
 from engine.italian.game import _blind_offer, _deck_in_play, _in_hand, _stack, bet_range
 from engine.italian.model import (
@@ -59,7 +61,7 @@ class LegalAction:
     maximum: int = 0
 
     def command(
-        self, seat: int, amount: int | None = None, cards: tuple[object, ...] = (), at: int = 0
+        self, seat: int, amount: int | None = None, cards: Sequence[Card] = (), at: int = 0
     ) -> Command:
         """The command for this action (``amount`` for a bet or raise, ``cards`` for a discard)."""
         kind = self.kind
@@ -76,7 +78,7 @@ class LegalAction:
         if kind is ActionKind.PARTECIPATE:
             return Partecipate(seat, at)
         if kind is ActionKind.DISCARD:
-            return Discard(seat, tuple(cards), at)  # type: ignore[arg-type]
+            return Discard(seat, tuple(cards), at)
         if kind is ActionKind.SHOW:
             return ShowHand(seat, at)
         return MuckHand(seat, at)
