@@ -140,10 +140,19 @@ def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return (*values[:index], values[index] + amount, *values[index + 1 :])
 
 
-def _with_stack(state: TableState, seat: int, delta: int) -> tuple[SeatState | None, ...]:
-    occupant = state.seats[seat]
+def _seat_with(
+    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
+) -> tuple[SeatState | None, ...]:
+    """``seats`` with the occupant of ``seat`` changed."""
+    occupant = seats[seat]
     assert occupant is not None
-    return _set(state.seats, seat, replace(occupant, stack=occupant.stack + delta))
+    return _set(seats, seat, replace(occupant, **changes))
+
+
+def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
+    occupant = seats[seat]
+    assert occupant is not None
+    return _seat_with(seats, seat, stack=occupant.stack + delta)
 
 
 def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: Any) -> TableState:
@@ -155,11 +164,9 @@ def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: A
         round_bets=_set(hand.round_bets, seat, to),
         contributed=_add(hand.contributed, seat, amount),
         current_bet=max(hand.current_bet, to),
-        to_act=None,
-        last_actor=seat,
-        **changes,
+        **{"to_act": None, "last_actor": seat, **changes},
     )
-    return replace(state, seats=_with_stack(state, seat, -amount), hand=hand)
+    return replace(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
 
 
 def evolve(state: TableState, event: Event) -> TableState:
@@ -183,9 +190,7 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
     contributed = [0] * n
     for seat, amount in e.antes:
         contributed[seat] += amount
-        occupant = seats[seat]
-        assert occupant is not None
-        seats = _set(seats, seat, replace(occupant, stack=occupant.stack - amount))
+        seats = _with_stack(seats, seat, -amount)
     starting = tuple((s.stack if s is not None else 0) + contributed[i] for i, s in enumerate(seats))
     pending = frozenset(seat for seat, _ in e.adeguamento)
     hand = HandState(
@@ -257,7 +262,7 @@ def _ev_time_bank(state: TableState, e: TimeBankUsed) -> TableState:
     occupant = state.seats[e.seat]
     assert occupant is not None
     bank = max(0, occupant.time_bank - e.used)
-    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, time_bank=bank)))
+    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
 
 
 def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
@@ -274,7 +279,7 @@ def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, seats=_with_stack(state, e.seat, -e.amount - e.invito), hand=hand)
+    return replace(state, seats=_with_stack(state.seats, e.seat, -e.amount - e.invito), hand=hand)
 
 
 def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
@@ -358,9 +363,7 @@ def _ev_checked(state: TableState, e: Checked) -> TableState:
 
 def _ev_called(state: TableState, e: Called) -> TableState:
     hand = _hand(state)
-    changes = _acted_changes(hand, e.seat)
-    del changes["to_act"], changes["last_actor"]
-    return _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount, **changes)
+    return _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount, **_acted_changes(hand, e.seat))
 
 
 def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool) -> TableState:
@@ -426,30 +429,24 @@ def _ev_mucked(state: TableState, e: HandMucked) -> TableState:
 
 
 def _ev_sat_out(state: TableState, e: PlayerSatOut) -> TableState:
-    occupant = state.seats[e.seat]
-    assert occupant is not None
-    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, sitting_out=True)))
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
 
 
 def _ev_returned(state: TableState, e: PlayerReturned) -> TableState:
-    occupant = state.seats[e.seat]
-    assert occupant is not None
-    return replace(state, seats=_set(state.seats, e.seat, replace(occupant, sitting_out=False)))
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
 
 
 def _ev_pot(state: TableState, e: PotAwarded) -> TableState:
     seats = state.seats
     for seat, chips in e.shares:
-        occupant = seats[seat]
-        assert occupant is not None
-        seats = _set(seats, seat, replace(occupant, stack=occupant.stack + chips))
+        seats = _with_stack(seats, seat, chips)
     return replace(state, seats=seats)
 
 
 def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
     hand = _hand(state)
     hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
-    return replace(state, seats=_with_stack(state, e.seat, e.amount), hand=hand)
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
 
 
 def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
@@ -624,14 +621,14 @@ def _next_better(state: TableState, hand: HandState) -> int | None:
     return None
 
 
-def _first_bet_minimum(hand: HandState) -> int:
-    if hand.phase is Phase.OPENING:
-        return max(1, hand.min_bet)
-    return max(1, hand.invito or hand.min_bet)
-
-
 def _fixed_unit(hand: HandState) -> int:
+    """The level's invito: the fixed-limit unit and the final round's minimum bet (IT-LIMIT-3)."""
     return max(1, hand.invito or hand.min_bet)
+
+
+def _first_bet_minimum(hand: HandState) -> int:
+    """Minimum first bet of a round: the hand's ``min_bet`` when opening (IT-OPEN-4), else the invito."""
+    return max(1, hand.min_bet) if hand.phase is Phase.OPENING else _fixed_unit(hand)
 
 
 def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] | None:
@@ -778,7 +775,7 @@ def _step(b: _Builder, hand: HandState) -> bool:
             _turn(b, offer[0], chips_required=False)
         return True
     if phase is Phase.DEAL:
-        if any(len(hand.cards[seat]) < 5 for seat in _in_hand(hand)):
+        if next_deal(state) is not None:
             return False
         anchor = hand.blind_bettors[-1] if hand.blind_bettors else hand.button
         b.emit(PhaseStarted(Phase.OPENING, anchor, ()))
@@ -823,17 +820,13 @@ def _betting_step(b: _Builder, hand: HandState) -> bool:
 
 
 def _cambio_step(b: _Builder, hand: HandState) -> bool:
-    in_hand = _in_hand(hand)
-    for seat in in_hand:  # a declared player is served up to three cards at once (IT-CAMBIO-2)
-        if seat in hand.declared and len(hand.cards[seat]) < (4 if len(hand.discards[seat]) == 4 else 5):
-            return _await_deal(b, hand, seat)
-    for seat in in_hand:
+    dealing = next_deal(b.state)
+    if dealing is not None:
+        return _await_deal(b, hand, dealing[0])
+    for seat in _in_hand(hand):
         if seat not in hand.declared:
             _turn(b, seat, chips_required=False)
             return True
-    for seat in in_hand:  # every fourth card after everybody else was served
-        if len(hand.cards[seat]) < 5:
-            return _await_deal(b, hand, seat)
     if len(_can_act(b.state, hand)) >= 2:
         b.emit(PhaseStarted(Phase.FINAL, _final_anchor(b.state, hand), ()))
     else:
@@ -1162,11 +1155,11 @@ def next_deal(state: TableState) -> tuple[int, int] | None:
         return None
     if hand.phase is not Phase.CAMBIO:
         return None
-    for seat in in_hand:
-        if seat in hand.declared and len(hand.cards[seat]) < (4 if len(hand.discards[seat]) == 4 else 5):
-            owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.cards[seat])
+    for seat in in_hand:  # right after declaring: up to three cards, the fourth comes last (IT-CAMBIO-2)
+        owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.cards[seat])
+        if seat in hand.declared and owed > 0:
             return seat, min(owed, len(hand.stock))
-    if all(seat in hand.declared for seat in in_hand):
+    if all(seat in hand.declared for seat in in_hand):  # every fourth card, in seat order
         for seat in in_hand:
             if len(hand.cards[seat]) < 5:
                 return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
