@@ -669,6 +669,13 @@ def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] 
     return minimum, maximum
 
 
+def may_bet_for_opening(hand: HandState, seat: int) -> bool:
+    """False only for an opening bet without the required hand (IT-OPEN-1..3); later bets need none."""
+    if hand.phase is not Phase.OPENING or hand.opened:
+        return True
+    return meets_opening(hand.cards[seat], hand.opening, _deck_in_play(hand))
+
+
 def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
     """``(seat, amount)`` of the blind bet on offer now (IT-BUIO-1), or ``None``."""
     if hand.blind_closed or hand.parol_hand or hand.opening is not Rank.JACK:
@@ -1205,8 +1212,7 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
             f"the bet must be between {low} and {high}, not {c.to}",
         )
     state = b.state
-    opening_bet = hand.phase is Phase.OPENING and not hand.opened
-    if opening_bet and not meets_opening(hand.cards[c.seat], hand.opening, _deck_in_play(hand)):
+    if not may_bet_for_opening(hand, c.seat):
         raise OpeningRequirementNotMet(
             f"Per aprire serve almeno una coppia di {_RANK_NAMES_IT[hand.opening]}.",
             f"opening needs at least a pair of {_RANK_NAMES_EN[hand.opening]} "

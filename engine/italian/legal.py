@@ -1,6 +1,7 @@
 """What a seat may do now, with amounts and the labels of the Italian table (seed 000, "Pulsanti").
 
-:func:`legal_actions` is computed with the decider's own rules (:func:`engine.italian.game.bet_range`),
+:func:`legal_actions` is computed with the decider's own rules (:func:`engine.italian.game.bet_range`,
+:func:`~engine.italian.game.may_bet_for_opening`),
 so every action it offers is accepted by ``decide`` and every other is refused.
 """
 
@@ -11,8 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card
-from engine.evaluation import meets_opening
-from engine.italian.game import _blind_offer, _deck_in_play, _in_hand, _stack, bet_range
+from engine.italian.game import _blind_offer, _in_hand, _stack, bet_range, may_bet_for_opening
 from engine.italian.model import (
     BetOrRaise,
     CheckOrCall,
@@ -144,10 +144,7 @@ def legal_actions(state: TableState, seat: int) -> tuple[LegalAction, ...]:
     ):
         actions.append(LegalAction(ActionKind.PAROL, "PAROL"))
     bounds = bet_range(state, hand, seat)
-    opening_bet = phase is Phase.OPENING and not hand.opened
-    if bounds is not None and (
-        not opening_bet or meets_opening(hand.cards[seat], hand.opening, _deck_in_play(hand))
-    ):
+    if bounds is not None and may_bet_for_opening(hand, seat):
         low, high = bounds
         kind, label = (ActionKind.BET, "PUNTO") if hand.current_bet == 0 else (ActionKind.RAISE, "RILANCIO")
         all_in = hand.round_bets[seat] + stack
