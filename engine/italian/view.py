@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
-from engine.italian.game import _in_hand
+from engine.italian.game import _in_hand, _layout
 from engine.italian.legal import LegalAction, legal_actions
 from engine.italian.model import (
     CardsDealt,
@@ -22,7 +22,7 @@ from engine.italian.model import (
     Phase,
     TableState,
 )
-from engine.pots import PotError, build_pots
+from engine.pots import PotError
 
 __all__ = ["CardsDealtHidden", "DiscardedHidden", "PotView", "SeatView", "TableView", "public_event", "view"]
 
@@ -150,12 +150,7 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
     pots: tuple[PotView, ...] = ()
     if hand is not None:
         try:
-            layout = build_pots(
-                dict(enumerate(hand.contributed)),
-                folded=frozenset(range(len(state.seats))) - in_hand,
-                all_in=[s for s in in_hand if (o := state.seats[s]) is not None and o.stack == 0],
-                dead_money=hand.carried,
-            )
+            layout = _layout(state, hand, hand.folded)
             pots = tuple(PotView(p.amount, p.eligible) for p in layout.pots)
         except PotError:  # a betting round in progress: show one pot
             pots = (PotView(hand.carried + sum(hand.contributed), tuple(sorted(in_hand))),)
