@@ -53,6 +53,7 @@ __all__ = [
     "MalformedHistory",
     "export_hand",
     "format_history",
+    "hand_players",
     "load_histories",
     "parse_action",
     "parse_history",
@@ -319,6 +320,14 @@ def format_history(histories: Sequence[HandHistory]) -> str:
     return "\n".join(parts)
 
 
+def hand_players(state: TableState, button: int) -> list[int]:
+    """The seats of a hand's players ``p1`` … ``pN``: everyone seated with chips, clockwise from the
+    dealer's left, the dealer last (a ring game keeps busted players seated; they are not players)."""
+    n = len(state.seats)
+    clockwise = [(button + i) % n for i in range(1, n + 1)]
+    return [seat for seat in clockwise if (occupant := state.seats[seat]) is not None and occupant.stack > 0]
+
+
 def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     """The hand history of one hand played by the decider.
 
@@ -335,10 +344,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     for event in events:
         if isinstance(event, HandStarted):
             started = event
-            n = len(before.seats)
-            # the players of the hand: everyone seated with chips (a ring game keeps busted players seated)
-            clockwise = [(event.button + i) % n for i in range(1, n + 1)]
-            order = [s for s in clockwise if (o := before.seats[s]) is not None and o.stack > 0]
+            order = hand_players(before, event.button)
             continue
         if started is None:
             continue

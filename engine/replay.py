@@ -51,7 +51,7 @@ from engine.italian.model import (
     TableConfig,
     TableState,
 )
-from engine.phh import Action, HandHistory, MalformedHistory, load_histories
+from engine.phh import Action, HandHistory, MalformedHistory, hand_players, load_histories
 
 __all__ = ["Difference", "main", "replay_file", "replay_histories", "table_for"]
 
@@ -198,8 +198,7 @@ def _replay_hand(
             for s in ((state.button + i) % n for i in range(1, n + 1))
             if (occupant := state.seats[s]) is not None and occupant.stack > 0
         )
-    clockwise = [(button + i) % n for i in range(1, n + 1)]
-    seats = [s for s in clockwise if (occupant := state.seats[s]) is not None and occupant.stack > 0]
+    seats = hand_players(state, button)
     names = tuple(occupant.player for s in seats if (occupant := state.seats[s]) is not None)
     if names != history.players:
         return diff(0, "", f"players {list(history.players)}", f"{list(names)}")
