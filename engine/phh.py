@@ -337,6 +337,7 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     """
     started: HandStarted | None = None
     order: list[int] = []
+    p: dict[int, str] = {}  # seat -> "p1" … "pN"
     texts: list[str] = []
     ended: HandEnded | None = None
     eliminated: set[int] = set()
@@ -345,10 +346,10 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         if isinstance(event, HandStarted):
             started = event
             order = hand_players(before, event.button)
+            p = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
             continue
         if started is None:
             continue
-        p = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
         if isinstance(event, CardsDealt):
             texts.append(f"d dh {p[event.seat]} {format_cards(event.cards)}")
         elif isinstance(event, BlindBetPlaced | BetPlaced | Raised):
