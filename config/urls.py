@@ -1,0 +1,2 @@
+from django.urls import path
+urlpatterns: list = []

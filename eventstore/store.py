@@ -1,0 +1,206 @@
+"""Append to and read from the event log (``shared/ARCHITECTURE.md``, "Events").
+
+Streams are named ``<kind>-<id>`` (``table-7``, ``tournament-3``); versions count from 1. Appends happen
+inside the caller's transaction with the version the caller last read (optimistic concurrency): if another
+transaction appended first, :class:`WrongExpectedVersion` is raised and the caller's transaction is left
+usable (the failed insert ran in a savepoint). Committed appends wake catch-up readers through
+``NOTIFY eventstore`` (delivered at commit).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+
+from eventstore.upcasting import upcast
+
+NOTIFY_CHANNEL = "eventstore"
+
+
+class WrongExpectedVersion(Exception):
+    """Someone else appended to the stream since the caller read it (HTTP 409 for a player)."""
+
+    def __init__(self, stream_id: str, expected: int) -> None:
+        super().__init__(f"stream {stream_id} is no longer at version {expected}")
+        self.stream_id = stream_id
+        self.expected = expected
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: ``type`` (past tense, e.g. ``"BetPlaced"``), JSON ``data``."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int = 1
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """An event as stored (after upcasting to its current schema)."""
+
+    global_position: int
+    stream_id: str
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    metadata: dict[str, Any]
+    recorded_at: datetime | None = None
+    tx_id: int = 0
+    event_id: str = ""
+
+
+_COLUMNS = "global_position, stream_id, version, type, schema_version, data, metadata, recorded_at, tx_id::text, event_id"
+
+
+def _row(row: Sequence[Any]) -> RecordedEvent:
+    data = row[5] if isinstance(row[5], dict) else json.loads(row[5])
+    metadata = row[6] if isinstance(row[6], dict) else json.loads(row[6])
+    schema_version, data = upcast(row[3], row[4], data)
+    return RecordedEvent(
+        global_position=row[0],
+        stream_id=row[1],
+        version=row[2],
+        type=row[3],
+        schema_version=schema_version,
+        data=data,
+        metadata=metadata,
+        recorded_at=row[7],
+        tx_id=int(row[8]),
+        event_id=str(row[9]),
+    )
+
+
+def append(
+    stream_id: str,
+    expected_version: int,
+    events: Iterable[NewEvent],
+    metadata: dict[str, Any] | None = None,
+) -> list[RecordedEvent]:
+    """Append ``events`` after ``expected_version`` (0 for a new stream) in the current transaction.
+
+    ``metadata`` (actor, command id, correlation and causation ids) is merged into each event's own.
+    Returns the recorded events. Raises :class:`WrongExpectedVersion` if the stream is past
+    ``expected_version``; nothing is appended then.
+    """
+    batch = list(events)
+    if not batch:
+        return []
+    common = metadata or {}
+    values: list[Any] = []
+    rows = []
+    for offset, event in enumerate(batch, start=1):
+        rows.append("(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)")
+        values += [
+            stream_id,
+            expected_version + offset,
+            event.type,
+            event.schema_version,
+            json.dumps(event.data, separators=(",", ":")),
+            json.dumps({**common, **event.metadata}, separators=(",", ":")),
+            uuid.uuid4(),
+        ]
+    sql = (
+        "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata, event_id) "
+        f"VALUES {', '.join(rows)} RETURNING {_COLUMNS}"
+    )
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            if expected_version > 0:
+                cursor.execute(
+                    "SELECT 1 FROM eventstore_event WHERE stream_id = %s AND version = %s",
+                    [stream_id, expected_version],
+                )
+                if cursor.fetchone() is None:
+                    raise WrongExpectedVersion(stream_id, expected_version)
+            cursor.execute(sql, values)
+            recorded = [_row(row) for row in cursor.fetchall()]
+            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, stream_id])
+    except IntegrityError as error:
+        if "event_stream_version" in str(error):
+            raise WrongExpectedVersion(stream_id, expected_version) from error
+        raise
+    return recorded
+
+
+def read_stream(stream_id: str, after_version: int = 0, to_version: int | None = None) -> list[RecordedEvent]:
+    """The events of ``stream_id`` with ``after_version < version <= to_version``, in order."""
+    sql = f"SELECT {_COLUMNS} FROM eventstore_event WHERE stream_id = %s AND version > %s"
+    params: list[Any] = [stream_id, after_version]
+    if to_version is not None:
+        sql += " AND version <= %s"
+        params.append(to_version)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY version", params)
+        return [_row(row) for row in cursor.fetchall()]
+
+
+def stream_version(stream_id: str) -> int:
+    """The stream's last version (0 if it has no event)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT coalesce(max(version), 0) FROM eventstore_event WHERE stream_id = %s", [stream_id])
+        return int(cursor.fetchone()[0])
+
+
+def read_all(after: tuple[int, int] = (0, 0), limit: int = 1000) -> list[RecordedEvent]:
+    """Committed events after the position ``(tx_id, global_position)``, in commit order.
+
+    Only events of transactions older than every transaction still running are returned
+    (``tx_id < pg_snapshot_xmin(pg_current_snapshot())``), so a reader that resumes from the last event it
+    saw never skips one committed later with a smaller ``global_position``.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_COLUMNS} FROM eventstore_event "
+            "WHERE (tx_id, global_position) > (%s::text::xid8, %s) "
+            "AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) "
+            "ORDER BY tx_id, global_position LIMIT %s",
+            [str(after[0]), after[1], limit],
+        )
+        return [_row(row) for row in cursor.fetchall()]
+
+
+def streams(prefix: str) -> list[str]:
+    """Every stream id starting with ``prefix`` (e.g. ``"table-"``), in order of creation."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT stream_id FROM eventstore_event WHERE version = 1 AND stream_id LIKE %s "
+            "ORDER BY global_position",
+            [prefix.replace("%", r"\%").replace("_", r"\_") + "%"],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def save_snapshot(stream_id: str, version: int, data: dict[str, Any], schema_version: int = 1) -> None:
+    """Keep the stream's folded state at ``version`` (idempotent: an existing snapshot is kept)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO eventstore_snapshot (stream_id, version, schema_version, data) "
+            "VALUES (%s, %s, %s, %s::jsonb) ON CONFLICT (stream_id, version) DO NOTHING",
+            [stream_id, version, schema_version, json.dumps(data, separators=(",", ":"))],
+        )
+
+
+def latest_snapshot(
+    stream_id: str, schema_version: int = 1, at_most: int | None = None
+) -> tuple[int, dict[str, Any]] | None:
+    """``(version, data)`` of the stream's newest snapshot of ``schema_version`` (at or before ``at_most``)."""
+    sql = "SELECT version, data FROM eventstore_snapshot WHERE stream_id = %s AND schema_version = %s"
+    params: list[Any] = [stream_id, schema_version]
+    if at_most is not None:
+        sql += " AND version <= %s"
+        params.append(at_most)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY version DESC LIMIT 1", params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return int(row[0]), row[1] if isinstance(row[1], dict) else json.loads(row[1])

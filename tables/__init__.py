@@ -1,0 +1,1 @@
+"""Tables: the table service (load → decide → append), projections, timers, bots, API, sockets, pages."""

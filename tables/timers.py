@@ -1,0 +1,91 @@
+"""What happens next at a table, scheduled after each commit (``shared/ARCHITECTURE.md``, "Time").
+
+Each scheduled task carries ``(table id, version)`` and does nothing if the table has moved on, so a late or
+repeated timer can never act twice. Lost tasks are caught by :func:`sweep` (Celery beat, every second).
+``MAZZIERE_TIMERS``: ``"celery"`` (the service) or ``"off"`` (tests that drive tables themselves).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from tables.models import Table
+from tables.service import Loaded, now_ms
+
+log = logging.getLogger("mazziere.timers")
+
+BOT_GROUP = "bot"
+SWEEP_GRACE_MS = 1500
+
+
+@functools.lru_cache(maxsize=10_000)
+def is_bot(username: str) -> bool:
+    """Bots are the users of the group ``bot`` (a user never changes from person to bot)."""
+    return get_user_model().objects.filter(username=username, groups__name=BOT_GROUP).exists()
+
+
+def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
+    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)."""
+    if loaded.tournament_id is None:
+        return True, None
+    from tournaments.service import table_hand_settings
+
+    return table_hand_settings(loaded.tournament_id)
+
+
+def can_start(loaded: Loaded) -> bool:
+    state = loaded.state
+    if loaded.closed or state.hand is not None:
+        return False
+    with_chips = sum(1 for o in state.seats if o is not None and o.stack > 0)
+    return with_chips >= 2 and hand_settings(loaded)[0]
+
+
+def _enabled() -> bool:
+    return getattr(settings, "MAZZIERE_TIMERS", "celery") == "celery"
+
+
+def schedule(loaded: Loaded) -> None:
+    """Queue the timer, the bot move or the next hand that ``loaded`` (just committed) calls for."""
+    if not _enabled() or loaded.closed:
+        return
+    from tables import tasks
+
+    state, hand = loaded.state, loaded.state.hand
+    key = (loaded.table_id, loaded.version)
+    if hand is not None and hand.to_act is not None:
+        occupant = state.seats[hand.to_act]
+        if occupant is None:
+            return
+        limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
+        tasks.timeout.apply_async(key, countdown=max(0.0, (limit - now_ms()) / 1000))
+        if is_bot(occupant.player) and not occupant.sitting_out:
+            tasks.bot_act.apply_async(key, countdown=settings.MAZZIERE_BOT_THINK)
+    elif hand is None and can_start(loaded):
+        tasks.start_hand.apply_async(key, countdown=settings.MAZZIERE_NEXT_HAND_DELAY)
+
+
+def due(now: int | None = None) -> list[tuple[str, int, int]]:
+    """``(task name, table id, version)`` for every table whose timer, bot or next hand is overdue."""
+    now = now or now_ms()
+    found: list[tuple[str, int, int]] = []
+    think = int(settings.MAZZIERE_BOT_THINK * 1000)
+    pause = int(settings.MAZZIERE_NEXT_HAND_DELAY * 1000)
+    for table in Table.objects.exclude(status="closed").only(
+        "id", "version", "status", "to_act", "deadline_ms", "last_at_ms", "seats", "tournament_id"
+    ):
+        if table.status == "playing" and table.to_act is not None:
+            if table.deadline_ms is not None and table.deadline_ms + SWEEP_GRACE_MS < now:
+                found.append(("timeout", table.id, table.version))
+                continue
+            seat = table.seats[table.to_act]
+            if seat and not seat["sitting_out"] and is_bot(seat["player"]):
+                if table.last_at_ms + think + SWEEP_GRACE_MS < now:
+                    found.append(("bot_act", table.id, table.version))
+        elif table.status in ("waiting", "between") and table.last_at_ms + pause + SWEEP_GRACE_MS < now:
+            found.append(("start_hand", table.id, table.version))
+    return found

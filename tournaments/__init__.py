@@ -1,0 +1,1 @@
+"""Tournaments: the sit-and-go service, level clock, process manager reacting to hand results, pages."""

@@ -1,0 +1,36 @@
+"""The tournament projection (read model): one row per ``tournament-<id>`` stream."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Tournament(models.Model):
+    """A sit-and-go as the lobby and the director's page list it. Disposable: rebuilt from the stream.
+
+    ``finished``: ``[[player, position], ...]`` in order of elimination; ``ends_at_ms``: end of the level
+    (0: last level); ``remaining_ms``: what was left of the level when paused.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    name = models.CharField(max_length=100)
+    version = models.IntegerField(default=0)
+    status = models.CharField(max_length=12, default="registering", db_index=True)
+    config = models.JSONField(default=dict)
+    players = models.JSONField(default=list)
+    remaining = models.JSONField(default=list)
+    finished = models.JSONField(default=list)
+    table_id = models.BigIntegerField(null=True, blank=True)
+    level = models.IntegerField(default=-1)
+    invito = models.IntegerField(default=0)
+    ends_at_ms = models.BigIntegerField(default=0)
+    remaining_ms = models.BigIntegerField(default=0)
+    started_at_ms = models.BigIntegerField(default=0)
+    finished_at_ms = models.BigIntegerField(default=0)
+    winner = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return self.name
