@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint bench clean
+.PHONY: run test lint bench clean
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,11 +14,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+## The service with a live demo sit-and-go (embedded PostgreSQL and Redis unless DATABASE_URL/REDIS_URL are set).
+run: $(STAMP)
+	$(PY) -m config.devservices sh -c 'python manage.py migrate --noinput -v0 && python manage.py demo && exec honcho start -f Procfile'
+
 ## The whole test suite (also what CI runs), with static checks of the engine first.
 test: $(STAMP)
 	$(PY) -m ruff check engine tests benchmarks
 	$(PY) -m mypy --strict engine
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m config.devservices --test $(PY) -m pytest -n 2 -q
 
 lint: $(STAMP)
 	$(PY) -m ruff check engine tests benchmarks

@@ -13,9 +13,10 @@ ensure_environment()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
 
-django_asgi = get_asgi_application()
+django_asgi = ASGIStaticFilesHandler(get_asgi_application())  # serves static/ (cards, htmx, css)
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 

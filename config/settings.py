@@ -124,8 +124,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "tables.tasks.sweep", "schedule": 1.0},
-    "tournament-clocks": {"task": "tournaments.tasks.tick_clocks", "schedule": 1.0},
+    "sweep-deadlines": {"task": "tables.tasks.sweep", "schedule": 1.0, "options": {"expires": 2.0}},
+    "tournament-clocks": {
+        "task": "tournaments.tasks.tick_clocks",
+        "schedule": 1.0,
+        "options": {"expires": 2.0},
+    },
 }
 
 # --- game service --------------------------------------------------------------------------------------

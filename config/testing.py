@@ -8,7 +8,7 @@ import os
 
 from config.devservices import ensure_environment
 
-ensure_environment()
+ensure_environment("test")
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
 os.environ["CHANNELS_PREFIX"] = f"test-{_worker}-{os.getpid()}"
 os.environ["CELERY_QUEUE"] = f"test-{_worker}-{os.getpid()}"

@@ -1,2 +1,36 @@
-from django.urls import path
-urlpatterns: list = []
+"""URLs: pages, the REST API with its OpenAPI schema and docs, login/logout and the language switch."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from tables import api
+from tables import views as table_views
+from tournaments import views as tournament_views
+
+urlpatterns = [
+    path("", tournament_views.lobby, name="lobby"),
+    path("tournaments/new/", tournament_views.new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournament_views.detail, name="tournament-detail"),
+    path("tournaments/<int:tournament_id>/director/", tournament_views.director, name="tournament-director"),
+    path("tournaments/<int:tournament_id>/register/", tournament_views.register, name="tournament-register"),
+    path(
+        "tournaments/<int:tournament_id>/unregister/",
+        tournament_views.unregister,
+        name="tournament-unregister",
+    ),
+    path("tournaments/<int:tournament_id>/start/", tournament_views.start, name="tournament-start"),
+    path("tournaments/<int:tournament_id>/pause/", tournament_views.pause, name="tournament-pause"),
+    path("tournaments/<int:tournament_id>/resume/", tournament_views.resume, name="tournament-resume"),
+    path("tables/<int:table_id>/", table_views.table_page, name="table"),
+    path("api/tables/", api.TableList.as_view(), name="api-tables"),
+    path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
+    path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

@@ -61,7 +61,9 @@ class Snapshot(models.Model):
     created_at = models.DateTimeField(db_default=Now())
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="snapshot_stream_version")]
+        constraints = [
+            models.UniqueConstraint(fields=["stream_id", "version"], name="snapshot_stream_version")
+        ]
 
 
 class Checkpoint(models.Model):

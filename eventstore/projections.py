@@ -20,7 +20,8 @@ Rows = dict[str, dict[Any, dict[str, Any]]]
 @dataclass(frozen=True)
 class Projection:
     """A read model: ``prefix`` of its streams, ``compute`` one stream's rows, ``current`` the live rows,
-    ``write`` one stream's rows into the live tables, ``clear`` empties them."""
+    ``write`` one stream's rows into the live tables, ``clear`` empties them, ``reset_sequence`` moves the
+    id sequence past the rebuilt rows."""
 
     name: str
     prefix: str
@@ -28,6 +29,7 @@ class Projection:
     current: Callable[[], Rows]
     write: Callable[[str, Rows], None]
     clear: Callable[[], None]
+    reset_sequence: Callable[[], None] = lambda: None
 
 
 _PROJECTIONS: dict[str, Projection] = {}

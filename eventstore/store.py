@@ -146,7 +146,9 @@ def read_stream(stream_id: str, after_version: int = 0, to_version: int | None =
 def stream_version(stream_id: str) -> int:
     """The stream's last version (0 if it has no event)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT coalesce(max(version), 0) FROM eventstore_event WHERE stream_id = %s", [stream_id])
+        cursor.execute(
+            "SELECT coalesce(max(version), 0) FROM eventstore_event WHERE stream_id = %s", [stream_id]
+        )
         return int(cursor.fetchone()[0])
 
 

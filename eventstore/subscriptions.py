@@ -68,7 +68,9 @@ def _listener() -> psycopg.Connection[tuple[object, ...]]:
     return listener
 
 
-def run(subscriptions: Sequence[Subscription], stop: threading.Event | None = None, idle: float = 1.0) -> None:
+def run(
+    subscriptions: Sequence[Subscription], stop: threading.Event | None = None, idle: float = 1.0
+) -> None:
     """Run ``subscriptions`` until ``stop`` is set: catch up, then wait for a NOTIFY (at most ``idle`` s)."""
     stop = stop or threading.Event()
     listener = _listener()

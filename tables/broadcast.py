@@ -32,7 +32,9 @@ def handle(events: Sequence[RecordedEvent]) -> None:
 
 async def _send_all(layer, latest: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
     for stream, version in latest.items():
-        await layer.group_send(group(stream), {"type": "stream.updated", "stream": stream, "version": version})
+        await layer.group_send(
+            group(stream), {"type": "stream.updated", "stream": stream, "version": version}
+        )
 
 
 def subscription() -> Subscription:

@@ -199,7 +199,9 @@ class _SnapshotLoaded:
 
 
 def _snapshot(loaded: Loaded) -> None:
-    meta = _SnapshotLoaded(loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at)
+    meta = _SnapshotLoaded(
+        loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at
+    )
     store.save_snapshot(
         stream_id(loaded.table_id),
         loaded.version,
@@ -300,7 +302,9 @@ def open_table(
         for seat, player, stack in players:
             state, produced = apply(state, SeatPlayer(seat, player, stack, at))
             events.extend(produced)
-        recorded = store.append(stream_id(table.id), 0, [opened, *_new_events(events)], {"at": at, "actor": actor})
+        recorded = store.append(
+            stream_id(table.id), 0, [opened, *_new_events(events)], {"at": at, "actor": actor}
+        )
         loaded = Loaded(table.id, recorded[-1].version, state, name, tournament_id, first_button, False, at)
         project(loaded)
         _snapshot(loaded)
@@ -397,7 +401,9 @@ ACTIONS = (
 )  # fmt: skip
 
 
-def player_command(loaded: Loaded, player: str, action: str, amount: int | None, cards: Sequence[str], at: int) -> Command:
+def player_command(
+    loaded: Loaded, player: str, action: str, amount: int | None, cards: Sequence[str], at: int
+) -> Command:
     """The engine command for ``player``'s ``action`` (one of :data:`ACTIONS`).
 
     Raises :class:`NotYourSeat` if ``player`` is not seated here, :class:`BadRequest` for an unknown action,

@@ -36,7 +36,9 @@ EVENTS: dict[str, type] = registry(Event)
 
 class TournamentNotFound(TournamentError):
     def __init__(self, tournament_id: int) -> None:
-        super().__init__(f"Il torneo {tournament_id} non esiste.", f"tournament {tournament_id} does not exist")
+        super().__init__(
+            f"Il torneo {tournament_id} non esiste.", f"tournament {tournament_id} does not exist"
+        )
 
 
 def stream_id(tournament_id: int) -> str:
@@ -193,7 +195,7 @@ def tick(tournament_id: int, now: int) -> bool:
     """Advance the level if its time is up (T-LEVEL-1; the new invito applies from the next hand)."""
     try:
         execute(tournament_id, lambda s, at: sitgo.AdvanceLevel(now), "clock")
-    except TournamentError:
+    except (TournamentError, tables.StaleVersion):  # not yet, or another tick was first
         return False
     return True
 

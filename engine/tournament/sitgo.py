@@ -357,6 +357,8 @@ def _start(state: TournamentState, config: TournamentConfig, command: StartTourn
         raise TournamentError("Il torneo è già iniziato.", "the tournament has already started")
     if len(state.players) < 2:
         raise TournamentError("Servono almeno due iscritti.", "at least two players must be registered")
+    if len(command.seed) != 32:
+        raise TournamentError("Il seme del sorteggio deve essere di 32 byte.", "the draw seed must be 32 bytes")
     seating, draw, button = seat_draw(state.players, config.seats, command.seed)
     return (
         TournamentStarted(command.table_id, seating, draw, button, command.at),
@@ -367,8 +369,9 @@ def _start(state: TournamentState, config: TournamentConfig, command: StartTourn
 def _eliminate(state: TournamentState, command: RecordEliminations) -> tuple[Event, ...]:
     if state.status not in (Status.RUNNING, Status.PAUSED) or command.hand_key in state.hands:
         return ()
-    busts = [(player, chips) for player, chips in command.busts if player in state.remaining]
-    if not busts:
+    unique = dict(command.busts)  # a player listed twice busts once
+    busts = [(player, chips) for player, chips in unique.items() if player in state.remaining]
+    if not busts or len(busts) >= len(state.remaining):  # someone always wins the hand
         return ()
     left = len(state.remaining)
     # T-ELIM-1: the bigger starting stack finishes better; equal stacks share the best of their places

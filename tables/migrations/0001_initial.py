@@ -4,32 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(primary_key=True, serialize=False)),
-                ('name', models.CharField(max_length=100)),
-                ('tournament_id', models.BigIntegerField(blank=True, db_index=True, null=True)),
-                ('version', models.IntegerField(default=0)),
-                ('status', models.CharField(db_index=True, default='waiting', max_length=10)),
-                ('hand_number', models.IntegerField(default=0)),
-                ('button', models.IntegerField(default=-1)),
-                ('to_act', models.IntegerField(blank=True, null=True)),
-                ('deadline_ms', models.BigIntegerField(blank=True, null=True)),
-                ('last_at_ms', models.BigIntegerField(default=0)),
-                ('invito', models.IntegerField(default=0)),
-                ('seats', models.JSONField(default=list)),
-                ('players', models.JSONField(default=list)),
+                ("id", models.BigAutoField(primary_key=True, serialize=False)),
+                ("name", models.CharField(max_length=100)),
+                ("tournament_id", models.BigIntegerField(blank=True, db_index=True, null=True)),
+                ("version", models.IntegerField(default=0)),
+                ("status", models.CharField(db_index=True, default="waiting", max_length=10)),
+                ("hand_number", models.IntegerField(default=0)),
+                ("button", models.IntegerField(default=-1)),
+                ("to_act", models.IntegerField(blank=True, null=True)),
+                ("deadline_ms", models.BigIntegerField(blank=True, null=True)),
+                ("last_at_ms", models.BigIntegerField(default=0)),
+                ("invito", models.IntegerField(default=0)),
+                ("seats", models.JSONField(default=list)),
+                ("players", models.JSONField(default=list)),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
     ]

@@ -4,35 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(primary_key=True, serialize=False)),
-                ('name', models.CharField(max_length=100)),
-                ('version', models.IntegerField(default=0)),
-                ('status', models.CharField(db_index=True, default='registering', max_length=12)),
-                ('config', models.JSONField(default=dict)),
-                ('players', models.JSONField(default=list)),
-                ('remaining', models.JSONField(default=list)),
-                ('finished', models.JSONField(default=list)),
-                ('table_id', models.BigIntegerField(blank=True, null=True)),
-                ('level', models.IntegerField(default=-1)),
-                ('invito', models.IntegerField(default=0)),
-                ('ends_at_ms', models.BigIntegerField(default=0)),
-                ('remaining_ms', models.BigIntegerField(default=0)),
-                ('started_at_ms', models.BigIntegerField(default=0)),
-                ('finished_at_ms', models.BigIntegerField(default=0)),
-                ('winner', models.CharField(blank=True, default='', max_length=150)),
+                ("id", models.BigAutoField(primary_key=True, serialize=False)),
+                ("name", models.CharField(max_length=100)),
+                ("version", models.IntegerField(default=0)),
+                ("status", models.CharField(db_index=True, default="registering", max_length=12)),
+                ("config", models.JSONField(default=dict)),
+                ("players", models.JSONField(default=list)),
+                ("remaining", models.JSONField(default=list)),
+                ("finished", models.JSONField(default=list)),
+                ("table_id", models.BigIntegerField(blank=True, null=True)),
+                ("level", models.IntegerField(default=-1)),
+                ("invito", models.IntegerField(default=0)),
+                ("ends_at_ms", models.BigIntegerField(default=0)),
+                ("remaining_ms", models.BigIntegerField(default=0)),
+                ("started_at_ms", models.BigIntegerField(default=0)),
+                ("finished_at_ms", models.BigIntegerField(default=0)),
+                ("winner", models.CharField(blank=True, default="", max_length=150)),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
     ]

@@ -1,0 +1,26 @@
+// Mazziere: countdowns (action timer, tournament clock) and cambio card selection. No framework.
+(function () {
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((+el.dataset.deadline - now) / 1000));
+      el.textContent = left + " s";
+      el.classList.toggle("urgent", left <= 5);
+    });
+    document.querySelectorAll("[data-ends-at]").forEach(function (el) {
+      var end = +el.dataset.endsAt, paused = el.dataset.remaining;
+      var ms = paused ? +paused : Math.max(0, end - now);
+      if (!end && !paused) { el.textContent = "—"; return; }
+      var s = Math.floor(ms / 1000);
+      el.textContent = pad(Math.floor(s / 60)) + ":" + pad(s % 60);
+    });
+  }
+  setInterval(tick, 250);
+  document.addEventListener("htmx:wsAfterMessage", tick);
+  document.addEventListener("change", function (e) {
+    if (e.target.matches(".cambio-cards input[type=checkbox]")) {
+      e.target.nextElementSibling.classList.toggle("selected", e.target.checked);
+    }
+  });
+})();

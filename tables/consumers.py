@@ -1,0 +1,120 @@
+"""The table WebSocket (``/ws/tables/<id>/``): per-viewer HTMX fragments, stamped with the stream version.
+
+On connect the viewer gets the full table and hand log; on every ``stream.updated`` from the broadcaster
+the fragments since the last version it was sent (the full state again after a gap of more than
+:data:`MAX_GAP` versions or a reconnect). Actions arrive as the JSON htmx's ``ws-send`` posts
+(``{action, amount, cards, expected_version, command_id}``); a refusal is answered with a ``#messages``
+fragment and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from engine.italian.errors import IllegalAction
+from tables import access, rendering, service
+from tables.service import TableError
+
+log = logging.getLogger("mazziere.sockets")
+MAX_GAP = 200
+
+
+def language_of(scope: dict[str, Any]) -> str:
+    cookies = scope.get("cookies") or {}
+    language = cookies.get("django_language", "")
+    return language if language in ("it", "en") else "it"
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = f"table-{self.table_id}"
+        self.sent = 0
+        allowed = user is not None and await database_sync_to_async(access.may_watch)(user)
+        if not allowed:
+            await self.close(code=4403)
+            return
+        self.username = user.get_username()
+        self.may_play = await database_sync_to_async(access.may_play)(user)
+        self.language = language_of(self.scope)
+        try:
+            html, version = await database_sync_to_async(self._render)(0)
+        except service.TableNotFound:
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._send(html, version)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    def _render(self, after: int) -> tuple[str, int]:
+        with translation.override(self.language):
+            loaded = service.load(self.table_id)
+            if loaded.version <= after:
+                return "", loaded.version
+            if after and loaded.version - after > MAX_GAP:
+                after = 0  # too far behind: send everything again
+            return rendering.fragments(loaded, self.username, after), loaded.version
+
+    async def _send(self, html: str, version: int) -> None:
+        if html and version > self.sent:
+            self.sent = version
+            await self.send(text_data=html)
+
+    async def stream_updated(self, message: dict[str, Any]) -> None:
+        if message["version"] <= self.sent:
+            return
+        html, version = await database_sync_to_async(self._render)(self.sent)
+        await self._send(html, version)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            body = json.loads(text_data or "{}")
+        except ValueError:
+            await self._error("Messaggio non valido.")
+            return
+        if not self.may_play:
+            await self._error("Solo i giocatori possono agire.")
+            return
+        try:
+            await database_sync_to_async(self._act)(body)
+        except (TableError, IllegalAction, ValueError) as error:
+            await self._error(str(error))
+            return
+        html, version = await database_sync_to_async(self._render)(self.sent)
+        await self._send(html + render_to_string("tables/_messages.html", {}), version)
+
+    def _act(self, body: dict[str, Any]) -> None:
+        cards = body.get("cards") or []
+        if isinstance(cards, str):
+            cards = [cards]
+        amount = body.get("amount")
+        amount = int(amount) if amount not in (None, "") else None
+        expected = body.get("expected_version")
+        command_id = body.get("command_id") or str(uuid.uuid4())
+        uuid.UUID(str(command_id))
+        service.act(
+            self.table_id,
+            self.username,
+            str(body.get("action", "")),
+            amount=amount,
+            cards=cards,
+            expected_version=int(expected) if expected not in (None, "") else None,
+            command_id=str(command_id),
+        )
+
+    async def _error(self, text: str) -> None:
+        html = render_to_string("tables/_messages.html", {"error": text})
+        await self.send(text_data=html)

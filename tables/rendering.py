@@ -1,0 +1,226 @@
+"""HTML for the table page and its live updates, rendered per viewer (own cards only).
+
+:func:`fragments` returns the out-of-band swaps a socket sends after a new version: the table area
+(``#table``, stamped with the version) and the new hand-log lines (``#hand-log``). Log lines come from
+:func:`engine.italian.view.public_event`, so another player's cards never reach the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from engine.codec import from_data
+from engine.italian.legal import ActionKind
+from engine.italian.model import Phase
+from engine.italian.view import CardsDealtHidden, DiscardedHidden, public_event, view
+from eventstore.store import RecordedEvent, read_stream
+from tables import service
+from tables.service import Loaded
+
+PHASES = {
+    Phase.ADEGUAMENTO: "Adeguamento",
+    Phase.BLIND: "Apertura al buio",
+    Phase.DEAL: "Distribuzione",
+    Phase.OPENING: "Apertura",
+    Phase.CAMBIO: "Cambio",
+    Phase.FINAL: "Ultimo giro di puntate",
+    Phase.SHOWDOWN: "Showdown",
+}
+
+GLOSS = {
+    "PASSO": "fold", "BUSSO": "check", "PAROL": "parol", "PUNTO": "bet", "RILANCIO": "raise",
+    "VEDO": "call", "RESTO": "all-in", "VA BENE": "no raise", "BUIO": "blind", "CONTROBUIO": "re-blind",
+    "OVER": "over", "DAI CARTE": "deal", "MOSTRO": "show", "NASCONDO": "hide", "PARTECIPO": "join",
+    "CAMBIO": "draw", "SERVITO": "stand pat",
+}  # fmt: skip
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def context(loaded: Loaded, username: str) -> dict[str, Any]:
+    """Everything ``templates/tables/_table.html`` needs for ``username``."""
+    seat = loaded.seat_of(username)
+    table_view = view(loaded.state, seat)
+    n = len(table_view.seats)
+    seats = []
+    for index, seat_view in enumerate(table_view.seats):
+        position = (index - seat) % n if seat is not None else index
+        if seat_view is None:
+            seats.append({"index": index, "position": position, "empty": True})
+            continue
+        seats.append(
+            {
+                "index": index,
+                "position": position,
+                "empty": False,
+                "player": seat_view.player,
+                "stack": seat_view.stack,
+                "bet": seat_view.bet,
+                "cards": [_card(c) for c in seat_view.cards],
+                "folded": seat_view.folded,
+                "sitting_out": seat_view.sitting_out,
+                "all_in": seat_view.all_in,
+                "in_hand": seat_view.in_hand,
+                "to_act": table_view.to_act == index,
+                "me": index == seat,
+                "button": table_view.button == index,
+                "discarded": seat_view.discarded,
+                "shown": seat_view.shown,
+            }
+        )
+    actions, bet, discard = [], None, None
+    for option in table_view.legal:
+        entry = {"kind": option.kind.value, "label": option.label, "gloss": GLOSS.get(option.label.split()[0], ""),
+                 "minimum": option.minimum, "maximum": option.maximum}  # fmt: skip
+        if option.kind in (ActionKind.BET, ActionKind.RAISE) and bet is None:
+            bet = entry
+        if option.kind is ActionKind.DISCARD:
+            discard = entry
+            continue
+        actions.append(entry)
+    me = table_view.seats[seat] if seat is not None else None
+    deadline = None
+    if table_view.to_act is not None:
+        deadline = service.row(loaded)["deadline_ms"]
+    return {
+        "table": loaded,
+        "view": table_view,
+        "seats": seats,
+        "max6": n <= 6,
+        "my_seat": seat,
+        "my_cards": [_card(c) for c in me.cards] if me is not None else [],
+        "actions": actions,
+        "bet": bet,
+        "discard": discard,
+        "phase": PHASES.get(table_view.phase, "") if table_view.phase else "",
+        "deadline": deadline,
+        "my_turn": seat is not None and table_view.to_act == seat,
+        "sitting_out": me is not None and me.sitting_out,
+    }
+
+
+def table_html(loaded: Loaded, username: str) -> str:
+    return render_to_string("tables/_table.html", context(loaded, username))
+
+
+# --- the hand log ----------------------------------------------------------------------------------------
+
+
+def _name(loaded: Loaded, names: dict[int, str], seat: int) -> str:
+    return names.get(seat, f"#{seat + 1}")
+
+
+def describe(event: Any, names: dict[int, str]) -> str | None:
+    """One log line for a (public) engine event, or ``None`` for events not worth a line."""
+    kind = type(event).__name__
+
+    def who(seat: int) -> str:
+        return names.get(seat, f"#{seat + 1}")
+
+    if kind == "HandStarted":
+        return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
+            "number": event.number, "invito": event.invito, "opening": event.opening.symbol}  # fmt: skip
+    if kind == "PhaseStarted":
+        return "— " + PHASES.get(event.phase, "") + " —"
+    if kind == "BlindBetPlaced":
+        label = ("BUIO", "CONTROBUIO", "OVER")[event.stage - 1]
+        return f"{who(event.seat)}: {label} {event.to}"
+    if kind == "BlindDeclined":
+        return f"{who(event.seat)}: DAI CARTE"
+    if kind == "CardsDealt":
+        return _("%(player)s receives %(cards)s") % {
+            "player": who(event.seat),
+            "cards": " ".join(map(str, event.cards)),
+        }
+    if isinstance(event, CardsDealtHidden):
+        return _("%(player)s receives %(count)s cards") % {"player": who(event.seat), "count": event.count}
+    if kind == "Discarded":
+        if not event.cards:
+            return f"{who(event.seat)}: SERVITO"
+        return _("%(player)s changes %(cards)s") % {
+            "player": who(event.seat),
+            "cards": " ".join(map(str, event.cards)),
+        }
+    if isinstance(event, DiscardedHidden):
+        if event.count == 0:
+            return f"{who(event.seat)}: SERVITO"
+        return _("%(player)s changes %(count)s cards") % {"player": who(event.seat), "count": event.count}
+    if kind == "Checked":
+        return f"{who(event.seat)}: BUSSO"
+    if kind == "Called":
+        return f"{who(event.seat)}: {'RESTO' if event.all_in else 'VEDO'} (+{event.amount})"
+    if kind == "BetPlaced":
+        return f"{who(event.seat)}: {'RESTO' if event.all_in else 'PUNTO'} {event.to}"
+    if kind == "Raised":
+        return f"{who(event.seat)}: {'RESTO' if event.all_in else 'RILANCIO'} {event.to}"
+    if kind == "Folded":
+        return f"{who(event.seat)}: PASSO"
+    if kind == "ParolSaid":
+        return f"{who(event.seat)}: PAROL"
+    if kind == "AdeguamentoPaid":
+        return f"{who(event.seat)}: PARTECIPO ({event.amount})"
+    if kind == "HandShown":
+        return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {event.label}"
+    if kind == "HandMucked":
+        return f"{who(event.seat)}: NASCONDO"
+    if kind == "PlayerTimedOut":
+        return _("%(player)s ran out of time") % {"player": who(event.seat)}
+    if kind == "PlayerSatOut":
+        return _("%(player)s is sitting out") % {"player": who(event.seat)}
+    if kind == "PlayerReturned":
+        return _("%(player)s is back") % {"player": who(event.seat)}
+    if kind == "PotAwarded":
+        return "; ".join(
+            _("%(player)s wins %(chips)s") % {"player": who(seat), "chips": chips}
+            for seat, chips in event.shares
+        )
+    if kind == "UncalledBetReturned":
+        return _("%(chips)s returned to %(player)s") % {"player": who(event.seat), "chips": event.amount}
+    if kind == "HandEnded":
+        if event.result.value == "not_opened":
+            return _("Nobody opened: the pot carries to the next hand.")
+        if event.result.value == "parol":
+            return _("Everyone said parol: the pot carries to a parol hand.")
+        return _("Hand over.")
+    if kind == "PlayerEliminated":
+        return _("%(player)s is eliminated") % {"player": event.player}
+    return None
+
+
+def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:
+    """``(version, text)`` for ``events`` as ``username`` may see them."""
+    seat = loaded.seat_of(username)
+    names = {i: o.player for i, o in enumerate(loaded.state.seats) if o is not None}
+    lines = []
+    for recorded in events:
+        cls = service.ENGINE_EVENTS.get(recorded.type)
+        if cls is None:
+            if recorded.type == "TableClosed":
+                lines.append((recorded.version, _("The table is closed.")))
+            continue
+        event = from_data(cls, recorded.data)
+        if recorded.type == "PlayerSeated":
+            names[event.seat] = event.player
+        text = describe(public_event(event, seat), names)
+        if text:
+            lines.append((recorded.version, text))
+    return lines
+
+
+def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:
+    start = max(after, loaded.version - limit)
+    return read_stream(service.stream_id(loaded.table_id), start, loaded.version)
+
+
+def fragments(loaded: Loaded, username: str, after: int, events: list[RecordedEvent] | None = None) -> str:
+    """The out-of-band swaps bringing a page at version ``after`` (0: a fresh page) to ``loaded.version``."""
+    if events is None:
+        events = recent_events(loaded, after)
+    lines = log_lines(loaded, username, events)
+    log = render_to_string("tables/_log.html", {"lines": lines, "replace": after == 0})
+    return table_html(loaded, username) + log

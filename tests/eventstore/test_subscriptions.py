@@ -1,0 +1,107 @@
+"""Checkpointed subscriptions (``eventstore.subscriptions.Subscription``): batches, failures, reset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from eventstore.models import Checkpoint
+from eventstore.store import NewEvent, RecordedEvent, append
+from eventstore.subscriptions import Subscription
+from tests.eventstore.conftest import all_of, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+Sid = Callable[..., str]
+
+
+class Boom(Exception):
+    pass
+
+
+def committed(sid: Sid, count: int) -> tuple[str, list[RecordedEvent]]:
+    """A committed stream of ``count`` events, once ``read_all`` hands all of them out."""
+    s = sid()
+    append(s, 0, [NewEvent("Counted", {"n": n}) for n in range(count)])
+    found = wait_until(lambda: len(all_of({s})) == count and all_of({s}), what="committed events readable")
+    return s, found
+
+
+def fresh(name: str, handler: Callable[[Sequence[RecordedEvent]], None], batch_size: int = 500) -> Subscription:
+    """A subscription whose checkpoint starts after every event the database already holds."""
+    subscription = Subscription(name, lambda batch: None, batch_size)
+    subscription.catch_up()
+    subscription.handler = handler
+    return subscription
+
+
+def test_batches_move_the_checkpoint(sid: Sid) -> None:
+    seen: list[list[int]] = []
+    subscription = fresh(f"test-batches-{sid()}", lambda batch: seen.append([e.data["n"] for e in batch]), 2)
+    s, stored = committed(sid, 5)
+    assert subscription.run_once() == 2
+    checkpoint = Checkpoint.objects.get(name=subscription.name)
+    assert (checkpoint.tx_id, checkpoint.global_position) == (stored[1].tx_id, stored[1].global_position)
+    assert subscription.catch_up() == 3
+    assert subscription.run_once() == 0 and subscription.catch_up() == 0
+    assert seen == [[0, 1], [2, 3], [4]]
+    checkpoint.refresh_from_db()
+    assert (checkpoint.tx_id, checkpoint.global_position) == (stored[-1].tx_id, stored[-1].global_position)
+
+
+def test_handler_failure_rolls_back_checkpoint_and_its_writes(sid: Sid) -> None:
+    delivered: list[list[int]] = []
+    fail = {"on": 2}
+    side = f"side-effect-{sid()}"
+
+    def handler(batch: Sequence[RecordedEvent]) -> None:
+        delivered.append([e.data["n"] for e in batch])
+        Checkpoint.objects.create(name=f"{side}-{len(delivered)}")  # a projection write in the same transaction
+        if len(delivered) == fail["on"]:
+            raise Boom
+
+    subscription = fresh(f"test-failure-{sid()}", handler, 2)
+    s, stored = committed(sid, 3)
+    assert subscription.run_once() == 2
+    with pytest.raises(Boom):
+        subscription.run_once()
+    checkpoint = Checkpoint.objects.get(name=subscription.name)
+    assert (checkpoint.tx_id, checkpoint.global_position) == (stored[1].tx_id, stored[1].global_position)
+    assert not Checkpoint.objects.filter(name=f"{side}-2").exists()  # rolled back with the checkpoint
+    assert subscription.run_once() == 1  # the failed batch is delivered again
+    assert subscription.run_once() == 0
+    assert delivered == [[0, 1], [2], [2]]
+    assert Checkpoint.objects.filter(name__startswith=side).count() == 2
+
+
+def test_failure_on_the_very_first_batch_leaves_no_checkpoint(sid: Sid) -> None:
+    s, stored = committed(sid, 2)
+    attempts: list[int] = []
+
+    def handler(batch: Sequence[RecordedEvent]) -> None:
+        attempts.append(len(batch))
+        raise Boom
+
+    name = f"test-first-{sid()}"
+    with pytest.raises(Boom):
+        Subscription(name, handler).run_once()
+    assert not Checkpoint.objects.filter(name=name).exists()
+    assert attempts and attempts[0] >= 2
+
+
+def test_reset_restarts_from_the_beginning(sid: Sid) -> None:
+    s, stored = committed(sid, 3)
+    mine: list[str] = []
+    subscription = Subscription(f"test-reset-{sid()}", lambda batch: mine.extend(e.event_id for e in batch if e.stream_id == s))
+    subscription.catch_up()
+    assert mine == [e.event_id for e in stored]
+    assert subscription.catch_up() == 0
+    other = Subscription(f"test-reset-other-{sid()}", lambda batch: None)
+    other.catch_up()
+    subscription.reset()
+    assert not Checkpoint.objects.filter(name=subscription.name).exists()
+    assert Checkpoint.objects.filter(name=other.name).exists()  # only its own checkpoint is forgotten
+    assert subscription.catch_up() >= 3
+    assert mine == [e.event_id for e in stored] * 2
+    assert other.catch_up() == 0
