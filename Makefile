@@ -20,12 +20,12 @@ run: $(STAMP)
 
 ## The whole test suite (also what CI runs), with static checks of the engine first.
 test: $(STAMP)
-	$(PY) -m ruff check engine tests benchmarks
+	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks
 	$(PY) -m mypy --strict engine
 	$(PY) -m config.devservices --test $(PY) -m pytest -n 2 -q
 
 lint: $(STAMP)
-	$(PY) -m ruff check engine tests benchmarks
+	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks
 	$(PY) -m mypy --strict engine
 
 # the benchmarks also need the `bench` extra (PokerKit, the reference engine of benchmarks/italian.py)

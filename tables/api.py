@@ -62,18 +62,36 @@ def state_for(loaded: Loaded, username: str) -> dict[str, Any]:
 class TableSummary(serializers.ModelSerializer):
     class Meta:
         model = Table
-        fields = ["id", "name", "tournament_id", "version", "status", "hand_number", "button", "to_act",
-                  "invito", "players"]  # fmt: skip
+        fields = [
+            "id",
+            "name",
+            "tournament_id",
+            "version",
+            "status",
+            "hand_number",
+            "button",
+            "to_act",
+            "invito",
+            "players",
+        ]
 
 
 class ActSerializer(serializers.Serializer):
     command_id = serializers.UUIDField(help_text="client-generated UUID; a repeat returns the first response")
     expected_version = serializers.IntegerField(min_value=0, help_text="the table version you acted on")
     action = serializers.ChoiceField(choices=service.ACTIONS)
-    amount = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                      help_text="chips: the total round bet for bet/raise/blind_bet")  # fmt: skip
-    cards = serializers.ListField(child=serializers.CharField(max_length=2), required=False, max_length=5,
-                                  help_text="cards to change in the cambio, PHH codes like 'Ah'")  # fmt: skip
+    amount = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="chips: the total round bet for bet/raise/blind_bet",
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=2),
+        required=False,
+        max_length=5,
+        help_text="cards to change in the cambio, PHH codes like 'Ah'",
+    )
 
 
 STATE = inline_serializer(

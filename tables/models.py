@@ -35,6 +35,16 @@ class Table(models.Model):
         return self.name
 
     FIELDS: tuple[str, ...] = (
-        "name", "tournament_id", "version", "status", "hand_number", "button", "to_act", "deadline_ms",
-        "last_at_ms", "invito", "seats", "players",
-    )  # fmt: skip
+        "name",
+        "tournament_id",
+        "version",
+        "status",
+        "hand_number",
+        "button",
+        "to_act",
+        "deadline_ms",
+        "last_at_ms",
+        "invito",
+        "seats",
+        "players",
+    )

@@ -31,11 +31,24 @@ PHASES = {
 }
 
 GLOSS = {
-    "PASSO": "fold", "BUSSO": "check", "PAROL": "parol", "PUNTO": "bet", "RILANCIO": "raise",
-    "VEDO": "call", "RESTO": "all-in", "VA BENE": "no raise", "BUIO": "blind", "CONTROBUIO": "re-blind",
-    "OVER": "over", "DAI CARTE": "deal", "MOSTRO": "show", "NASCONDO": "hide", "PARTECIPO": "join",
-    "CAMBIO": "draw", "SERVITO": "stand pat",
-}  # fmt: skip
+    "PASSO": "fold",
+    "BUSSO": "check",
+    "PAROL": "parol",
+    "PUNTO": "bet",
+    "RILANCIO": "raise",
+    "VEDO": "call",
+    "RESTO": "all-in",
+    "VA BENE": "no raise",
+    "BUIO": "blind",
+    "CONTROBUIO": "re-blind",
+    "OVER": "over",
+    "DAI CARTE": "deal",
+    "MOSTRO": "show",
+    "NASCONDO": "hide",
+    "PARTECIPO": "join",
+    "CAMBIO": "draw",
+    "SERVITO": "stand pat",
+}
 
 
 def _card(card: Any) -> str | None:
@@ -75,8 +88,13 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         )
     actions, bet, discard = [], None, None
     for option in table_view.legal:
-        entry = {"kind": option.kind.value, "label": option.label, "gloss": GLOSS.get(option.label.split()[0], ""),
-                 "minimum": option.minimum, "maximum": option.maximum}  # fmt: skip
+        entry = {
+            "kind": option.kind.value,
+            "label": option.label,
+            "gloss": GLOSS.get(option.label.split()[0], ""),
+            "minimum": option.minimum,
+            "maximum": option.maximum,
+        }
         if option.kind in (ActionKind.BET, ActionKind.RAISE) and bet is None:
             bet = entry
         if option.kind is ActionKind.DISCARD:
@@ -124,7 +142,10 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
 
     if kind == "HandStarted":
         return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
-            "number": event.number, "invito": event.invito, "opening": event.opening.symbol}  # fmt: skip
+            "number": event.number,
+            "invito": event.invito,
+            "opening": event.opening.symbol,
+        }
     if kind == "PhaseStarted":
         return "— " + PHASES.get(event.phase, "") + " —"
     if kind == "BlindBetPlaced":

@@ -194,8 +194,16 @@ class _SnapshotLoaded:
     last_at: int
 
     def to_loaded(self, table_id: int) -> Loaded:
-        return Loaded(table_id, 0, initial_state(TableConfig()), self.name, self.tournament_id,
-                      self.first_button, self.closed, self.last_at)  # fmt: skip
+        return Loaded(
+            table_id,
+            0,
+            initial_state(TableConfig()),
+            self.name,
+            self.tournament_id,
+            self.first_button,
+            self.closed,
+            self.last_at,
+        )
 
 
 def _snapshot(loaded: Loaded) -> None:
@@ -280,7 +288,7 @@ def open_table(
     actor: str = "system",
     table_id: int | None = None,
 ) -> Loaded:
-    """Open a table and seat ``players`` ``(seat, username, chips)``; returns it (in the caller's transaction).
+    """Open a table and seat ``players`` ``(seat, username, chips)``; returns it (caller's transaction).
 
     ``table_id``: a :class:`~tables.models.Table` row the caller already created (to know the id first).
     """
@@ -292,9 +300,13 @@ def open_table(
         at = now_ms()
         opened = NewEvent(
             "TableOpened",
-            {"name": name, "tournament_id": tournament_id, "config": to_data(config),
-             "first_button": first_button},
-        )  # fmt: skip
+            {
+                "name": name,
+                "tournament_id": tournament_id,
+                "config": to_data(config),
+                "first_button": first_button,
+            },
+        )
         state = initial_state(config)
         events: list[Event] = []
         from engine.italian.model import SeatPlayer
@@ -359,15 +371,24 @@ def handle(
             recorded = store.append(stream_id(table_id), loaded.version, _new_events(produced), metadata)
         except WrongExpectedVersion as error:
             raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
-        after = Loaded(table_id, recorded[-1].version, state, loaded.name, loaded.tournament_id,
-                       loaded.first_button, loaded.closed, at)  # fmt: skip
+        after = Loaded(
+            table_id,
+            recorded[-1].version,
+            state,
+            loaded.name,
+            loaded.tournament_id,
+            loaded.first_button,
+            loaded.closed,
+            at,
+        )
         project(after)
         if any(isinstance(e, HandEnded) for e in produced):
             _snapshot(after)
         response = respond(after) if respond is not None else None
         if command_id is not None:
-            ProcessedCommand.objects.create(command_id=command_id, stream_id=stream_id(table_id),
-                                            response=response or {})  # fmt: skip
+            ProcessedCommand.objects.create(
+                command_id=command_id, stream_id=stream_id(table_id), response=response or {}
+            )
         _after_commit(after, produced)
     _remember(after)
     return Outcome(after, tuple(produced), response)
@@ -380,8 +401,12 @@ def close_table(table_id: int, reason: str, actor: str = "system") -> None:
         if loaded.closed:
             return
         at = now_ms()
-        recorded = store.append(stream_id(table_id), loaded.version, [NewEvent("TableClosed", {"reason": reason})],
-                                {"at": at, "actor": actor})  # fmt: skip
+        recorded = store.append(
+            stream_id(table_id),
+            loaded.version,
+            [NewEvent("TableClosed", {"reason": reason})],
+            {"at": at, "actor": actor},
+        )
         after = replace(loaded, version=recorded[-1].version, closed=True, last_at=at)
         project(after)
     _remember(after)
@@ -396,9 +421,21 @@ def _after_commit(loaded: Loaded, events: Sequence[Event]) -> None:
 # --- building commands ------------------------------------------------------------------------------------
 
 ACTIONS = (
-    "fold", "check", "call", "bet", "raise", "parol", "blind_bet", "decline_blind", "partecipate",
-    "discard", "show", "muck", "sit_out", "return",
-)  # fmt: skip
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "parol",
+    "blind_bet",
+    "decline_blind",
+    "partecipate",
+    "discard",
+    "show",
+    "muck",
+    "sit_out",
+    "return",
+)
 
 
 def player_command(
@@ -423,10 +460,17 @@ def player_command(
             raise BadRequest(f"Carta non valida: {error}") from error
         return Discard(seat, parsed, at)
     simple: dict[str, type] = {
-        "fold": Fold, "check": CheckOrCall, "call": CheckOrCall, "parol": SayParol,
-        "decline_blind": DeclineBlind, "partecipate": Partecipate, "show": ShowHand, "muck": MuckHand,
-        "sit_out": SitOut, "return": ReturnToPlay,
-    }  # fmt: skip
+        "fold": Fold,
+        "check": CheckOrCall,
+        "call": CheckOrCall,
+        "parol": SayParol,
+        "decline_blind": DeclineBlind,
+        "partecipate": Partecipate,
+        "show": ShowHand,
+        "muck": MuckHand,
+        "sit_out": SitOut,
+        "return": ReturnToPlay,
+    }
     if action not in simple:
         raise BadRequest(f"Azione sconosciuta {action!r}: una di {', '.join(ACTIONS)}.")
     command: Command = simple[action](seat, at)

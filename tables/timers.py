@@ -83,9 +83,9 @@ def due(now: int | None = None) -> list[tuple[str, int, int]]:
                 found.append(("timeout", table.id, table.version))
                 continue
             seat = table.seats[table.to_act]
-            if seat and not seat["sitting_out"] and is_bot(seat["player"]):
-                if table.last_at_ms + think + SWEEP_GRACE_MS < now:
-                    found.append(("bot_act", table.id, table.version))
+            overdue = table.last_at_ms + think + SWEEP_GRACE_MS < now
+            if overdue and seat and not seat["sitting_out"] and is_bot(seat["player"]):
+                found.append(("bot_act", table.id, table.version))
         elif table.status in ("waiting", "between") and table.last_at_ms + pause + SWEEP_GRACE_MS < now:
             found.append(("start_hand", table.id, table.version))
     return found

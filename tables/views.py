@@ -19,5 +19,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except service.TableNotFound as error:
         raise Http404(str(error)) from error
     initial = rendering.fragments(loaded, request.user.get_username(), 0)
-    return render(request, "tables/table.html", {"table": loaded, "initial": initial,
-                                                 "is_director": access.may_direct(request.user)})  # fmt: skip
+    return render(
+        request,
+        "tables/table.html",
+        {"table": loaded, "initial": initial, "is_director": access.may_direct(request.user)},
+    )

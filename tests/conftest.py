@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,3 +17,14 @@ def shared_dir() -> Path:
     if not (SHARED / "scenarios").is_dir():
         pytest.fail(f"the shared specification is missing: expected it at {SHARED}")
     return SHARED
+
+
+@pytest.fixture(autouse=True)
+def _timers_only_when_asked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tables schedule no Celery task in tests, except those marked ``timers`` (they run a real worker)."""
+    from django.conf import settings
+
+    old = settings.MAZZIERE_TIMERS
+    settings.MAZZIERE_TIMERS = "celery" if request.node.get_closest_marker("timers") else "off"
+    yield
+    settings.MAZZIERE_TIMERS = old

@@ -10,23 +10,38 @@ from engine.tournament.sitgo import Level, TournamentConfig
 
 # level structures: (invito, minutes) — the invito roughly +50% a level (T-LEVEL-1)
 PRESETS = {
-    "regular": [(10, 10), (15, 10), (20, 10), (30, 10), (40, 10), (60, 10), (80, 10), (100, 10), (150, 10), (200, 10)],
+    "regular": [
+        (10, 10),
+        (15, 10),
+        (20, 10),
+        (30, 10),
+        (40, 10),
+        (60, 10),
+        (80, 10),
+        (100, 10),
+        (150, 10),
+        (200, 10),
+    ],
     "turbo": [(10, 5), (20, 5), (30, 5), (50, 5), (75, 5), (100, 5), (150, 5), (200, 5), (300, 5)],
     "hyper": [(20, 2), (40, 2), (60, 2), (100, 2), (150, 2), (250, 2), (400, 2), (600, 2)],
-}  # fmt: skip
+}
 
 
 class SitAndGoForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80, initial="Sit & Go")
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=9, initial=6)
-    limit = forms.ChoiceField(label=_("Limit"), choices=[(l.value, l.name.replace("_", " ").title()) for l in Limit],
-                              initial=Limit.POT_LIMIT.value)  # fmt: skip
+    limit = forms.ChoiceField(
+        label=_("Limit"),
+        choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
+        initial=Limit.POT_LIMIT.value,
+    )
     starting_stack = forms.IntegerField(label=_("Starting stack"), min_value=10, initial=1000)
     structure = forms.ChoiceField(
         label=_("Levels"), choices=[(k, k.title()) for k in PRESETS], initial="regular"
     )
-    level_seconds = forms.IntegerField(label=_("Level length (seconds, 0 = preset)"), min_value=0, initial=0,
-                                       required=False)  # fmt: skip
+    level_seconds = forms.IntegerField(
+        label=_("Level length (seconds, 0 = preset)"), min_value=0, initial=0, required=False
+    )
     action_seconds = forms.IntegerField(
         label=_("Action time (seconds)"), min_value=5, max_value=300, initial=30
     )

@@ -90,7 +90,7 @@ def execute(
     actor: str,
     reason: str = "",
 ) -> tuple[int, TournamentState, tuple[Event, ...]]:
-    """Decide and append one command (``command(state, at)`` builds it). Returns ``(version, state, events)``."""
+    """Decide and append one command (``command(state, at)`` builds it): ``(version, state, events)``."""
     with transaction.atomic():
         version, state = load(tournament_id)
         at = tables.now_ms()
@@ -119,8 +119,12 @@ def create(config: TournamentConfig, actor: str, players: list[str] | None = Non
         tournament = Tournament.objects.create(name=config.name)
         at = tables.now_ms()
         events = sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(config, at))
-        store.append(stream_id(tournament.id), 0, [NewEvent(type(e).__name__, to_data(e)) for e in events],
-                     {"at": at, "actor": actor})  # fmt: skip
+        store.append(
+            stream_id(tournament.id),
+            0,
+            [NewEvent(type(e).__name__, to_data(e)) for e in events],
+            {"at": at, "actor": actor},
+        )
         _project(tournament.id, 1, sitgo.replay(list(events)))
         for player in players or []:
             register(tournament.id, player, actor=actor)
@@ -157,7 +161,7 @@ def start(tournament_id: int, actor: str, seed: bytes | None = None) -> Tourname
     with transaction.atomic():
         table = Table.objects.create(name="", tournament_id=tournament_id)
         seed = seed or secrets.token_bytes(32)
-        _, state, events = execute(
+        _, state, _events = execute(
             tournament_id, lambda s, at: sitgo.StartTournament(seed, table.id, at), actor
         )
         config = state.config

@@ -91,10 +91,16 @@ def context(tournament: Tournament) -> dict[str, Any]:
             stacks = {s["player"]: s["stack"] for s in table.seats if s}
     finished = {player: position for player, position in tournament.finished}
     standings = sorted(
-        ({"player": p, "stack": stacks.get(p, 0 if p in finished else config.get("starting_stack", 0)),
-          "position": finished.get(p)} for p in tournament.players),
+        (
+            {
+                "player": p,
+                "stack": stacks.get(p, 0 if p in finished else config.get("starting_stack", 0)),
+                "position": finished.get(p),
+            }
+            for p in tournament.players
+        ),
         key=lambda r: (r["position"] is not None, r["position"] or 0, -r["stack"]),
-    )  # fmt: skip
+    )
     return {
         "tournament": tournament,
         "level_number": level + 1,
@@ -109,8 +115,11 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _watcher(request)
     tournament = _get(tournament_id)
     registered = request.user.get_username() in tournament.players
-    return render(request, "tournaments/detail.html",
-                  {**_base(request), **context(tournament), "registered": registered})  # fmt: skip
+    return render(
+        request,
+        "tournaments/detail.html",
+        {**_base(request), **context(tournament), "registered": registered},
+    )
 
 
 @login_required
@@ -123,8 +132,11 @@ def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
         from tables import service as tables
 
         table_html = rendering.table_html(tables.load(tournament.table_id), request.user.get_username())
-    return render(request, "tournaments/director.html",
-                  {**_base(request), **context(tournament), "table_html": table_html})  # fmt: skip
+    return render(
+        request,
+        "tournaments/director.html",
+        {**_base(request), **context(tournament), "table_html": table_html},
+    )
 
 
 def _action(
@@ -146,8 +158,13 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not access.may_play(request.user):
         raise PermissionDenied("Solo i giocatori possono iscriversi.")
     name = request.user.get_username()
-    return _action(request, tournament_id, lambda: service.register(tournament_id, name), "Iscritto.",
-                   "tournament-detail")  # fmt: skip
+    return _action(
+        request,
+        tournament_id,
+        lambda: service.register(tournament_id, name),
+        "Iscritto.",
+        "tournament-detail",
+    )
 
 
 @login_required
@@ -156,8 +173,13 @@ def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not access.may_play(request.user):
         raise PermissionDenied("Solo i giocatori possono iscriversi.")
     name = request.user.get_username()
-    return _action(request, tournament_id, lambda: service.unregister(tournament_id, name), "Iscrizione annullata.",
-                   "tournament-detail")  # fmt: skip
+    return _action(
+        request,
+        tournament_id,
+        lambda: service.unregister(tournament_id, name),
+        "Iscrizione annullata.",
+        "tournament-detail",
+    )
 
 
 @login_required
@@ -165,8 +187,13 @@ def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     name = request.user.get_username()
-    return _action(request, tournament_id, lambda: service.start(tournament_id, name), "Torneo iniziato.",
-                   "tournament-director")  # fmt: skip
+    return _action(
+        request,
+        tournament_id,
+        lambda: service.start(tournament_id, name),
+        "Torneo iniziato.",
+        "tournament-director",
+    )
 
 
 @login_required
@@ -174,8 +201,13 @@ def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     name, reason = request.user.get_username(), request.POST.get("reason", "")
-    return _action(request, tournament_id, lambda: service.pause(tournament_id, name, reason), "In pausa.",
-                   "tournament-director")  # fmt: skip
+    return _action(
+        request,
+        tournament_id,
+        lambda: service.pause(tournament_id, name, reason),
+        "In pausa.",
+        "tournament-director",
+    )
 
 
 @login_required
@@ -183,5 +215,10 @@ def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     name, reason = request.user.get_username(), request.POST.get("reason", "")
-    return _action(request, tournament_id, lambda: service.resume(tournament_id, name, reason), "Ripreso.",
-                   "tournament-director")  # fmt: skip
+    return _action(
+        request,
+        tournament_id,
+        lambda: service.resume(tournament_id, name, reason),
+        "Ripreso.",
+        "tournament-director",
+    )

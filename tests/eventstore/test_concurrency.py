@@ -132,3 +132,45 @@ def test_subscriber_never_skips_an_event_committed_out_of_order(sid: Sid) -> Non
     assert len(handled) == 2  # each exactly once
     checkpoint = Checkpoint.objects.get(name=subscription.name)
     assert (checkpoint.tx_id, checkpoint.global_position) >= (b.tx_id, b.global_position)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicates_of_one_command_append_once(sid: Sid) -> None:
+    """Two deliveries of one command id racing each other: never two appends, one recorded command."""
+    from engine.italian.model import TableConfig
+    from eventstore.models import ProcessedCommand
+    from tables import service
+    from tests.eventstore.test_tables import respond, start, to_act
+
+    table = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
+    service.handle(table.table_id, start(3))
+    player, action = to_act(table.table_id)
+    stream = service.stream_id(table.table_id)
+    before = stream_version(stream)
+    command_id = "8c0e7d6e-4a1c-4f57-9d35-3f9c2b6a0c11"
+    barrier = threading.Barrier(2, timeout=WAIT)
+    outcomes: list[Any] = []
+    errors: list[BaseException] = []
+
+    def deliver() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(service.act(table.table_id, player, action, command_id=command_id, respond=respond))
+        except Exception as error:  # noqa: BLE001 - what the second delivery gets is checked below
+            outcomes.append(error)
+
+    threads = [in_thread(deliver, errors) for _ in range(2)]
+    for thread in threads:
+        thread.join(WAIT)
+    assert not any(t.is_alive() for t in threads) and errors == []
+    applied = [o for o in outcomes if isinstance(o, service.Outcome) and not o.replayed]
+    assert len(applied) == 1, outcomes
+    after = stream_version(stream)
+    assert applied[0].response == {"version": after}
+    assert {e.metadata.get("command_id") for e in read_stream(stream, before)} == {command_id}
+    assert ProcessedCommand.objects.filter(command_id=command_id).count() == 1
+    (other,) = [o for o in outcomes if o is not applied[0]]
+    # the second delivery: the replayed response, or (it raced the first one's commit) a refusal
+    assert (isinstance(other, service.Outcome) and other.replayed and other.response == applied[0].response) or (
+        isinstance(other, Exception)
+    ), other

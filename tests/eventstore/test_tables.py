@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from engine.italian.bot import bot_command
 from engine.italian.legal import ActionKind, legal_actions
@@ -23,9 +24,14 @@ SIMPLE = {ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.PAROL, 
           ActionKind.PARTECIPATE, ActionKind.SHOW, ActionKind.MUCK}  # fmt: skip
 
 
-def open_and_start() -> int:
+def start(seed: int) -> Any:
+    """A ``decide`` starting the next hand with a fixed shuffle (reproducible hands)."""
+    return lambda loaded, at: service.start_command(loaded, at, None, seed=seed.to_bytes(32, "big"))
+
+
+def open_and_start(seed: int = 1) -> int:
     loaded = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
-    outcome = service.handle(loaded.table_id, lambda current, at: service.start_command(current, at, None))
+    outcome = service.handle(loaded.table_id, start(seed))
     assert outcome.loaded.state.hand is not None
     return loaded.table_id
 
@@ -39,7 +45,9 @@ def to_act(table_id: int) -> tuple[str, str]:
     state = service.load(table_id).state
     assert state.hand is not None and state.hand.to_act is not None
     seat = state.hand.to_act
-    options = [o.kind for o in legal_actions(state, seat) if o.kind in SIMPLE]
+    kinds = [o.kind for o in legal_actions(state, seat)]
+    options = [kind for kind in kinds if kind in SIMPLE] or [ActionKind.DISCARD]  # no cards: SERVITO
+    assert options[-1] in kinds
     action = options[-1].value  # e.g. DAI CARTE in the blind round, BUSSO/VEDO when betting
     assert action in service.ACTIONS
     occupant = state.seats[seat]
@@ -84,7 +92,7 @@ def test_repeated_command_id_replays_the_response_and_appends_nothing() -> None:
 
 
 def test_command_id_of_another_table_is_refused() -> None:
-    first, second = open_and_start(), open_and_start()
+    first, second = open_and_start(1), open_and_start(2)
     player, action = to_act(first)
     command_id = str(uuid.uuid4())
     service.act(first, player, action, command_id=command_id, respond=respond)
@@ -132,7 +140,7 @@ def test_load_from_snapshot_equals_fold_from_scratch(monkeypatch: pytest.MonkeyP
     assert Snapshot.objects.filter(stream_id=sid, version=ended).count() == 1
 
     # a second hand, part played: the load needs the snapshot plus the events after it
-    service.handle(table_id, lambda loaded, at: service.start_command(loaded, at, None))
+    service.handle(table_id, start(2))
     player, action = to_act(table_id)
     service.act(table_id, player, action)
     last = store.stream_version(sid)
@@ -162,3 +170,37 @@ def test_load_from_snapshot_equals_fold_from_scratch(monkeypatch: pytest.MonkeyP
         None, read_stream(sid, to_version=ended - 1), table_id
     )
     assert service.load(table_id) == scratch  # the cache agrees too
+
+
+# --- the folded-state cache must never outlive a rolled-back transaction ------------------------------------
+
+
+class Rollback(Exception):
+    pass
+
+
+def test_command_rolled_back_by_the_caller_leaves_the_table_usable() -> None:
+    """``handle`` inside a caller's transaction that then rolls back (e.g. the tournament manager's batch in
+    a subscription whose handler fails later): the log is unchanged, so the next command must work."""
+    table = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
+    sid = service.stream_id(table.table_id)
+    with pytest.raises(Rollback), transaction.atomic():
+        service.handle(table.table_id, start(1))
+        raise Rollback
+    assert store.stream_version(sid) == table.version  # nothing of it is in the log
+    outcome = service.handle(table.table_id, start(1))  # there is no hand in the log: must start one
+    assert outcome.loaded.state.hand is not None and store.stream_version(sid) == outcome.loaded.version
+    service.forget_cache()
+    assert service.load(table.table_id) == outcome.loaded
+
+
+def test_close_rolled_back_by_the_caller_can_be_closed_again() -> None:
+    table = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100)])
+    sid = service.stream_id(table.table_id)
+    with pytest.raises(Rollback), transaction.atomic():
+        service.close_table(table.table_id, "winner a")
+        raise Rollback
+    assert [e.type for e in read_stream(sid)][-1] != "TableClosed"  # nothing of it is in the log
+    service.close_table(table.table_id, "winner a")  # must append TableClosed this time
+    assert [e.type for e in read_stream(sid)][-1] == "TableClosed"
+    assert service.load(table.table_id).closed

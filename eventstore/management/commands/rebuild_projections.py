@@ -22,8 +22,9 @@ class Command(BaseCommand):
         chosen = [p for p in registered() if not options["names"] or p.name in options["names"]]
         unknown = set(options["names"]) - {p.name for p in registered()}
         if unknown:
-            raise CommandError(f"unknown projection {sorted(unknown)[0]!r}; known: "
-                               f"{', '.join(p.name for p in registered())}")  # fmt: skip
+            raise CommandError(
+                f"unknown projection {sorted(unknown)[0]!r}; known: {', '.join(p.name for p in registered())}"
+            )
         for projection in chosen:
             with transaction.atomic():
                 projection.clear()

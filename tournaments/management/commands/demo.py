@@ -18,8 +18,12 @@ from tournaments import service
 from tournaments.models import Tournament
 from tournaments.views import bots
 
-ACCOUNTS = (("direttore", "direttore", access.DIRECTOR), ("ospite", "ospite", access.PLAYER),
-            ("ospite2", "ospite2", access.PLAYER), ("revisore", "revisore", access.AUDITOR))  # fmt: skip
+ACCOUNTS = (
+    ("direttore", "direttore", access.DIRECTOR),
+    ("ospite", "ospite", access.PLAYER),
+    ("ospite2", "ospite2", access.PLAYER),
+    ("revisore", "revisore", access.AUDITOR),
+)
 DEMO_NAME = "Demo Sit & Go"
 
 
@@ -36,8 +40,16 @@ def ensure_accounts() -> None:
 
 def demo_config() -> TournamentConfig:
     levels = tuple(Level(invito, 5 * 60_000) for invito in (10, 15, 20, 30, 40, 60, 80, 100, 150, 200))
-    return TournamentConfig(DEMO_NAME, seats=6, limit=Limit.POT_LIMIT, starting_stack=1000, levels=levels,
-                            action_time_ms=30_000, time_bank_ms=60_000, auto_start=True)  # fmt: skip
+    return TournamentConfig(
+        DEMO_NAME,
+        seats=6,
+        limit=Limit.POT_LIMIT,
+        starting_stack=1000,
+        levels=levels,
+        action_time_ms=30_000,
+        time_bank_ms=60_000,
+        auto_start=True,
+    )
 
 
 class Command(BaseCommand):
