@@ -93,10 +93,14 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
             "label": option.label,
             "gloss": GLOSS.get(option.label.split()[0], ""),
             "minimum": option.minimum,
+            "amount": None,
             "maximum": option.maximum,
         }
-        if option.kind in (ActionKind.BET, ActionKind.RAISE) and bet is None:
-            bet = entry
+        if option.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.BLIND_BET):
+            if option.minimum < option.maximum and bet is None:
+                bet = entry  # the amount box, limited to the legal range
+            else:
+                entry["amount"] = option.minimum  # RESTO, a blind bet: the button carries its amount
         if option.kind is ActionKind.DISCARD:
             discard = entry
             continue

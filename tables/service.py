@@ -145,7 +145,15 @@ _CACHE_SIZE = 2000
 
 
 def _remember(loaded: Loaded) -> None:
+    """Cache ``loaded`` once the current transaction commits (never a state that may be rolled back)."""
+    transaction.on_commit(lambda: _cache_put(loaded))
+
+
+def _cache_put(loaded: Loaded) -> None:
     with _CACHE_LOCK:
+        current = _CACHE.get(loaded.table_id)
+        if current is not None and current.version > loaded.version:
+            return
         _CACHE[loaded.table_id] = loaded
         _CACHE.move_to_end(loaded.table_id)
         while len(_CACHE) > _CACHE_SIZE:
@@ -370,6 +378,10 @@ def handle(
         try:
             recorded = store.append(stream_id(table_id), loaded.version, _new_events(produced), metadata)
         except WrongExpectedVersion as error:
+            if command_id is not None:  # the same command sent twice at once: the first one's answer
+                done = ProcessedCommand.objects.filter(command_id=command_id).first()
+                if done is not None:
+                    return Outcome(load(table_id), (), done.response, replayed=True)
             raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
         after = Loaded(
             table_id,
