@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, registry, to_data
@@ -350,12 +350,11 @@ def handle(
     response inside the transaction.
     """
     with transaction.atomic():
-        if command_id is not None:
-            done = ProcessedCommand.objects.filter(command_id=command_id).first()
-            if done is not None:
-                if done.stream_id != stream_id(table_id):
-                    raise BadRequest("command_id già usato per un altro tavolo.")
-                return Outcome(load(table_id), (), done.response, replayed=True)
+        if command_id is not None and not _claim(command_id, table_id):
+            done = ProcessedCommand.objects.get(command_id=command_id)
+            if done.stream_id != stream_id(table_id):
+                raise BadRequest("command_id già usato per un altro tavolo.")
+            return Outcome(load(table_id), (), done.response, replayed=True)
         loaded = load(table_id)
         if expected_version is not None and expected_version != loaded.version:
             raise StaleVersion(
@@ -378,10 +377,6 @@ def handle(
         try:
             recorded = store.append(stream_id(table_id), loaded.version, _new_events(produced), metadata)
         except WrongExpectedVersion as error:
-            if command_id is not None:  # the same command sent twice at once: the first one's answer
-                done = ProcessedCommand.objects.filter(command_id=command_id).first()
-                if done is not None:
-                    return Outcome(load(table_id), (), done.response, replayed=True)
             raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
         after = Loaded(
             table_id,
@@ -398,12 +393,24 @@ def handle(
             _snapshot(after)
         response = respond(after) if respond is not None else None
         if command_id is not None:
-            ProcessedCommand.objects.create(
-                command_id=command_id, stream_id=stream_id(table_id), response=response or {}
-            )
+            ProcessedCommand.objects.filter(command_id=command_id).update(response=response or {})
         _after_commit(after, produced)
     _remember(after)
     return Outcome(after, tuple(produced), response)
+
+
+def _claim(command_id: str, table_id: int) -> bool:
+    """Record ``command_id`` as being handled by this transaction; ``False`` if it was handled already.
+
+    The insert waits for a concurrent transaction holding the same id to finish, so a duplicate sent while
+    the first is in flight gets the first one's committed answer; a refused command leaves no row."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO eventstore_processedcommand (command_id, stream_id, response, status) "
+            "VALUES (%s, %s, '{}'::jsonb, 200) ON CONFLICT (command_id) DO NOTHING RETURNING 1",
+            [command_id, stream_id(table_id)],
+        )
+        return cursor.fetchone() is not None
 
 
 def close_table(table_id: int, reason: str, actor: str = "system") -> None:

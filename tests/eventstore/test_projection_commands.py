@@ -14,6 +14,7 @@ from eventstore.models import Event
 from eventstore.projections import registered
 from tables import service as tables
 from tables.models import Table
+from tests.eventstore.helpers import PLAYERS
 from tournaments import service as tournaments
 from tournaments.models import Tournament
 
@@ -39,7 +40,7 @@ def snapshot_rows() -> tuple[list[dict], list[dict]]:
 @pytest.fixture
 def world() -> tuple[int, int]:
     """A cash table with a hand started, and a full sit-and-go (started, with its own table)."""
-    table = tables.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
+    table = tables.open_table("t", TableConfig(seats=3), PLAYERS)
     tables.handle(table.table_id, lambda loaded, at: tables.start_command(loaded, at, None))
     tournament_id = tournaments.create(TournamentConfig("T", seats=3), "dir", ["a", "b", "c"])
     return table.table_id, tournament_id
@@ -69,9 +70,14 @@ def test_verify_reports_a_corrupted_projection_and_rebuild_fixes_it(world: tuple
     Tournament.objects.filter(id=tournament_id).update(level=99)
     code, out, err = verify()
     assert code == 1
-    assert f"tables: tables.Table {table_id}.status: log gives 'playing', live has 'bogus'" in err.splitlines()
+    assert (
+        f"tables: tables.Table {table_id}.status: log gives 'playing', live has 'bogus'" in err.splitlines()
+    )
     level = next(t["level"] for t in good_tournaments if t["id"] == tournament_id)
-    assert f"tournaments: tournaments.Tournament {tournament_id}.level: log gives {level}, live has 99" in err.splitlines()
+    assert (
+        f"tournaments: tournaments.Tournament {tournament_id}.level: log gives {level}, live has 99"
+        in err.splitlines()
+    )
     assert "projections verified" not in out
 
     out = StringIO()
@@ -79,7 +85,7 @@ def test_verify_reports_a_corrupted_projection_and_rebuild_fixes_it(world: tuple
     assert "tables: rebuilt" in out.getvalue() and "tournaments: rebuilt" in out.getvalue()
     assert snapshot_rows() == (good_tables, good_tournaments)
     assert Event.objects.count() == events  # the log is untouched
-    code, out_text, err = verify()
+    code, _, err = verify()
     assert (code, err) == (0, "")
 
 
@@ -95,7 +101,9 @@ def test_verify_reports_missing_and_extra_rows(world: tuple[int, int]) -> None:
     assert verify()[0] == 0
     assert not Table.objects.filter(id=extra.id).exists()
     # the id sequence is past the rebuilt rows: a new table gets a fresh id
-    assert tables.open_table("next", TableConfig(seats=3)).table_id > max(Table.objects.exclude(name="next").values_list("id", flat=True))
+    assert tables.open_table("next", TableConfig(seats=3)).table_id > max(
+        Table.objects.exclude(name="next").values_list("id", flat=True)
+    )
 
 
 def test_rebuild_refuses_an_unknown_projection(world: tuple[int, int]) -> None:

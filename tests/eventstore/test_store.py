@@ -1,4 +1,5 @@
-"""Append and read (``eventstore.store``): versions, optimistic concurrency, metadata, snapshots, upcasters."""
+"""Append and read (``eventstore.store``): versions, optimistic concurrency, metadata, snapshots,
+upcasters."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ Sid = Callable[..., str]
 
 def rows(stream_id: str) -> list[tuple[int, str, dict]]:
     """``(version, type, data)`` of the stream as stored in ``eventstore_event``."""
-    return list(Event.objects.filter(stream_id=stream_id).order_by("version").values_list("version", "type", "data"))
+    return list(
+        Event.objects.filter(stream_id=stream_id).order_by("version").values_list("version", "type", "data")
+    )
 
 
 def events(*types: str) -> list[NewEvent]:
@@ -93,7 +96,9 @@ def test_metadata_is_merged_into_each_event_own_wins(sid: Sid) -> None:
     assert append(sid("other"), 0, [NewEvent("C", {})])[0].metadata == {}
 
 
-@pytest.mark.parametrize("expected", [0, 1, 3, 4, 99], ids=["new-on-existing", "stale", "too-high", "too-high+1", "far"])
+@pytest.mark.parametrize(
+    "expected", [0, 1, 3, 4, 99], ids=["new-on-existing", "stale", "too-high", "too-high+1", "far"]
+)
 def test_wrong_expected_version_appends_nothing(sid: Sid, expected: int) -> None:
     s = sid()
     append(s, 0, events("A", "B"))
@@ -186,8 +191,15 @@ def test_upcaster_turns_old_events_into_the_current_schema(sid: Sid) -> None:
 
     upcaster("TestThing", 1)(v1_to_v2)
     try:
-        recorded = append(s, 0, [NewEvent("TestThing", {"chips": 5}), NewEvent("TestThing", {"amount": 8}, 2),
-                                 NewEvent("OtherThing", {"chips": 1})])  # fmt: skip
+        recorded = append(
+            s,
+            0,
+            [
+                NewEvent("TestThing", {"chips": 5}),
+                NewEvent("TestThing", {"amount": 8}, 2),
+                NewEvent("OtherThing", {"chips": 1}),
+            ],
+        )
         # the append returns the upcast form too, the stored payload is never rewritten
         assert (recorded[0].schema_version, recorded[0].data) == (2, {"amount": 5, "unit": "chips"})
         read = read_stream(s)

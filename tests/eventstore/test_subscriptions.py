@@ -9,7 +9,7 @@ import pytest
 from eventstore.models import Checkpoint
 from eventstore.store import NewEvent, RecordedEvent, append
 from eventstore.subscriptions import Subscription
-from tests.eventstore.conftest import all_of, wait_until
+from tests.eventstore.helpers import all_of, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,9 @@ def committed(sid: Sid, count: int) -> tuple[str, list[RecordedEvent]]:
     return s, found
 
 
-def fresh(name: str, handler: Callable[[Sequence[RecordedEvent]], None], batch_size: int = 500) -> Subscription:
+def fresh(
+    name: str, handler: Callable[[Sequence[RecordedEvent]], None], batch_size: int = 500
+) -> Subscription:
     """A subscription whose checkpoint starts after every event the database already holds."""
     subscription = Subscription(name, lambda batch: None, batch_size)
     subscription.catch_up()
@@ -39,7 +41,7 @@ def fresh(name: str, handler: Callable[[Sequence[RecordedEvent]], None], batch_s
 def test_batches_move_the_checkpoint(sid: Sid) -> None:
     seen: list[list[int]] = []
     subscription = fresh(f"test-batches-{sid()}", lambda batch: seen.append([e.data["n"] for e in batch]), 2)
-    s, stored = committed(sid, 5)
+    _, stored = committed(sid, 5)
     assert subscription.run_once() == 2
     checkpoint = Checkpoint.objects.get(name=subscription.name)
     assert (checkpoint.tx_id, checkpoint.global_position) == (stored[1].tx_id, stored[1].global_position)
@@ -57,12 +59,13 @@ def test_handler_failure_rolls_back_checkpoint_and_its_writes(sid: Sid) -> None:
 
     def handler(batch: Sequence[RecordedEvent]) -> None:
         delivered.append([e.data["n"] for e in batch])
-        Checkpoint.objects.create(name=f"{side}-{len(delivered)}")  # a projection write in the same transaction
+        # a projection write in the handler's (the checkpoint's) transaction
+        Checkpoint.objects.create(name=f"{side}-{len(delivered)}")
         if len(delivered) == fail["on"]:
             raise Boom
 
     subscription = fresh(f"test-failure-{sid()}", handler, 2)
-    s, stored = committed(sid, 3)
+    _, stored = committed(sid, 3)
     assert subscription.run_once() == 2
     with pytest.raises(Boom):
         subscription.run_once()
@@ -76,7 +79,7 @@ def test_handler_failure_rolls_back_checkpoint_and_its_writes(sid: Sid) -> None:
 
 
 def test_failure_on_the_very_first_batch_leaves_no_checkpoint(sid: Sid) -> None:
-    s, stored = committed(sid, 2)
+    committed(sid, 2)
     attempts: list[int] = []
 
     def handler(batch: Sequence[RecordedEvent]) -> None:
@@ -93,7 +96,9 @@ def test_failure_on_the_very_first_batch_leaves_no_checkpoint(sid: Sid) -> None:
 def test_reset_restarts_from_the_beginning(sid: Sid) -> None:
     s, stored = committed(sid, 3)
     mine: list[str] = []
-    subscription = Subscription(f"test-reset-{sid()}", lambda batch: mine.extend(e.event_id for e in batch if e.stream_id == s))
+    subscription = Subscription(
+        f"test-reset-{sid()}", lambda batch: mine.extend(e.event_id for e in batch if e.stream_id == s)
+    )
     subscription.catch_up()
     assert mine == [e.event_id for e in stored]
     assert subscription.catch_up() == 0

@@ -10,53 +10,15 @@ import pytest
 from django.db import transaction
 
 from engine.italian.bot import bot_command
-from engine.italian.legal import ActionKind, legal_actions
+from engine.italian.errors import NotYourTurn
 from engine.italian.model import HandEnded, TableConfig
 from eventstore import store
-from eventstore.models import Event, ProcessedCommand, Snapshot
+from eventstore.models import ProcessedCommand, Snapshot
 from eventstore.store import read_stream
 from tables import service
+from tests.eventstore.helpers import PLAYERS, count, open_and_start, respond, start, to_act
 
 pytestmark = pytest.mark.django_db
-
-# actions a player can take without an amount or cards
-SIMPLE = {ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.PAROL, ActionKind.DECLINE_BLIND,
-          ActionKind.PARTECIPATE, ActionKind.SHOW, ActionKind.MUCK}  # fmt: skip
-
-
-def start(seed: int) -> Any:
-    """A ``decide`` starting the next hand with a fixed shuffle (reproducible hands)."""
-    return lambda loaded, at: service.start_command(loaded, at, None, seed=seed.to_bytes(32, "big"))
-
-
-def open_and_start(seed: int = 1) -> int:
-    loaded = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
-    outcome = service.handle(loaded.table_id, start(seed))
-    assert outcome.loaded.state.hand is not None
-    return loaded.table_id
-
-
-def count(table_id: int) -> int:
-    return Event.objects.filter(stream_id=service.stream_id(table_id)).count()
-
-
-def to_act(table_id: int) -> tuple[str, str]:
-    """``(player, action)``: who is to act and an amount-free action they may take."""
-    state = service.load(table_id).state
-    assert state.hand is not None and state.hand.to_act is not None
-    seat = state.hand.to_act
-    kinds = [o.kind for o in legal_actions(state, seat)]
-    options = [kind for kind in kinds if kind in SIMPLE] or [ActionKind.DISCARD]  # no cards: SERVITO
-    assert options[-1] in kinds
-    action = options[-1].value  # e.g. DAI CARTE in the blind round, BUSSO/VEDO when betting
-    assert action in service.ACTIONS
-    occupant = state.seats[seat]
-    assert occupant is not None
-    return occupant.player, action
-
-
-def respond(loaded: service.Loaded) -> dict[str, Any]:
-    return {"version": loaded.version}
 
 
 def test_repeated_command_id_replays_the_response_and_appends_nothing() -> None:
@@ -109,7 +71,7 @@ def test_refused_command_records_no_command_id() -> None:
     idle = next(p for p in ("a", "b", "c") if p != player)
     command_id = str(uuid.uuid4())
     before = count(table_id)
-    with pytest.raises(Exception):  # noqa: B017 - the engine's IllegalAction: not their turn
+    with pytest.raises(NotYourTurn):
         service.act(table_id, idle, "fold", command_id=command_id)
     assert count(table_id) == before and not ProcessedCommand.objects.filter(command_id=command_id).exists()
     retried = service.act(table_id, player, action, command_id=command_id, respond=respond)
@@ -119,6 +81,7 @@ def test_refused_command_records_no_command_id() -> None:
 def play_to_hand_end(table_id: int, rng: random.Random) -> int:
     """Bots act until ``HandEnded``; returns the version at the end of the hand."""
     for _ in range(300):
+
         def decide(loaded: service.Loaded, at: int) -> Any:
             hand = loaded.state.hand
             assert hand is not None and hand.to_act is not None
@@ -165,7 +128,9 @@ def test_load_from_snapshot_equals_fold_from_scratch(monkeypatch: pytest.MonkeyP
     # at a version: the newest snapshot at or before it, then the events up to it
     service.forget_cache()
     middle = ended + 1
-    assert service.load(table_id, at_version=middle) == service.fold(None, read_stream(sid, to_version=middle), table_id)
+    assert service.load(table_id, at_version=middle) == service.fold(
+        None, read_stream(sid, to_version=middle), table_id
+    )
     assert service.load(table_id, at_version=ended - 1) == service.fold(
         None, read_stream(sid, to_version=ended - 1), table_id
     )
@@ -182,7 +147,7 @@ class Rollback(Exception):
 def test_command_rolled_back_by_the_caller_leaves_the_table_usable() -> None:
     """``handle`` inside a caller's transaction that then rolls back (e.g. the tournament manager's batch in
     a subscription whose handler fails later): the log is unchanged, so the next command must work."""
-    table = service.open_table("t", TableConfig(seats=3), [(0, "a", 100), (1, "b", 100), (2, "c", 100)])
+    table = service.open_table("t", TableConfig(seats=3), PLAYERS)
     sid = service.stream_id(table.table_id)
     with pytest.raises(Rollback), transaction.atomic():
         service.handle(table.table_id, start(1))
