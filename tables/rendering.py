@@ -11,6 +11,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.codec import from_data
 from engine.italian.legal import ActionKind
@@ -163,7 +164,10 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
             "cards": " ".join(map(str, event.cards)),
         }
     if isinstance(event, CardsDealtHidden):
-        return _("%(player)s receives %(count)s cards") % {"player": who(event.seat), "count": event.count}
+        text = ngettext(
+            "%(player)s receives %(count)s card", "%(player)s receives %(count)s cards", event.count
+        )
+        return text % {"player": who(event.seat), "count": event.count}
     if kind == "Discarded":
         if not event.cards:
             return f"{who(event.seat)}: SERVITO"
@@ -174,7 +178,10 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
     if isinstance(event, DiscardedHidden):
         if event.count == 0:
             return f"{who(event.seat)}: SERVITO"
-        return _("%(player)s changes %(count)s cards") % {"player": who(event.seat), "count": event.count}
+        text = ngettext(
+            "%(player)s changes %(count)s card", "%(player)s changes %(count)s cards", event.count
+        )
+        return text % {"player": who(event.seat), "count": event.count}
     if kind == "Checked":
         return f"{who(event.seat)}: BUSSO"
     if kind == "Called":
