@@ -46,6 +46,7 @@ class ProcessedCommand(models.Model):
 
     command_id = models.UUIDField(primary_key=True)
     stream_id = models.CharField(max_length=100)
+    actor = models.CharField(max_length=150, default="")
     response = models.JSONField()
     status = models.SmallIntegerField(default=200)
     recorded_at = models.DateTimeField(db_default=Now())

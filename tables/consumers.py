@@ -21,7 +21,7 @@ from django.utils import translation
 
 from engine.italian.errors import IllegalAction
 from tables import access, rendering, service
-from tables.service import TableError
+from tables.service import BadRequest, TableError
 
 log = logging.getLogger("mazziere.sockets")
 MAX_GAP = 200
@@ -31,6 +31,17 @@ def language_of(scope: dict[str, Any]) -> str:
     cookies = scope.get("cookies") or {}
     language = cookies.get("django_language", "")
     return language if language in ("it", "en") else "it"
+
+
+def _integer(value: Any, message: str) -> int | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise BadRequest(message)
+    try:
+        return int(value)
+    except ValueError as error:
+        raise BadRequest(message) from error
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -96,23 +107,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         html, version = await database_sync_to_async(self._render)(self.sent)
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
 
-    def _act(self, body: dict[str, Any]) -> None:
+    def _act(self, body: Any) -> None:
+        if not isinstance(body, dict):
+            raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
         cards = body.get("cards") or []
         if isinstance(cards, str):
             cards = [cards]
-        amount = body.get("amount")
-        amount = int(amount) if amount not in (None, "") else None
-        expected = body.get("expected_version")
-        command_id = body.get("command_id") or str(uuid.uuid4())
-        uuid.UUID(str(command_id))
+        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+            raise BadRequest("Carte non valide.")
+        try:
+            command_id = str(uuid.UUID(str(body.get("command_id") or uuid.uuid4())))
+        except ValueError as error:
+            raise BadRequest("command_id non valido: serve un UUID.") from error
         service.act(
             self.table_id,
             self.username,
             str(body.get("action", "")),
-            amount=amount,
+            amount=_integer(body.get("amount"), "Importo non valido."),
             cards=cards,
-            expected_version=int(expected) if expected not in (None, "") else None,
-            command_id=str(command_id),
+            expected_version=_integer(body.get("expected_version"), "Versione non valida."),
+            command_id=command_id,
         )
 
     async def _error(self, text: str) -> None:

@@ -350,10 +350,10 @@ def handle(
     response inside the transaction.
     """
     with transaction.atomic():
-        if command_id is not None and not _claim(command_id, table_id):
+        if command_id is not None and not _claim(command_id, table_id, actor):
             done = ProcessedCommand.objects.get(command_id=command_id)
-            if done.stream_id != stream_id(table_id):
-                raise BadRequest("command_id già usato per un altro tavolo.")
+            if done.stream_id != stream_id(table_id) or done.actor != actor:
+                raise BadRequest("command_id già usato per un altro comando.")
             return Outcome(load(table_id), (), done.response, replayed=True)
         loaded = load(table_id)
         if expected_version is not None and expected_version != loaded.version:
@@ -399,16 +399,16 @@ def handle(
     return Outcome(after, tuple(produced), response)
 
 
-def _claim(command_id: str, table_id: int) -> bool:
+def _claim(command_id: str, table_id: int, actor: str) -> bool:
     """Record ``command_id`` as being handled by this transaction; ``False`` if it was handled already.
 
     The insert waits for a concurrent transaction holding the same id to finish, so a duplicate sent while
     the first is in flight gets the first one's committed answer; a refused command leaves no row."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO eventstore_processedcommand (command_id, stream_id, response, status) "
-            "VALUES (%s, %s, '{}'::jsonb, 200) ON CONFLICT (command_id) DO NOTHING RETURNING 1",
-            [command_id, stream_id(table_id)],
+            "INSERT INTO eventstore_processedcommand (command_id, stream_id, actor, response, status) "
+            "VALUES (%s, %s, %s, '{}'::jsonb, 200) ON CONFLICT (command_id) DO NOTHING RETURNING 1",
+            [command_id, stream_id(table_id), actor],
         )
         return cursor.fetchone() is not None
 

@@ -1,0 +1,120 @@
+"""Two requests at the same table version at once, on their own connections: exactly one wins (200), the
+other is refused as stale (409) and the log holds exactly one action."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from engine.italian.model import TableConfig
+from eventstore.models import ProcessedCommand
+from eventstore.store import read_stream
+from tables import service, tasks
+from tests.tables.helpers import body, events, open_three, start_hand, to_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WAIT = 10  # seconds: a bound for every wait, so that a failure never hangs the run
+
+
+def meet_once(barrier: threading.Barrier, original: Callable[..., Any]) -> Callable[..., Any]:
+    """``original``, but each thread's first call waits for the other thread at ``barrier`` before it
+    runs: both requests have loaded the same version before either appends."""
+    seen = threading.local()
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not getattr(seen, "met", False):
+            seen.met = True
+            barrier.wait()
+        return original(*args, **kwargs)
+
+    return wrapper
+
+
+def in_threads(*targets: Callable[[], Any]) -> list[Any]:
+    """Run ``targets`` at once, each on its own thread and Django connection; their results (or errors)."""
+    results: list[Any] = [None] * len(targets)
+
+    def run(index: int, target: Callable[[], Any]) -> None:
+        try:
+            results[index] = target()
+        except BaseException as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, t), daemon=True) for i, t in enumerate(targets)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT)
+        assert not thread.is_alive(), "a request hung"
+    return results
+
+
+def test_two_clients_acting_at_the_same_version(monkeypatch, api_as, players, table) -> None:
+    loaded = service.load(table)
+    _, player = to_act(table)
+    before = events(table)
+    # the player to act presses DAI CARTE on two devices at once
+    first, second = body("decline_blind", loaded.version), body("decline_blind", loaded.version)
+    clients = api_as(players[player]), api_as(players[player])
+    both_loaded = threading.Barrier(2, timeout=WAIT)
+    monkeypatch.setattr(service, "player_command", meet_once(both_loaded, service.player_command))
+
+    def post(client: Any, request: dict[str, Any]) -> Callable[[], Any]:
+        return lambda: client.post(f"/api/tables/{table}/act/", request, format="json")
+
+    responses = in_threads(post(clients[0], first), post(clients[1], second))
+    assert not [r for r in responses if isinstance(r, BaseException)], responses
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200, 409]
+    won = next(r for r in responses if r.status_code == 200)
+    lost = next(r for r in responses if r.status_code == 409)
+    assert "Ricarica" in lost.json()["detail"]
+
+    winner_id = first["command_id"] if responses[0] is won else second["command_id"]
+    loser_id = second["command_id"] if winner_id == first["command_id"] else first["command_id"]
+    appended = read_stream(service.stream_id(table), before)
+    assert appended, "the winner appended nothing"
+    assert [e.type for e in appended].count("BlindDeclined") == 1
+    assert {e.metadata["command_id"] for e in appended} == {winner_id}
+    assert {e.metadata["actor"] for e in appended} == {player}
+    assert won.json()["version"] == appended[-1].version == events(table)
+    assert ProcessedCommand.objects.filter(command_id=winner_id).exists()
+    assert not ProcessedCommand.objects.filter(command_id=loser_id).exists()  # a 409 is not remembered
+    assert service.load(table).state.hand.phase.value == "opening"  # DAI CARTE once: the cards were dealt
+
+
+def test_player_and_timer_at_the_same_version(monkeypatch, players) -> None:
+    """The timer fires while the player acts: one of them wins, the other changes nothing."""
+    table = open_three(config=TableConfig(seats=3, action_time_ms=1, time_bank_ms=0))
+    loaded = start_hand(table)
+    _, player = to_act(table)
+    time.sleep(0.01)  # the deadline has passed: the timeout is due
+    before = events(table)
+    monkeypatch.setattr(service, "load", meet_once(threading.Barrier(2, timeout=WAIT), service.load))
+
+    def player_acts() -> str:
+        try:
+            service.act(table, player, "decline_blind", expected_version=loaded.version)
+        except service.StaleVersion:
+            return "stale"
+        return "acted"
+
+    acted, timed_out = in_threads(player_acts, lambda: tasks.run_timeout(table, loaded.version))
+    assert not isinstance(acted, BaseException), acted
+    assert not isinstance(timed_out, BaseException), timed_out
+    assert (acted, timed_out) in (("acted", False), ("stale", True))
+    appended = read_stream(service.stream_id(table), before)
+    actors = {e.metadata["actor"] for e in appended}
+    types = [e.type for e in appended]
+    if acted == "acted":
+        assert actors == {player} and "PlayerTimedOut" not in types
+    else:
+        assert actors == {"system"} and types.count("PlayerTimedOut") == 1
+    assert events(table) == appended[-1].version

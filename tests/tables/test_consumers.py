@@ -1,0 +1,228 @@
+"""The table WebSocket (``/ws/tables/<id>/``): who may connect, the fragments it sends, actions over it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from django.conf import settings
+from django.test import Client
+
+from config.routing import websocket_urlpatterns
+from eventstore.store import read_stream
+from tables import broadcast, service
+from tests.tables.helpers import WebsocketCommunicator, events, not_to_act, to_act
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+VERSION = re.compile(r'<div id="table" hx-swap-oob="true" data-version="(\d+)">')
+ERROR = re.compile(
+    r'<div id="messages" hx-swap-oob="true"><div class="error" role="alert">(.*)</div></div>\s*', re.S
+)
+EMPTY_MESSAGES = '<div id="messages" hx-swap-oob="true"></div>'
+TIMEOUT = 5
+
+
+def socket(table_id: int, user: Any) -> WebsocketCommunicator:
+    """A communicator on the routes with ``user`` already in the scope."""
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table_id}/")
+    communicator.scope["user"] = user
+    return communicator
+
+
+async def connected(table_id: int, user: Any) -> tuple[WebsocketCommunicator, str]:
+    communicator = socket(table_id, user)
+    accepted, code = await communicator.connect(timeout=TIMEOUT)
+    assert accepted, code
+    return communicator, await communicator.receive_from(timeout=TIMEOUT)
+
+
+def version_of(html: str) -> int:
+    found = VERSION.search(html)
+    assert found, html[:200]
+    return int(found.group(1))
+
+
+def error_of(html: str) -> str:
+    found = ERROR.fullmatch(html)
+    assert found, html[:300]
+    return found.group(1)
+
+
+async def count(table_id: int) -> int:
+    return await database_sync_to_async(events)(table_id)
+
+
+async def load(table_id: int) -> service.Loaded:
+    return await database_sync_to_async(service.load)(table_id)
+
+
+# --- connecting ---------------------------------------------------------------------------------------------
+
+
+async def test_refused_connections(nobody, players, table) -> None:
+    """Anonymous (through the whole ASGI application: origin check, session auth, no session) and a user
+    in no group: 4403; an unknown table: 4404."""
+    from config.asgi import application
+
+    origin = [(b"origin", b"http://testserver")]
+    anonymous = WebsocketCommunicator(application, f"/ws/tables/{table}/", headers=origin)
+    assert await anonymous.connect(timeout=TIMEOUT) == (False, 4403)
+    assert await socket(table, nobody).connect(timeout=TIMEOUT) == (False, 4403)
+    assert await socket(table + 10_000, players["anna"]).connect(timeout=TIMEOUT) == (False, 4404)
+
+
+async def test_player_receives_the_table_and_the_hand_log(players, dealt_table) -> None:
+    """Through the whole ASGI application, logged in with the session cookie of the pages."""
+    from config.asgi import application
+
+    def session_cookie() -> str:
+        client = Client()
+        client.force_login(players["bruno"])
+        return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    cookie = f"{settings.SESSION_COOKIE_NAME}={await database_sync_to_async(session_cookie)()}"
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{dealt_table}/", headers=headers)
+    accepted, _ = await communicator.connect(timeout=TIMEOUT)
+    assert accepted
+    html = await communicator.receive_from(timeout=TIMEOUT)
+    loaded = await load(dealt_table)
+    assert html.startswith('<div id="table" hx-swap-oob="true"')
+    assert version_of(html) == loaded.version
+    assert '<div id="hand-log" class="hand-log" hx-swap-oob="true"' in html  # the whole log
+    assert all(f'<div class="seat-name">{name}</div>' in html for name in ("anna", "bruno", "carla"))
+    assert html.count('<img src="/static/cards/back.svg"') == 10  # anna's and carla's cards, face down
+    for card in loaded.state.hand.cards[1]:  # bruno's own
+        assert f'<img src="/static/cards/{card}.svg" alt="{card}" data-card="{card}">' in html
+    assert await communicator.receive_nothing()
+    await communicator.disconnect()
+
+
+# --- acting ------------------------------------------------------------------------------------------------
+
+
+async def test_stale_action_gets_a_message_and_appends_nothing(players, dealt_table) -> None:
+    loaded = await load(dealt_table)
+    _, player = await database_sync_to_async(to_act)(dealt_table)
+    communicator, _ = await connected(dealt_table, players[player])
+    before = await count(dealt_table)
+    await communicator.send_json_to(
+        {"action": "check", "expected_version": loaded.version - 1, "command_id": str(uuid.uuid4())}
+    )
+    reply = await communicator.receive_from(timeout=TIMEOUT)
+    assert error_of(reply) == (
+        f"Il tavolo è cambiato: versione {loaded.version}, non {loaded.version - 1}. Ricarica."
+    )
+    assert 'id="table"' not in reply
+    assert await count(dealt_table) == before
+    assert await communicator.receive_nothing()
+    await communicator.disconnect()
+
+
+REFUSED = [
+    ("{not json", "Messaggio non valido."),
+    ({"action": "jump"}, "Azione sconosciuta &#x27;jump&#x27;: una di fold, check,"),
+    ({"action": "bet", "amount": 1}, "La puntata deve essere tra 10 e 30."),  # below the minimum
+    ({"action": "bet"}, "Serve un importo (amount) per puntare o rilanciare."),
+    ({"action": "bet", "amount": "tanti"}, ""),  # any message (today Python's own, in English)
+    ({"action": "discard", "cards": ["Zz"]}, "Carta non valida"),
+    ({"action": "check", "command_id": "not-a-uuid"}, ""),  # idem
+]
+
+
+async def test_refused_actions_get_a_message(players, dealt_table) -> None:
+    _, player = await database_sync_to_async(to_act)(dealt_table)
+    communicator, _ = await connected(dealt_table, players[player])
+    before = await count(dealt_table)
+    for message, error in REFUSED:
+        await communicator.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
+        reply = error_of(await communicator.receive_from(timeout=TIMEOUT))
+        assert reply and reply.startswith(error), (message, reply)
+    assert await count(dealt_table) == before
+    # out of turn
+    loaded = await load(dealt_table)
+    other, _ = await connected(dealt_table, players[await database_sync_to_async(not_to_act)(dealt_table)])
+    await other.send_json_to({"action": "check", "expected_version": loaded.version})
+    assert error_of(await other.receive_from(timeout=TIMEOUT)) == "Non è il tuo turno."
+    assert await count(dealt_table) == before
+    await communicator.disconnect()
+    await other.disconnect()
+
+
+async def test_watchers_may_not_act(director, auditor, players, dealt_table) -> None:
+    loaded = await load(dealt_table)
+    before = await count(dealt_table)
+    for user in (director, auditor):
+        communicator, html = await connected(dealt_table, user)
+        assert version_of(html) == loaded.version
+        assert 'id="actions"' not in html  # no buttons for a watcher
+        assert "/static/cards/back.svg" in html and "data-card=" not in html
+        await communicator.send_json_to({"action": "check", "expected_version": loaded.version})
+        assert error_of(await communicator.receive_from(timeout=TIMEOUT)) == "Solo i giocatori possono agire."
+        await communicator.disconnect()
+    assert await count(dealt_table) == before
+
+
+@pytest.mark.parametrize(
+    "message", ["[1, 2]", '{"action": "bet", "amount": [5]}'], ids=["list", "amount-list"]
+)
+async def test_malformed_message_is_answered_not_fatal(players, dealt_table, message) -> None:
+    _, player = await database_sync_to_async(to_act)(dealt_table)
+    communicator, _ = await connected(dealt_table, players[player])
+    await communicator.send_to(text_data=message)
+    for _ in range(200):  # an answer, or the consumer's death (raised by receive_from)
+        if communicator.future.done() or not communicator.output_queue.empty():
+            break
+        await asyncio.sleep(0.01)
+    try:
+        reply = await communicator.receive_from(timeout=0.1)
+    finally:
+        await communicator.disconnect()
+    assert error_of(reply)
+
+
+async def test_legal_action_is_appended_and_reaches_every_socket(players, dealt_table) -> None:
+    loaded = await load(dealt_table)
+    seat, player = await database_sync_to_async(to_act)(dealt_table)
+    other_seat = (seat + 1) % 3
+    other = (await load(dealt_table)).state.seats[other_seat].player
+    actor, _ = await connected(dealt_table, players[player])
+    watcher, _ = await connected(dealt_table, players[other])
+    await database_sync_to_async(broadcast.subscription().catch_up)()  # the opening events are delivered
+    assert await watcher.receive_nothing()
+    before = await count(dealt_table)
+    command_id = str(uuid.uuid4())
+    await actor.send_json_to(
+        {"action": "check", "expected_version": loaded.version, "command_id": command_id}
+    )
+    reply = await actor.receive_from(timeout=TIMEOUT)
+    after = await count(dealt_table)
+    assert after > before
+    assert version_of(reply) == after
+    assert reply.rstrip().endswith(EMPTY_MESSAGES)  # any old error is cleared
+    assert f"{player}: BUSSO" in reply  # the new line of the hand log
+    appended = await database_sync_to_async(read_stream)(service.stream_id(dealt_table), before)
+    assert {e.metadata["command_id"] for e in appended} == {command_id}
+    assert {e.metadata["actor"] for e in appended} == {player}
+
+    # the other seat hears of it through the broadcaster
+    for _ in range(300):
+        await database_sync_to_async(broadcast.subscription().catch_up)()
+        if not await watcher.receive_nothing(timeout=0.05):
+            break
+    else:
+        raise AssertionError("the broadcast never arrived")
+    update = await watcher.receive_from(timeout=TIMEOUT)
+    assert version_of(update) == after
+    assert f"{player}: BUSSO" in update
+    assert 'hx-swap-oob="beforeend"' in update  # only the new log lines, appended
+    assert await actor.receive_nothing()  # the sender already has this version: nothing twice
+    await actor.disconnect()
+    await watcher.disconnect()

@@ -1,0 +1,84 @@
+"""Timers carry ``(table, version)``: a late timer does nothing, an early one appends nothing and is
+rescheduled, a due one times the player out (IT-SIT-1)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine.italian.model import TableConfig
+from eventstore.store import read_stream
+from tables import service, tasks, timers
+from tests.tables.helpers import events, open_three, start_hand, to_act
+
+pytestmark = pytest.mark.django_db
+
+QUICK = TableConfig(seats=3, action_time_ms=1, time_bank_ms=0)
+
+
+def test_timer_after_the_player_acted_does_nothing(players, table) -> None:
+    version = service.load(table).version
+    _, player = to_act(table)
+    service.act(table, player, "decline_blind", expected_version=version)
+    after = events(table)
+    assert tasks.run_timeout(table, version) is False
+    assert events(table) == after
+    assert service.load(table).state.hand.phase.value == "opening"  # DAI CARTE: the cards were dealt
+
+
+def test_timer_before_the_deadline_appends_nothing_and_is_rescheduled(monkeypatch, players, table) -> None:
+    loaded = service.load(table)
+    rescheduled: list[service.Loaded] = []
+    monkeypatch.setattr(timers, "schedule", rescheduled.append)
+    before = events(table)
+    assert tasks.run_timeout(table, loaded.version) is False  # TimeoutTooEarly: no exception escapes
+    assert events(table) == before
+    assert [r.version for r in rescheduled] == [loaded.version]  # the timer is queued again for later
+
+
+def test_timer_after_the_deadline_times_the_player_out(players) -> None:
+    table = open_three(config=QUICK)
+    loaded = start_hand(table)
+    seat, _ = to_act(table)
+    time.sleep(0.01)
+    before = events(table)
+    assert tasks.run_timeout(table, loaded.version) is True
+    appended = read_stream(service.stream_id(table), before)
+    assert [e.data for e in appended if e.type == "PlayerTimedOut"] == [{"seat": seat}]
+    assert {e.metadata["actor"] for e in appended} == {"system"}
+    assert "BlindDeclined" in [e.type for e in appended]  # out of time in the blind round: DAI CARTE
+    assert service.load(table).state.hand.phase.value == "opening"
+    # the same timer delivered twice acts once
+    after = events(table)
+    assert tasks.run_timeout(table, loaded.version) is False
+    assert events(table) == after
+
+
+def test_timer_in_a_betting_round_sits_the_player_out(players) -> None:
+    table = open_three(config=QUICK)
+    start_hand(table)
+    loaded = service.load(table)
+    while loaded.state.hand.phase.value == "blind":  # everyone lets the time run out: DAI CARTE
+        time.sleep(0.005)
+        assert tasks.run_timeout(table, loaded.version) is True
+        loaded = service.load(table)
+    seat, _ = to_act(table)
+    time.sleep(0.005)
+    before = events(table)
+    assert tasks.run_timeout(table, loaded.version) is True
+    types = [e.type for e in read_stream(service.stream_id(table), before)]
+    assert types[:2] == ["PlayerTimedOut", "PlayerSatOut"]
+    assert service.load(table).state.seats[seat].sitting_out
+
+
+def test_start_hand_task_runs_once_per_version(players) -> None:
+    table = open_three()
+    version = service.load(table).version
+    assert tasks.run_start_hand(table, version) is True
+    loaded = service.load(table)
+    assert loaded.state.hand is not None and loaded.state.hand_number == 1
+    after = events(table)
+    assert tasks.run_start_hand(table, version) is False  # stale: the hand already started
+    assert tasks.run_start_hand(table, loaded.version) is False  # a hand is running: nothing to start
+    assert events(table) == after
