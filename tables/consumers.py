@@ -16,8 +16,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from engine.italian.errors import IllegalAction
 from tables import access, rendering, service
@@ -28,9 +30,22 @@ MAX_GAP = 200
 
 
 def language_of(scope: dict[str, Any]) -> str:
+    """The page's language: the language cookie, else the browser's Accept-Language (as LocaleMiddleware)."""
     cookies = scope.get("cookies") or {}
-    language = cookies.get("django_language", "")
-    return language if language in ("it", "en") else "it"
+    language = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if not translation.check_for_language(language):
+        headers = dict(scope.get("headers") or [])
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        language = settings.LANGUAGE_CODE
+        for code, _ in parse_accept_lang_header(accept):
+            if code == "*":
+                continue
+            try:
+                language = translation.get_supported_language_variant(code)
+            except LookupError:
+                continue
+            break
+    return language
 
 
 def _integer(value: Any, message: str) -> int | None:

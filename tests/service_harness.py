@@ -1,0 +1,301 @@
+"""The live service inside the test process, for tests marked ``timers`` (``transaction=True`` databases).
+
+What ``make run`` starts as processes (``Procfile``) runs here as threads of the test process, on the test
+database and the test run's Redis:
+
+* a real Celery worker (:func:`celery_worker`, thread pool) consuming this test process's own queue
+  (``settings.CELERY_TASK_DEFAULT_QUEUE``, one per xdist worker: ``config/testing.py``), purged first;
+* Celery beat (:func:`celery_beat`, in-memory schedule, ``CELERY_BEAT_SCHEDULE``): the deadline sweep and
+  the tournament clocks — without it levels never advance;
+* the subscribers (:func:`subscribers`): the tournament process manager and the broadcaster;
+* an ASGI server (:func:`asgi_server`, uvicorn on a free port) for the browser tests.
+
+The conftests of ``tests/tournaments`` and ``tests/e2e`` import the fixtures below. Speed knobs come from the
+``game_speed`` fixture, which a conftest (or a test module) overrides.
+
+Data must be committed to be seen by the other threads, hence ``@pytest.mark.django_db(transaction=True)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+T = TypeVar("T")
+
+# loggers whose ERROR records mean that something in the service failed: a refused bot move or a failing
+# subscription handler (mazziere), a task that raised (celery), a 500 (django.request), an exception in a
+# socket consumer (uvicorn.error, which does not propagate to the root logger), a lost asyncio task
+WATCHED_LOGGERS = ("mazziere", "celery", "django", "uvicorn", "asyncio")
+
+
+def wait_for(predicate: Callable[[], T], timeout: float, what: str, interval: float = 0.1,
+             details: Callable[[], str] | None = None) -> T:  # fmt: skip
+    """Poll ``predicate`` until it returns something truthy (returned); ``AssertionError`` after ``timeout``
+    seconds, with ``details()`` in the message."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            extra = f"\n{details()}" if details is not None else ""
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}{extra}")
+        time.sleep(interval)
+
+
+def in_thread(function: Callable[[], T], timeout: float = 30.0) -> T:
+    """Run ``function`` in a fresh thread with its own database connection (closed after) and return its
+    result. For ORM calls while an event loop runs in the test's thread (Playwright's sync API), where
+    Django refuses them (``SynchronousOnlyOperation``)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = function()
+        except BaseException as error:  # re-raised in the caller
+            box["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, name="db-call", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise AssertionError(f"database call still running after {timeout} s")
+    if "error" in box:
+        raise box["error"]
+    return box["result"]  # type: ignore[no-any-return]
+
+
+# --- errors logged by the service ------------------------------------------------------------------------
+
+
+class ErrorRecords(logging.Handler):
+    """Keeps the ERROR (and worse) records of :data:`WATCHED_LOGGERS`, from any thread."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+        self._lock_records = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with self._lock_records:
+            self.records.append(record)
+
+    def text(self) -> str:
+        lines = []
+        for record in list(self.records):
+            lines.append(f"[{record.threadName}] {record.name}: {record.getMessage()}")
+            if record.exc_info:
+                lines.append(logging.Formatter().formatException(record.exc_info))
+        return "\n".join(lines)
+
+
+@contextmanager
+def error_records() -> Iterator[ErrorRecords]:
+    """The handler sits on the watched loggers themselves, not on the root logger: the Celery worker empties
+    the root logger's handlers when it starts (``worker_hijack_root_logger``) and uvicorn's loggers do not
+    propagate."""
+    handler = ErrorRecords()
+    loggers = [logging.getLogger(name) for name in WATCHED_LOGGERS]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+# --- Celery ------------------------------------------------------------------------------------------------
+
+
+def celery_app() -> Any:
+    from config.celery import app
+
+    return app
+
+
+def purge_queue(queue: str) -> int:
+    """Drop every message waiting in ``queue`` (tasks left by earlier tests); returns how many."""
+    app = celery_app()
+    with app.connection_for_write() as conn:
+        return int(conn.default_channel.queue_purge(queue) or 0)
+
+
+@contextmanager
+def celery_worker(concurrency: int = 4, pool: str = "threads") -> Iterator[Any]:
+    """A real Celery worker in a thread, consuming only this test process's queue (purged first)."""
+    from celery.contrib.testing.worker import start_worker
+
+    app = celery_app()
+    queue = django_settings.CELERY_TASK_DEFAULT_QUEUE
+    assert app.conf.task_default_queue == queue, (
+        f"the Celery app sends to {app.conf.task_default_queue!r}, the test queue is {queue!r}"
+    )
+    purge_queue(queue)
+    root = logging.getLogger()
+    before, level = set(root.handlers), root.level
+    with start_worker(
+        app,
+        pool=pool,
+        concurrency=concurrency,
+        perform_ping_check=False,
+        loglevel="WARNING",
+        queues=[queue],
+        shutdown_timeout=30.0,
+    ) as worker:
+        added = [handler for handler in root.handlers if handler not in before]
+        try:
+            yield worker
+        finally:
+            # the worker's logging setup replaced the root logger's handlers with its own: drop those, so
+            # that the tests after this one do not print every warning twice
+            for handler in added:
+                root.removeHandler(handler)
+            root.setLevel(level)
+    # ETA tasks the worker held (timeouts, next hands) went back to the queue at shutdown
+    purge_queue(queue)
+
+
+@contextmanager
+def celery_beat(max_interval: float = 0.25) -> Iterator[Any]:
+    """Celery beat in a thread with an in-memory schedule (no ``celerybeat-schedule`` file): the entries
+    of ``CELERY_BEAT_SCHEDULE`` (the sweep and the tournament clocks), sent to the test's queue."""
+    from celery.beat import Scheduler, Service
+
+    service = Service(celery_app(), max_interval=max_interval, scheduler_cls=Scheduler, remote_control=False)
+    thread = threading.Thread(target=service.start, name="celery-beat", daemon=True)
+    thread.start()
+    try:
+        yield service
+    finally:
+        service.stop(wait=True)
+        thread.join(10)
+
+
+# --- subscribers -------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def subscribers(idle: float = 0.2) -> Iterator[threading.Thread]:
+    """The tournament process manager and the broadcaster (``manage.py run_subscribers``) in a thread."""
+    from eventstore.subscriptions import run
+    from tables import broadcast
+    from tournaments import manager
+
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            run([manager.subscription(), broadcast.subscription()], stop, idle=idle)
+        except BaseException as error:  # reported at teardown
+            failure.append(error)
+
+    thread = threading.Thread(target=target, name="subscribers", daemon=True)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        stop.set()
+        thread.join(10)
+        assert not thread.is_alive(), "the subscribers thread did not stop"
+        if failure:
+            raise AssertionError(f"the subscribers stopped with {failure[0]!r}") from failure[0]
+
+
+# --- the ASGI server ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def asgi_server(host: str = "127.0.0.1") -> Iterator[str]:
+    """``config.asgi.application`` served by uvicorn in a thread on a free port; yields its base URL."""
+    import uvicorn
+
+    from config.asgi import application
+
+    # log_config=None: uvicorn's own dictConfig would drop the handlers of the error capture
+    config = uvicorn.Config(
+        application, host=host, port=0, log_level="warning", lifespan="off", log_config=None
+    )
+    server = uvicorn.Server(config)
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started or not thread.is_alive(), 15, "uvicorn to start")
+        assert server.started, "uvicorn did not start (see the log above)"
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+
+
+# --- fixtures ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class LiveService:
+    """What :func:`live_service` runs; ``errors`` collects the service's ERROR log records."""
+
+    queue: str
+    worker: Any
+    beat: Any
+    errors: ErrorRecords
+    speed: dict[str, float] = field(default_factory=dict)
+
+    def assert_no_errors(self, ignore: Callable[[logging.LogRecord], bool] | None = None) -> None:
+        """No ERROR record was logged, except those ``ignore`` accepts (known bugs, reported elsewhere)."""
+        found = [r for r in self.errors.records if ignore is None or not ignore(r)]
+        assert not found, f"the service logged errors:\n{self.errors.text()}"
+
+
+@pytest.fixture
+def game_speed() -> dict[str, float]:
+    """Settings for fast games (overridden by the conftests): bots' thinking time, pause between hands."""
+    return {"MAZZIERE_BOT_THINK": 0.05, "MAZZIERE_NEXT_HAND_DELAY": 0.2}
+
+
+@pytest.fixture
+def live_service(
+    request: pytest.FixtureRequest, transactional_db: None, settings: Any, game_speed: dict[str, float]
+) -> Iterator[LiveService]:
+    """Worker, beat and subscribers running against the test database (tests marked ``timers``)."""
+    if request.node.get_closest_marker("timers") is None or settings.MAZZIERE_TIMERS != "celery":
+        pytest.fail("live_service needs a test marked @pytest.mark.timers (MAZZIERE_TIMERS=celery)")
+    for name, value in game_speed.items():
+        setattr(settings, name, value)
+    from tables import service as tables
+    from tables import timers
+
+    tables.forget_cache()
+    timers.is_bot.cache_clear()
+    with ExitStack() as stack:
+        worker = stack.enter_context(celery_worker())
+        # after the worker: its start runs django.setup() again, whose logging dictConfig empties the handlers
+        # of the configured loggers
+        errors = stack.enter_context(error_records())
+        stack.enter_context(subscribers())
+        beat = stack.enter_context(celery_beat())
+        yield LiveService(settings.CELERY_TASK_DEFAULT_QUEUE, worker, beat, errors, dict(game_speed))
+    tables.forget_cache()
+    timers.is_bot.cache_clear()
+
+
+@pytest.fixture
+def asgi_live_server(live_service: LiveService) -> Iterator[str]:
+    """The base URL (``http://127.0.0.1:<port>``) of the ASGI application, with the live service behind it."""
+    with asgi_server() as url:
+        yield url
