@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-service clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
@@ -37,6 +37,10 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.evaluation
 	$(PY) -m benchmarks.italian
+
+## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers.
+bench-service: $(STAMP)
+	$(PY) -m benchmarks.service --tables 100 --seconds 60
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
