@@ -114,8 +114,8 @@ SPECTACULAR_SETTINGS = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        # channels-redis blocks 5 s in BZPOPMIN: the socket timeout must be longer (redis-py 8 defaults to 5 s,
-        # which dropped every idle WebSocket)
+        # channels-redis blocks 5 s in BZPOPMIN: the socket timeout must be longer (redis-py 8 defaults
+        # to 5 s, which dropped every idle WebSocket)
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
             "prefix": env.str("CHANNELS_PREFIX", default="asgi"),

@@ -32,7 +32,7 @@ class CodecError(ValueError):
 
 def to_data(value: Any) -> Any:
     """``value`` as JSON-compatible data (see the module doc)."""
-    if value is None or isinstance(value, (bool, int, str)) and not isinstance(value, Enum):
+    if value is None or (isinstance(value, (bool, int, str)) and not isinstance(value, Enum)):
         return value
     if isinstance(value, Card):
         return str(value)

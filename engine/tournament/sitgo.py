@@ -358,7 +358,9 @@ def _start(state: TournamentState, config: TournamentConfig, command: StartTourn
     if len(state.players) < 2:
         raise TournamentError("Servono almeno due iscritti.", "at least two players must be registered")
     if len(command.seed) != 32:
-        raise TournamentError("Il seme del sorteggio deve essere di 32 byte.", "the draw seed must be 32 bytes")
+        raise TournamentError(
+            "Il seme del sorteggio deve essere di 32 byte.", "the draw seed must be 32 bytes"
+        )
     seating, draw, button = seat_draw(state.players, config.seats, command.seed)
     return (
         TournamentStarted(command.table_id, seating, draw, button, command.at),
