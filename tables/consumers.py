@@ -9,6 +9,7 @@ fragment and changes nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import uuid
@@ -26,6 +27,10 @@ from tables import access, rendering, service
 from tables.service import BadRequest, TableError
 
 log = logging.getLogger("mazziere.sockets")
+
+# Renders and actions of different sockets run in parallel threads (each with its own database connection),
+# not all on Channels' single default thread, which the service benchmark showed to be the bottleneck.
+in_pool = functools.partial(database_sync_to_async, thread_sensitive=False)
 MAX_GAP = 200
 
 
@@ -73,7 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.may_play = await database_sync_to_async(access.may_play)(user)
         self.language = language_of(self.scope)
         try:
-            html, version = await database_sync_to_async(self._render)(0)
+            html, version = await in_pool(self._render)(0)
         except service.TableNotFound:
             await self.close(code=4404)
             return
@@ -102,7 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def stream_updated(self, message: dict[str, Any]) -> None:
         if message["version"] <= self.sent:
             return
-        html, version = await database_sync_to_async(self._render)(self.sent)
+        html, version = await in_pool(self._render)(self.sent)
         await self._send(html, version)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -115,11 +120,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("Solo i giocatori possono agire.")
             return
         try:
-            await database_sync_to_async(self._act)(body)
+            await in_pool(self._act)(body)
         except (TableError, IllegalAction, ValueError) as error:
             await self._error(str(error))
             return
-        html, version = await database_sync_to_async(self._render)(self.sent)
+        html, version = await in_pool(self._render)(self.sent)
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
 
     def _act(self, body: Any) -> None:

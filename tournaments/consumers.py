@@ -12,7 +12,7 @@ from django.utils import translation
 
 from tables import access, rendering
 from tables import service as tables
-from tables.consumers import language_of
+from tables.consumers import in_pool, language_of
 from tournaments.models import Tournament
 from tournaments.views import context
 
@@ -28,7 +28,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.username = user.get_username()
         self.director = await database_sync_to_async(access.may_direct)(user)
         self.language = language_of(self.scope)
-        html, table_id = await database_sync_to_async(self._render)()
+        html, table_id = await in_pool(self._render)()
         if html is None:
             await self.close(code=4404)
             return
@@ -60,7 +60,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         return html, tournament.table_id
 
     async def stream_updated(self, message: dict[str, Any]) -> None:
-        html, table_id = await database_sync_to_async(self._render)()
+        html, table_id = await in_pool(self._render)()
         if html is None:
             return
         if table_id:
