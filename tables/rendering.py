@@ -134,8 +134,14 @@ def table_html(loaded: Loaded, username: str) -> str:
 # --- the hand log ----------------------------------------------------------------------------------------
 
 
-def _name(loaded: Loaded, names: dict[int, str], seat: int) -> str:
-    return names.get(seat, f"#{seat + 1}")
+# events that are one word of the table (seed 000, "Pulsanti")
+_WORDS = {
+    "Checked": "BUSSO",
+    "Folded": "PASSO",
+    "ParolSaid": "PAROL",
+    "HandMucked": "NASCONDO",
+    "BlindDeclined": "DAI CARTE",
+}
 
 
 def describe(event: Any, names: dict[int, str]) -> str | None:
@@ -156,8 +162,6 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
     if kind == "BlindBetPlaced":
         label = ("BUIO", "CONTROBUIO", "OVER")[event.stage - 1]
         return f"{who(event.seat)}: {label} {event.to}"
-    if kind == "BlindDeclined":
-        return f"{who(event.seat)}: DAI CARTE"
     if kind == "CardsDealt":
         return _("%(player)s receives %(cards)s") % {
             "player": who(event.seat),
@@ -182,24 +186,18 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
             "%(player)s changes %(count)s card", "%(player)s changes %(count)s cards", event.count
         )
         return text % {"player": who(event.seat), "count": event.count}
-    if kind == "Checked":
-        return f"{who(event.seat)}: BUSSO"
+    if kind in _WORDS:
+        return f"{who(event.seat)}: {_WORDS[kind]}"
     if kind == "Called":
         return f"{who(event.seat)}: {'RESTO' if event.all_in else 'VEDO'} (+{event.amount})"
     if kind == "BetPlaced":
         return f"{who(event.seat)}: {'RESTO' if event.all_in else 'PUNTO'} {event.to}"
     if kind == "Raised":
         return f"{who(event.seat)}: {'RESTO' if event.all_in else 'RILANCIO'} {event.to}"
-    if kind == "Folded":
-        return f"{who(event.seat)}: PASSO"
-    if kind == "ParolSaid":
-        return f"{who(event.seat)}: PAROL"
     if kind == "AdeguamentoPaid":
         return f"{who(event.seat)}: PARTECIPO ({event.amount})"
     if kind == "HandShown":
         return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {event.label}"
-    if kind == "HandMucked":
-        return f"{who(event.seat)}: NASCONDO"
     if kind == "PlayerTimedOut":
         return _("%(player)s ran out of time") % {"player": who(event.seat)}
     if kind == "PlayerSatOut":

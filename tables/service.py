@@ -34,7 +34,6 @@ from engine.italian.model import (
     Fold,
     HandEnded,
     HandStarted,
-    Limit,
     MuckHand,
     Partecipate,
     ReturnToPlay,
@@ -328,7 +327,7 @@ def open_table(
         loaded = Loaded(table.id, recorded[-1].version, state, name, tournament_id, first_button, False, at)
         project(loaded)
         _snapshot(loaded)
-        _after_commit(loaded, events)
+        _after_commit(loaded)
     return loaded
 
 
@@ -394,7 +393,7 @@ def handle(
         response = respond(after) if respond is not None else None
         if command_id is not None:
             ProcessedCommand.objects.filter(command_id=command_id).update(response=response or {})
-        _after_commit(after, produced)
+        _after_commit(after)
     _remember(after)
     return Outcome(after, tuple(produced), response)
 
@@ -431,7 +430,7 @@ def close_table(table_id: int, reason: str, actor: str = "system") -> None:
     _remember(after)
 
 
-def _after_commit(loaded: Loaded, events: Sequence[Event]) -> None:
+def _after_commit(loaded: Loaded) -> None:
     from tables import timers
 
     transaction.on_commit(lambda: timers.schedule(loaded))
@@ -529,7 +528,3 @@ def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | Non
     seed = seed or secrets.token_bytes(32)
     deck = shuffle(Deck.italian(players).cards, seed)
     return StartHand(deck, at, invito, button, f"{loaded.table_id}-{state.hand_number + 1}")
-
-
-def default_config(seats: int = 6, limit: Limit = Limit.POT_LIMIT, **options: Any) -> TableConfig:
-    return TableConfig(seats=seats, limit=limit, **options)

@@ -14,6 +14,7 @@ from django.test import Client
 from factory.django import DjangoModelFactory
 from rest_framework.test import APIClient
 
+from engine.italian.model import TableConfig
 from tables import access, service, timers
 from tests.tables import helpers
 
@@ -79,7 +80,7 @@ def nobody(user_factory: type[UserFactory]) -> Any:
 def other_table_player(user_factory: type[UserFactory], players: dict[str, Any]) -> Any:
     """dora, a player seated at another table (with anna and bruno)."""
     dora = user_factory(username="dora", groups=[access.PLAYER])
-    service.open_table("Altro", service.default_config(seats=3), [(0, "dora", 500), (1, "anna", 500)])
+    service.open_table("Altro", TableConfig(seats=3), [(0, "dora", 500), (1, "anna", 500)])
     return dora
 
 
