@@ -196,29 +196,24 @@ def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def _clock(
+    request: HttpRequest, tournament_id: int, operation: Callable[..., object], done: str
+) -> HttpResponse:
+    """Pause or resume (director), with the reason typed in the form."""
     _director(request)
     name, reason = request.user.get_username(), request.POST.get("reason", "")
     return _action(
-        request,
-        tournament_id,
-        lambda: service.pause(tournament_id, name, reason),
-        "In pausa.",
-        "tournament-director",
+        request, tournament_id, lambda: operation(tournament_id, name, reason), done, "tournament-director"
     )
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _clock(request, tournament_id, service.pause, "In pausa.")
 
 
 @login_required
 @require_POST
 def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _director(request)
-    name, reason = request.user.get_username(), request.POST.get("reason", "")
-    return _action(
-        request,
-        tournament_id,
-        lambda: service.resume(tournament_id, name, reason),
-        "Ripreso.",
-        "tournament-director",
-    )
+    return _clock(request, tournament_id, service.resume, "Ripreso.")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 import time
-import types
 import uuid
 from collections.abc import Callable
 from typing import Any
+
+from channels.testing import WebsocketCommunicator  # daphne (dev extra) makes the package importable
 
 from engine.italian.bot import bot_command
 from engine.italian.legal import ActionKind, legal_actions
@@ -30,30 +29,7 @@ from engine.italian.model import (
 from eventstore.models import Event
 from tables import service
 
-
-def _websocket_communicator() -> type:
-    """``channels.testing.WebsocketCommunicator``. The package's ``__init__`` also imports its live-server
-    test case, which needs ``daphne`` (not a dependency of this project): without daphne, load the
-    communicator's modules under a bare ``channels.testing`` package instead."""
-    try:
-        from channels.testing import WebsocketCommunicator
-    except ModuleNotFoundError as error:
-        if not (error.name or "").startswith("daphne"):
-            raise
-        import channels
-
-        package = types.ModuleType("channels.testing")
-        package.__path__ = [f"{channels.__path__[0]}/testing"]
-        sys.modules["channels.testing"] = package
-        for module in ("application", "http", "websocket"):
-            for name, value in vars(importlib.import_module(f"channels.testing.{module}")).items():
-                if name.endswith("Communicator"):
-                    setattr(package, name, value)
-        WebsocketCommunicator = package.WebsocketCommunicator
-    return WebsocketCommunicator
-
-
-WebsocketCommunicator = _websocket_communicator()
+__all__ = ["WebsocketCommunicator"]
 
 PLAYERS = ("anna", "bruno", "carla")
 STACK = 500
