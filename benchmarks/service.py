@@ -118,6 +118,8 @@ CLIENT = "client (this process)"
 
 VERSION_RE = re.compile(r'<div id="table"[^>]*?\bdata-version="(\d+)"')
 MY_TURN_RE = re.compile(r'class="seat seat-pos-\d+ to-act(?: [\w-]+)* me"')
+ACTION_RE = re.compile(r'data-action="(\w+)"(?:[^>]*?hx-vals=\'\{[^}]*?"amount": (\d+))?')
+AMOUNT_RE = re.compile(r'<input type="number" name="amount" min="(\d+)"')
 ERROR_RE = re.compile(r'<div class="error" role="alert">(.*?)</div>', re.S)
 
 
@@ -773,7 +775,52 @@ class SeatClient:
             self.table.observe(self.seat, version, now)
             if MY_TURN_RE.search(text) and version > self.acted_on:
                 self.turn_seen = now
-                bench.spawn(self.act())
+                if bench.state_from == "fragment":
+                    self.act_from_fragment(text, version, now)
+                else:
+                    bench.spawn(self.act())
+
+    def act_from_fragment(self, text: str, version: int, now: float) -> None:
+        """Act as the browser does: from the buttons and the amount box of the fragment just received."""
+        bench = self.bench
+        box = AMOUNT_RE.search(text)
+        legal = []
+        for kind, amount in ACTION_RE.findall(text):
+            minimum = int(amount) if amount else int(box.group(1)) if box else 0
+            legal.append({"kind": kind, "minimum": minimum})
+        if not legal:
+            return
+        kind, amount = choose(legal, bench.rng, bench.bet_share)
+        bench.spawn(self.send(kind, amount, version, now))
+
+    async def send(self, kind: str, amount: int | None, version: int, now: float) -> None:
+        bench, stats = self.bench, self.bench.stats
+        command_id = str(uuid.uuid4())
+        self.acted_on = version
+        if bench.think:
+            await asyncio.sleep(bench.think)
+            now = time.perf_counter()
+        self.table.pending[version] = Pending(self.seat, version, command_id, now)
+        message = {
+            "action": kind,
+            "amount": amount,
+            "cards": [],
+            "expected_version": version,
+            "command_id": command_id,
+        }
+        try:
+            await self.ws.send(json.dumps(message))
+        except Exception as error:
+            if not bench.stopping:
+                stats.error("client error", repr(error))
+            return
+        stats.sent += 1
+        stats.actions[kind] += 1
+        if stats.in_window(now):
+            stats.sent_window += 1
+            if self.turn_seen is not None:
+                stats.decision.append(now - self.turn_seen)
+        self.retries = 0
 
     async def act(self, delay: float = 0.0) -> None:
         if self.acting:
@@ -844,6 +891,7 @@ class Bench:
         self.rng = random.Random(options.seed)
         self.bet_share = options.bet_share
         self.think = options.think_ms / 1000
+        self.state_from = options.state
         self.stopping = False
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stalls = 0
@@ -1311,6 +1359,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--connect-concurrency", type=int, default=8, help="logins/connects at once (8)")
     parser.add_argument("--bet-share", type=float, default=0.1, help="chance of a minimum bet when allowed")
+    parser.add_argument(
+        "--state",
+        choices=("fragment", "api"),
+        default="fragment",
+        help="how a client picks its action: fragment: from the buttons of its last fragment, as the "
+        "browser does (default); api: GET /api/tables/<id>/ first",
+    )
     parser.add_argument("--think-ms", type=float, default=0.0, help="client pause before each action (0)")
     parser.add_argument("--seed", type=int, default=20261122, help="the clients' random choices")
     parser.add_argument(

@@ -71,11 +71,33 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL")}
-# keep connections open (opening one costs 7-12 ms: docs/performance.md); the tests set 0
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Connections come from a psycopg pool per process (opening one costs 7-12 ms, and under ASGI every request
+# runs on a thread of its own, so Django's persistent connections never get reused: docs/performance.md).
+# ``DB_POOL_SIZE=0`` turns the pool off (then ``CONN_MAX_AGE`` applies).
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=20)
+if DB_POOL_SIZE:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": DB_POOL_SIZE,
+        "timeout": 30,
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL")
+
+# The cache (Redis) holds the sessions in front of the database: a page, an API call or a socket's connect
+# reads its session from Redis instead of PostgreSQL.
+CACHES = {
+    "default": {
+        "BACKEND": "config.cache.SharedRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env.str("CACHE_PREFIX", default="mazziere"),
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []  # demo accounts use short passwords; see docs
 LOGIN_URL = "login"
@@ -120,6 +142,9 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
             "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
+            # every socket of a web process shares one Redis inbox, and a message over capacity is dropped
+            # in silence: the default 100 lost updates at 100 busy tables (docs/performance.md)
+            "capacity": 5000,
         },
     },
 }

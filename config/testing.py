@@ -12,4 +12,5 @@ ensure_environment("test")
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
 os.environ["CHANNELS_PREFIX"] = f"test-{_worker}-{os.getpid()}"
 os.environ["CELERY_QUEUE"] = f"test-{_worker}-{os.getpid()}"
+os.environ["CACHE_PREFIX"] = f"test-{_worker}-{os.getpid()}"
 os.environ.setdefault("CONN_MAX_AGE", "0")  # test databases are dropped at the end: no lingering connections

@@ -3,7 +3,7 @@
 Streams are named ``<kind>-<id>`` (``table-7``, ``tournament-3``); versions count from 1. Appends happen
 inside the caller's transaction with the version the caller last read (optimistic concurrency): if another
 transaction appended first, :class:`WrongExpectedVersion` is raised and the caller's transaction is left
-usable (the failed insert ran in a savepoint). Committed appends wake catch-up readers through
+usable (nothing of the batch stays inserted). Committed appends wake catch-up readers through
 ``NOTIFY eventstore`` (delivered at commit).
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 
 from eventstore.upcasting import upcast
 
@@ -97,11 +97,14 @@ def append(
     batch = list(events)
     if not batch:
         return []
+    if not connection.in_atomic_block:  # the check-and-undo below must not be seen half done
+        with transaction.atomic():
+            return append(stream_id, expected_version, batch, metadata)
     common = metadata or {}
     values: list[Any] = []
     rows = []
     for offset, event in enumerate(batch, start=1):
-        rows.append("(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)")
+        rows.append("(%s, %s::integer, %s, %s::smallint, %s::jsonb, %s::jsonb, %s::uuid)")
         values += [
             stream_id,
             expected_version + offset,
@@ -111,27 +114,25 @@ def append(
             json.dumps({**common, **event.metadata}, separators=(",", ":")),
             uuid.uuid4(),
         ]
+    # One statement, one round trip: the version check, the insert and (by the trigger of migration 0003)
+    # the NOTIFY. A concurrent append of the same versions makes ON CONFLICT skip rows instead of failing,
+    # so the caller's transaction stays usable without a savepoint.
     sql = (
         "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata, event_id) "
-        f"VALUES {', '.join(rows)} RETURNING {_COLUMNS}"
+        f"SELECT * FROM (VALUES {', '.join(rows)}) AS new_rows "
+        "WHERE %s = 0 OR EXISTS (SELECT 1 FROM eventstore_event WHERE stream_id = %s AND version = %s) "
+        f"ON CONFLICT (stream_id, version) DO NOTHING RETURNING {_COLUMNS}"
     )
-    try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            if expected_version > 0:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, expected_version, stream_id, expected_version])
+        inserted = cursor.fetchall()
+        if len(inserted) != len(batch):
+            if inserted:  # a shorter concurrent append left room for part of the batch: take it back
                 cursor.execute(
-                    "SELECT 1 FROM eventstore_event WHERE stream_id = %s AND version = %s",
-                    [stream_id, expected_version],
+                    "DELETE FROM eventstore_event WHERE global_position = ANY(%s)", [[r[0] for r in inserted]]
                 )
-                if cursor.fetchone() is None:
-                    raise WrongExpectedVersion(stream_id, expected_version)
-            cursor.execute(sql, values)
-            recorded = [_row(row) for row in cursor.fetchall()]
-            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, stream_id])
-    except IntegrityError as error:
-        if "event_stream_version" in str(error):
-            raise WrongExpectedVersion(stream_id, expected_version) from error
-        raise
-    return recorded
+            raise WrongExpectedVersion(stream_id, expected_version)
+    return sorted((_row(row) for row in inserted), key=lambda e: e.version)
 
 
 def read_stream(stream_id: str, after_version: int = 0, to_version: int | None = None) -> list[RecordedEvent]:

@@ -33,18 +33,27 @@ class Subscription:
         self.name = name
         self.handler = handler
         self.batch_size = batch_size
+        self._position: tuple[int, int] | None = None  # the checkpoint as this object last wrote it
 
     def run_once(self) -> int:
-        """Handle the next batch; returns how many events it handled (0: caught up)."""
+        """Handle the next batch; returns how many events it handled (0: caught up).
+
+        Whether there is anything to do is first asked without a transaction, from the position this
+        object last committed; the batch itself is read again under the checkpoint's row lock."""
+        if self._position is not None and not read_all(self._position, 1):
+            return 0
         with transaction.atomic():
             checkpoint, _ = Checkpoint.objects.select_for_update().get_or_create(name=self.name)
             events = read_all((checkpoint.tx_id, checkpoint.global_position), self.batch_size)
             if not events:
+                self._position = (checkpoint.tx_id, checkpoint.global_position)
                 return 0
             self.handler(events)
             last = events[-1]
             checkpoint.tx_id, checkpoint.global_position = last.tx_id, last.global_position
             checkpoint.save(update_fields=["tx_id", "global_position", "updated_at"])
+            position = (last.tx_id, last.global_position)
+            transaction.on_commit(lambda: setattr(self, "_position", position))
         return len(events)
 
     def catch_up(self) -> int:
@@ -57,6 +66,7 @@ class Subscription:
     def reset(self) -> None:
         """Forget the checkpoint: the next run starts from the first event."""
         Checkpoint.objects.filter(name=self.name).delete()
+        self._position = None
 
 
 def _listener() -> psycopg.Connection[tuple[object, ...]]:

@@ -23,7 +23,8 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from engine.italian.errors import IllegalAction
-from tables import access, rendering, service
+from eventstore.store import RecordedEvent
+from tables import access, broadcast, rendering, service
 from tables.service import BadRequest, TableError
 
 log = logging.getLogger("mazziere.sockets")
@@ -90,14 +91,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    def _render(self, after: int) -> tuple[str, int]:
+    def _render(self, after: int, carried: list[RecordedEvent] | None = None) -> tuple[str, int]:
+        """The fragments from version ``after`` to the table's last; ``carried``: the broadcast's events,
+        folded onto this process's cached table and used for the log when they cover the gap."""
         with translation.override(self.language):
-            loaded = service.load(self.table_id)
+            loaded = service.advance(self.table_id, carried or [])
             if loaded.version <= after:
                 return "", loaded.version
             if after and loaded.version - after > MAX_GAP:
                 after = 0  # too far behind: send everything again
-            return rendering.fragments(loaded, self.username, after), loaded.version
+            covered = bool(carried) and after > 0 and carried[0].version <= after + 1
+            covered = covered and carried[-1].version == loaded.version  # the broadcast covers the gap
+            events = [e for e in carried if e.version > after] if covered and carried else None
+            return rendering.fragments(loaded, self.username, after, events), loaded.version
 
     async def _send(self, html: str, version: int) -> None:
         if html and version > self.sent:
@@ -107,7 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def stream_updated(self, message: dict[str, Any]) -> None:
         if message["version"] <= self.sent:
             return
-        html, version = await in_pool(self._render)(self.sent)
+        html, version = await in_pool(self._render)(self.sent, broadcast.carried_events(message))
         await self._send(html, version)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -120,14 +126,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("Solo i giocatori possono agire.")
             return
         try:
-            await in_pool(self._act)(body)
+            outcome = await in_pool(self._act)(body)
         except (TableError, IllegalAction, ValueError) as error:
             await self._error(str(error))
             return
-        html, version = await in_pool(self._render)(self.sent)
+        html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
 
-    def _act(self, body: Any) -> None:
+    def _act(self, body: Any) -> service.Outcome:
         if not isinstance(body, dict):
             raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
         cards = body.get("cards") or []
@@ -139,7 +145,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             command_id = str(uuid.UUID(str(body.get("command_id") or uuid.uuid4())))
         except ValueError as error:
             raise BadRequest("command_id non valido: serve un UUID.") from error
-        service.act(
+        return service.act(
             self.table_id,
             self.username,
             str(body.get("action", "")),

@@ -164,10 +164,38 @@ def forget_cache() -> None:
         _CACHE.clear()
 
 
-def load(table_id: int, at_version: int | None = None) -> Loaded:
-    """The table at its last version (or at ``at_version``). Raises :class:`TableNotFound`."""
+def moved_on(table_id: int, version: int) -> bool:
+    """Whether the table is known to be past ``version`` (this process's cache, else its projection row):
+    a cheap test for obsolete timers before a transaction is opened."""
+    cached = _CACHE.get(table_id)
+    if cached is not None and cached.version > version:
+        return True
+    return Table.objects.filter(id=table_id, version__gt=version).exists()
+
+
+def advance(table_id: int, events: Sequence[RecordedEvent]) -> Loaded:
+    """The table after ``events`` (committed, consecutive, as the broadcaster sends them): folded onto this
+    process's cached state when they continue it, else :func:`load`. Raises :class:`TableNotFound`."""
+    cached = _CACHE.get(table_id)
+    if cached is None or not events or events[0].version > cached.version + 1:
+        return load(table_id)
+    if cached.version >= events[-1].version:
+        return cached
+    loaded = fold(cached, [e for e in events if e.version > cached.version], table_id)
+    assert loaded is not None
+    _cache_put(loaded)
+    return loaded
+
+
+def load(table_id: int, at_version: int | None = None, *, expected: int | None = None) -> Loaded:
+    """The table at its last version (or at ``at_version``). Raises :class:`TableNotFound`.
+
+    ``expected``: the version the caller will append after; a cached state at exactly that version is
+    returned without reading the log (the append itself fails if the stream has moved past it)."""
     sid = stream_id(table_id)
     cached = _CACHE.get(table_id)
+    if expected is not None and at_version is None and cached is not None and cached.version == expected:
+        return cached
     if at_version is not None and (cached is None or cached.version > at_version):
         cached = None
     loaded: Loaded | None = cached
@@ -266,7 +294,10 @@ def row(loaded: Loaded) -> dict[str, Any]:
 
 
 def project(loaded: Loaded) -> None:
-    Table.objects.update_or_create(id=loaded.table_id, defaults=row(loaded))
+    """Write the table's projection row (one UPDATE; an INSERT the first time)."""
+    fields = row(loaded)
+    if not Table.objects.filter(id=loaded.table_id).update(**fields):
+        Table.objects.create(id=loaded.table_id, **fields)
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -280,6 +311,7 @@ class Outcome:
     events: tuple[Event, ...]
     response: dict[str, Any] | None = None
     replayed: bool = False
+    recorded: tuple[RecordedEvent, ...] = ()
 
 
 def _new_events(events: Sequence[Event]) -> list[NewEvent]:
@@ -354,7 +386,7 @@ def handle(
             if done.stream_id != stream_id(table_id) or done.actor != actor:
                 raise BadRequest("command_id già usato per un altro comando.")
             return Outcome(load(table_id), (), done.response, replayed=True)
-        loaded = load(table_id)
+        loaded = load(table_id, expected=expected_version)
         if expected_version is not None and expected_version != loaded.version:
             raise StaleVersion(
                 f"Il tavolo è cambiato: versione {loaded.version}, non {expected_version}. Ricarica."
@@ -391,11 +423,11 @@ def handle(
         if any(isinstance(e, HandEnded) for e in produced):
             _snapshot(after)
         response = respond(after) if respond is not None else None
-        if command_id is not None:
-            ProcessedCommand.objects.filter(command_id=command_id).update(response=response or {})
+        if command_id is not None and response:  # the claim already holds the empty response
+            ProcessedCommand.objects.filter(command_id=command_id).update(response=response)
         _after_commit(after)
     _remember(after)
-    return Outcome(after, tuple(produced), response)
+    return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
 
 
 def _claim(command_id: str, table_id: int, actor: str) -> bool:

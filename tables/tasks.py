@@ -61,6 +61,8 @@ def run_start_hand(table_id: int, version: int) -> bool:
 
 
 def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignore[no-untyped-def]
+    if service.moved_on(table_id, version):
+        return False  # obsolete, known without opening a transaction (most timeouts end here)
     try:
         outcome = service.handle(table_id, decide, expected_version=version, actor="system")
     except StaleVersion:

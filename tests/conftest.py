@@ -28,3 +28,16 @@ def _timers_only_when_asked(request: pytest.FixtureRequest) -> Iterator[None]:
     settings.MAZZIERE_TIMERS = "celery" if request.node.get_closest_marker("timers") else "off"
     yield
     settings.MAZZIERE_TIMERS = old
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each test gets its own channel layer object. channels-redis binds a layer's receiving to the event loop
+    of its first receiver until every receive has ended; a consumer left waiting on a loop that has stopped
+    (a test's uvicorn or communicator) made the next test's loop fail with "Two event loops are trying to
+    receive() on one channel layer at once!"."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

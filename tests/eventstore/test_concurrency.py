@@ -232,11 +232,11 @@ def test_duplicate_arriving_while_the_first_is_in_flight_waits_for_its_answer(
     first_inside, release = threading.Event(), threading.Event()
     original_load = service.load
 
-    def load(table_id: int, at_version: int | None = None) -> service.Loaded:
+    def load(table_id: int, at_version: int | None = None, **kwargs: Any) -> service.Loaded:
         if threading.current_thread().name == "first" and not first_inside.is_set():
             first_inside.set()  # the command id is claimed, the decision not yet taken
             assert release.wait(WAIT)
-        return original_load(table_id, at_version)
+        return original_load(table_id, at_version, **kwargs)
 
     monkeypatch.setattr(service, "load", load)
     outcomes: dict[str, Any] = {}
