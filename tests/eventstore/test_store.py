@@ -123,7 +123,7 @@ def test_transaction_stays_usable_after_a_failed_append(sid: Sid) -> None:
     with transaction.atomic():
         append(s, 0, events("A"))
         with pytest.raises(WrongExpectedVersion):
-            append(s, 0, events("Dup"))  # unique violation inside the append's savepoint
+            append(s, 0, events("Dup"))  # a version that exists: nothing inserted, no aborted transaction
         with pytest.raises(WrongExpectedVersion):
             append(s, 5, events("Gap"))
         recorded = append(s, 1, events("B"))
@@ -132,6 +132,50 @@ def test_transaction_stays_usable_after_a_failed_append(sid: Sid) -> None:
             cursor.execute("SELECT count(*) FROM eventstore_event WHERE stream_id = %s", [s])
             assert cursor.fetchone()[0] == 2
     assert [(v, t) for v, t, _ in rows(s)] == [(1, "A"), (2, "B")]
+
+
+def test_a_longer_batch_behind_a_shorter_winner_appends_none_of_its_events(sid: Sid) -> None:
+    """Two writers at version 1: the winner appended one event, the loser three. Version 2 collides, 3 and 4
+    would not: the loser must still append nothing (the rows it got in are taken back) and get
+    WrongExpectedVersion, with its transaction usable."""
+    s = sid()
+    append(s, 0, events("A"))
+    append(s, 1, events("Winner"))
+    with transaction.atomic():
+        with pytest.raises(WrongExpectedVersion):
+            append(s, 1, events("L1", "L2", "L3"))
+        assert [(v, t) for v, t, _ in rows(s)] == [(1, "A"), (2, "Winner")]
+        assert [e.type for e in append(s, 2, events("Next"))] == ["Next"]
+    assert [t for _, t, _ in rows(s)] == ["A", "Winner", "Next"]
+
+
+def test_an_append_outside_a_transaction_is_atomic_too(sid: Sid) -> None:
+    s = sid()
+    append(s, 0, events("A"))
+    append(s, 1, events("B"))
+    with pytest.raises(WrongExpectedVersion):
+        append(s, 1, events("X", "Y", "Z"))
+    assert [t for _, t, _ in rows(s)] == ["A", "B"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_committed_appends_notify_their_stream(sid: Sid) -> None:
+    """The trigger of migration 0003 sends ``NOTIFY eventstore, '<stream>'`` once per stream and statement,
+    at commit; a rolled-back append sends nothing."""
+    from eventstore.subscriptions import _listener
+
+    s, rolled_back = sid(), sid("r")
+    listener = _listener()
+    try:
+        append(s, 0, events("A", "B"))
+        with pytest.raises(RuntimeError), transaction.atomic():
+            append(rolled_back, 0, events("A"))
+            raise RuntimeError("roll back")
+        payloads = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
+        payloads += [n.payload for n in listener.notifies(timeout=0.3)]
+    finally:
+        listener.close()
+    assert payloads == [s]
 
 
 def test_streams_by_prefix_in_creation_order(sid: Sid) -> None:

@@ -110,3 +110,19 @@ def test_reset_restarts_from_the_beginning(sid: Sid) -> None:
     assert subscription.catch_up() >= 3
     assert mine == [e.event_id for e in stored] * 2
     assert other.catch_up() == 0
+
+
+def test_an_idle_subscription_asks_with_one_query_and_still_sees_new_events(
+    sid: Sid, django_assert_num_queries: Callable[..., object]
+) -> None:
+    """Caught up, :meth:`Subscription.run_once` asks for a next event with a single read and no transaction
+    (the subscribers' loop runs it on every wake-up); a new event is still handled, under the lock."""
+    seen: list[int] = []
+    subscription = fresh(f"test-idle-{sid()}", lambda batch: seen.extend(e.data["n"] for e in batch))
+    with django_assert_num_queries(1):  # type: ignore[operator]
+        assert subscription.run_once() == 0
+    committed(sid, 2)
+    assert subscription.catch_up() == 2
+    assert seen == [0, 1]
+    with django_assert_num_queries(1):  # type: ignore[operator]
+        assert subscription.run_once() == 0
