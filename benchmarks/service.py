@@ -35,11 +35,12 @@ What it does, and how it measures:
   straight into the database, like Django's ``force_login``: the form login costs one PBKDF2 check,
   ~0.4 s of the web process, per player), then opens ``/ws/tables/<id>/`` (``websockets``, its session
   cookie, ``Origin: http://127.0.0.1:PORT``). When a fragment shows the viewer's own seat to act
-  (``class="seat … to-act … me"``), the client GETs ``/api/tables/<id>/``, picks a legal action — SERVITO
+  (``class="seat … to-act … me"``), the client reads its options from that fragment's buttons and amount box,
+  as the browser does (``--state api``: it GETs ``/api/tables/<id>/`` first), picks a legal action — SERVITO
   (``discard`` without cards) in the cambio, ``show`` at a showdown, PARTECIPO, DAI CARTE, a bet or raise
   at the minimum with probability ``--bet-share`` (0.1), else check, else call (fold 15% of the time) —
   and sends ``{action, amount, cards, expected_version, command_id}`` over its socket (fresh UUID, the
-  version the GET returned).
+  version of that fragment or of the GET).
 - **Latency** is from that send until *another* seat's socket receives a fragment whose ``data-version`` is
   greater than the version acted on (what the other players see). Two parts are also given: until the
   commit (the first ``NOTIFY eventstore`` for that table after the send, seen by a ``LISTEN`` connection
