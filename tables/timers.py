@@ -32,8 +32,11 @@ def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
     """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)."""
     if loaded.tournament_id is None:
         return True, None
+    from tournaments import mtt
     from tournaments.service import table_hand_settings
 
+    if mtt.is_mtt(loaded.tournament_id):
+        return mtt.table_hand_settings(loaded.tournament_id, loaded.table_id, loaded.state.hand_number)
     return table_hand_settings(loaded.tournament_id)
 
 

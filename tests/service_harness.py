@@ -27,8 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import connection
+
+# the worker, beat and subscribers threads live in config/inprocess.py (manage.py simulate_tournament too)
+from config.inprocess import celery_app, celery_beat, celery_worker, purge_queue, subscribers
+
+__all__ = ["celery_app", "celery_beat", "celery_worker", "purge_queue", "subscribers"]
 
 T = TypeVar("T")
 
@@ -115,104 +119,6 @@ def error_records() -> Iterator[ErrorRecords]:
     finally:
         for logger in loggers:
             logger.removeHandler(handler)
-
-
-# --- Celery ------------------------------------------------------------------------------------------------
-
-
-def celery_app() -> Any:
-    from config.celery import app
-
-    return app
-
-
-def purge_queue(queue: str) -> int:
-    """Drop every message waiting in ``queue`` (tasks left by earlier tests); returns how many."""
-    app = celery_app()
-    with app.connection_for_write() as conn:
-        return int(conn.default_channel.queue_purge(queue) or 0)
-
-
-@contextmanager
-def celery_worker(concurrency: int = 4, pool: str = "threads") -> Iterator[Any]:
-    """A real Celery worker in a thread, consuming only this test process's queue (purged first)."""
-    from celery.contrib.testing.worker import start_worker
-
-    app = celery_app()
-    queue = django_settings.CELERY_TASK_DEFAULT_QUEUE
-    assert app.conf.task_default_queue == queue, (
-        f"the Celery app sends to {app.conf.task_default_queue!r}, the test queue is {queue!r}"
-    )
-    purge_queue(queue)
-    root = logging.getLogger()
-    before, level = set(root.handlers), root.level
-    with start_worker(
-        app,
-        pool=pool,
-        concurrency=concurrency,
-        perform_ping_check=False,
-        loglevel="WARNING",
-        queues=[queue],
-        shutdown_timeout=30.0,
-    ) as worker:
-        added = [handler for handler in root.handlers if handler not in before]
-        try:
-            yield worker
-        finally:
-            # the worker's logging setup replaced the root logger's handlers with its own: drop those, so
-            # that the tests after this one do not print every warning twice
-            for handler in added:
-                root.removeHandler(handler)
-            root.setLevel(level)
-    # ETA tasks the worker held (timeouts, next hands) went back to the queue at shutdown
-    purge_queue(queue)
-
-
-@contextmanager
-def celery_beat(max_interval: float = 0.25) -> Iterator[Any]:
-    """Celery beat in a thread with an in-memory schedule (no ``celerybeat-schedule`` file): the entries
-    of ``CELERY_BEAT_SCHEDULE`` (the sweep and the tournament clocks), sent to the test's queue."""
-    from celery.beat import Scheduler, Service
-
-    service = Service(celery_app(), max_interval=max_interval, scheduler_cls=Scheduler, remote_control=False)
-    thread = threading.Thread(target=service.start, name="celery-beat", daemon=True)
-    thread.start()
-    try:
-        yield service
-    finally:
-        service.stop(wait=True)
-        thread.join(10)
-
-
-# --- subscribers -------------------------------------------------------------------------------------------
-
-
-@contextmanager
-def subscribers(idle: float = 0.2) -> Iterator[threading.Thread]:
-    """The tournament process manager and the broadcaster (``manage.py run_subscribers``) in a thread."""
-    from eventstore.subscriptions import run
-    from tables import broadcast
-    from tournaments import manager
-
-    stop = threading.Event()
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            run([manager.subscription(), broadcast.subscription()], stop, idle=idle)
-        except BaseException as error:  # reported at teardown
-            failure.append(error)
-
-    thread = threading.Thread(target=target, name="subscribers", daemon=True)
-    thread.start()
-    try:
-        yield thread
-    finally:
-        stop.set()
-        thread.join(10)
-        assert not thread.is_alive(), "the subscribers thread did not stop"
-        if failure:
-            raise AssertionError(f"the subscribers stopped with {failure[0]!r}") from failure[0]
 
 
 # --- the ASGI server ---------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """The tournament process manager: a checkpointed subscription reacting to hand results of every table.
 
-Eliminations (``PlayerEliminated`` events of a tournament table) become finishing positions in the
-tournament stream (T-ELIM-1), grouped by hand so that simultaneous busts are ranked together. Idempotent:
-the checkpoint moves in the same transaction as the append, and a hand already recorded changes nothing.
+Sit-and-go: eliminations (``PlayerEliminated`` events of its table) become finishing positions in the
+tournament stream (T-ELIM-1), grouped by hand so that simultaneous busts are ranked together.
+Multi-table: every ``HandEnded`` of one of its tables is recorded (:func:`tournaments.mtt.record_hand`:
+stacks, eliminations, hand-for-hand, moves and table breaks, carried out at the tables in the same
+transaction). Idempotent: the checkpoint moves in the same transaction as the appends, and a hand already
+recorded changes nothing.
 """
 
 from __future__ import annotations
@@ -13,15 +16,35 @@ from collections.abc import Sequence
 from eventstore.store import RecordedEvent
 from eventstore.subscriptions import Subscription
 from tables.models import Table
-from tournaments import service
+from tournaments import mtt, service
 
 NAME = "tournament-manager"
 
 
+def _tournament_of(table_id: int, known: dict[int, int | None]) -> int | None:
+    if table_id not in known:
+        known[table_id] = Table.objects.filter(id=table_id).values_list("tournament_id", flat=True).first()
+    return known[table_id]
+
+
 def handle(events: Sequence[RecordedEvent]) -> None:
     busts: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
+    known: dict[int, int | None] = {}
+    kinds: dict[int, bool] = {}
     for event in events:
-        if event.type == "PlayerEliminated" and event.stream_id.startswith("table-"):
+        if not event.stream_id.startswith("table-") or event.type not in ("HandEnded", "PlayerEliminated"):
+            continue
+        table_id = int(event.stream_id.removeprefix("table-"))
+        tournament_id = _tournament_of(table_id, known)
+        if tournament_id is None:
+            continue
+        if tournament_id not in kinds:
+            kinds[tournament_id] = mtt.is_mtt(tournament_id)
+        if kinds[tournament_id]:
+            if event.type == "HandEnded":
+                mtt.record_hand(tournament_id, table_id, event)
+            continue
+        if event.type == "PlayerEliminated":
             data = event.data
             busts[(event.stream_id, data["hand"])].append((data["player"], data["starting_stack"]))
     for (stream, hand), players in busts.items():

@@ -6,7 +6,11 @@ from django.db import models
 
 
 class Tournament(models.Model):
-    """A sit-and-go as the lobby and the director's page list it. Disposable: rebuilt from the stream.
+    """A tournament as the lobby and the director's page list it. Disposable: rebuilt from the stream.
+
+    ``kind``: ``sitgo`` (stream ``tournament-<id>``, :mod:`tournaments.service`) or ``mtt`` (stream
+    ``mtt-<id>``, :mod:`tournaments.mtt`); ``detail``: what the multi-table pages show (tables, stacks,
+    payouts, moves), ``{}`` for a sit-and-go.
 
     ``finished``: ``[[player, position], ...]`` in order of elimination; ``ends_at_ms``: end of the level
     (0: last level); ``remaining_ms``: what was left of the level when paused.
@@ -28,6 +32,8 @@ class Tournament(models.Model):
     started_at_ms = models.BigIntegerField(default=0)
     finished_at_ms = models.BigIntegerField(default=0)
     winner = models.CharField(max_length=150, blank=True, default="")
+    kind = models.CharField(max_length=8, default="sitgo", db_index=True)
+    detail = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["-id"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 
 from eventstore.projections import Projection, Rows, register
-from tournaments import service
+from tournaments import mtt, service
 from tournaments.models import Tournament
 
 FIELDS = tuple(service.row(0, service.TournamentState()).keys())
@@ -20,7 +20,8 @@ def compute(stream_id: str) -> Rows:
 def current() -> Rows:
     return {
         "tournaments.Tournament": {
-            t["id"]: {k: t[k] for k in FIELDS} for t in Tournament.objects.values("id", *FIELDS)
+            t["id"]: {k: t[k] for k in FIELDS}
+            for t in Tournament.objects.filter(kind="sitgo").values("id", *FIELDS)
         }
     }
 
@@ -31,7 +32,7 @@ def write(stream_id: str, rows: Rows) -> None:
 
 
 def clear() -> None:
-    Tournament.objects.all().delete()
+    Tournament.objects.filter(kind="sitgo").delete()
 
 
 def reset_sequence() -> None:
@@ -44,4 +45,33 @@ def reset_sequence() -> None:
 
 PROJECTION = register(
     Projection("tournaments", "tournament-", compute, current, write, clear, reset_sequence)
+)
+
+
+# --- multi-table tournaments (stream ``mtt-<id>``, rows of kind "mtt") ------------------------------------
+
+
+def compute_mtt(stream_id: str) -> Rows:
+    tournament_id = int(stream_id.removeprefix(mtt.PREFIX))
+    mtt.forget_cache()
+    version, state, extra = mtt.load(tournament_id)
+    return {"tournaments.Tournament": {tournament_id: mtt.row(version, state, extra)}}
+
+
+def current_mtt() -> Rows:
+    return {
+        "tournaments.Tournament": {
+            t["id"]: {k: t[k] for k in FIELDS}
+            for t in Tournament.objects.filter(kind="mtt").values("id", *FIELDS)
+        }
+    }
+
+
+def clear_mtt() -> None:
+    Tournament.objects.filter(kind="mtt").delete()
+    mtt.forget_cache()
+
+
+MTT_PROJECTION = register(
+    Projection("mtt", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
 )

@@ -77,6 +77,8 @@ def row(version: int, state: TournamentState) -> dict[str, Any]:
         "started_at_ms": state.started_at,
         "finished_at_ms": state.finished_at,
         "winner": state.winner,
+        "kind": "sitgo",
+        "detail": {},
     }
 
 

@@ -1,0 +1,512 @@
+"""The multi-table tournament service: load → :mod:`engine.tournament.mtt` decide → append → project.
+
+The stream ``mtt-<id>`` holds registration, the seat draw over the tables, levels and breaks, every table's
+hand results, moves, breaks of tables, eliminations, payouts and the director's interventions. Its rows are
+:class:`~tournaments.models.Tournament` with ``kind="mtt"`` (``detail``: tables, stacks, moves, payouts).
+
+The tables are ordinary ``table-<id>`` streams. The protocol between them (ARCHITECTURE "Tournaments"):
+
+1. A table's ``HandEnded`` reaches the process manager (:mod:`tournaments.manager`), which calls
+   :func:`record_hand`: the tournament records the stacks, eliminations (T-ELIM-1), hand-for-hand
+   (T-H4H-1) and the moves out of that table (T-BAL-1/2), all in the manager's transaction.
+2. In the same transaction :func:`sync_table` carries the moves out at the tables: ``RemovePlayer`` at the
+   reporting table (it is between hands), ``SeatPlayer`` at a target table that is between hands with its
+   last hand recorded (else when that table reports), then ``ConfirmArrival``.
+3. A table starts its next hand only when :func:`table_hand_settings` allows it (its last hand recorded,
+   nobody to move in or out, clock running, no break, hand-for-hand round complete), with the level's
+   invito (T-LEVEL-1: a new level applies from the next hand).
+
+Director's chip changes are applied at the table between hands by removing the player and seating them
+again with the new stack (the table engine has no other way to change a stack; both are events).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from engine.codec import from_data, registry, to_data
+from engine.italian.model import RemovePlayer, SeatPlayer, TableConfig
+from engine.tournament import mtt, seating
+from engine.tournament.mtt import MttConfig, MttState
+from engine.tournament.sitgo import Status, TournamentError
+from eventstore import store
+from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from tables import service as tables
+from tables.models import Table
+from tournaments.models import Tournament
+
+EVENTS: dict[str, type] = registry(mtt.Event)
+PREFIX = "mtt-"
+RECENT_MOVES = 12
+
+
+class TournamentNotFound(TournamentError):
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            f"Il torneo {tournament_id} non esiste.", f"tournament {tournament_id} does not exist"
+        )
+
+
+def stream_id(tournament_id: int) -> str:
+    return f"{PREFIX}{tournament_id}"
+
+
+# --- loading, with a per-process cache (the stream grows by one record per hand of every table) -------------
+
+_CACHE: dict[int, tuple[int, MttState, dict[str, Any]]] = {}
+_LOCK = threading.Lock()
+
+
+def forget_cache() -> None:
+    with _LOCK:
+        _CACHE.clear()
+
+
+def _fold(
+    state: MttState, extra: dict[str, Any], events: Sequence[RecordedEvent]
+) -> tuple[MttState, dict[str, Any]]:
+    """Fold recorded events; ``extra`` keeps what the pages show beyond the decider's state (recent moves,
+    eliminations in order, chip counts of the top players over time)."""
+    moves = list(extra.get("moves", []))
+    chart = list(extra.get("chart", []))
+    for recorded in events:
+        cls = EVENTS.get(recorded.type)
+        if cls is None:
+            continue
+        event = from_data(cls, recorded.data)
+        state = mtt.evolve(state, event)
+        if isinstance(event, mtt.PlayerMoved):
+            moves = [*moves, [event.player, event.from_table, event.to_table, event.to_seat, event.at]]
+            moves = moves[-RECENT_MOVES:]
+        if isinstance(event, mtt.HandRecorded | mtt.TournamentStarted):
+            at = event.at
+            if not chart or at - chart[-1][0] >= 60_000:  # one point a minute
+                top = sorted(state.chips, key=lambda pc: -pc[1])[:5]
+                chart = [*chart, [at, [[p, c] for p, c in top]]][-240:]
+    return state, {"moves": moves, "chart": chart}
+
+
+def load(tournament_id: int, must_exist: bool = True) -> tuple[int, MttState, dict[str, Any]]:
+    """``(version, state, extra)`` of the tournament. Raises :class:`TournamentNotFound` (unless
+    ``must_exist`` is false: then an empty stream gives the initial state)."""
+    cached = _CACHE.get(tournament_id)
+    version, state, extra = cached if cached is not None else (0, MttState(), {})
+    events = store.read_stream(stream_id(tournament_id), version)
+    if not events and version == 0 and must_exist:
+        raise TournamentNotFound(tournament_id)
+    if events:
+        state, extra = _fold(state, extra, events)
+        version = events[-1].version
+        loaded = (version, state, extra)
+        transaction.on_commit(lambda: _remember(tournament_id, loaded))
+    return version, state, extra
+
+
+def _remember(tournament_id: int, loaded: tuple[int, MttState, dict[str, Any]]) -> None:
+    with _LOCK:
+        current = _CACHE.get(tournament_id)
+        if current is None or current[0] < loaded[0]:
+            _CACHE[tournament_id] = loaded
+
+
+# --- projection ----------------------------------------------------------------------------------------
+
+
+def _stacks(state: MttState) -> list[int]:
+    return [chips for _, chips in state.chips]
+
+
+def row(version: int, state: MttState, extra: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`~tournaments.models.Tournament` fields (what ``verify_projections`` compares)."""
+    config = state.config
+    stacks = _stacks(state)
+    detail = {
+        "entries": sum(count for _, count in state.entries),
+        "prize_pool": state.prize_pool,
+        "payouts": list(state.payouts),
+        "average_stack": sum(stacks) // len(stacks) if stacks else 0,
+        "largest_stack": max(stacks) if stacks else 0,
+        "chips": [[p, c] for p, c in sorted(state.chips, key=lambda pc: -pc[1])],
+        "tables": [{"table_id": t.table_id, "seats": list(t.seats), "count": t.count} for t in state.tables],
+        "broken": list(state.broken),
+        "is_break": state.is_break,
+        "hand_for_hand": state.hand_for_hand,
+        "moves": extra.get("moves", []),
+        "chart": extra.get("chart", []),
+        "results": [[p, pos, prize] for p, pos, prize in state.finished],
+    }
+    return {
+        "name": config.name if config else "",
+        "version": version,
+        "status": state.status.value,
+        "config": to_data(config) if config else {},
+        "players": [p for p, _ in state.entries],
+        "remaining": list(state.remaining),
+        "finished": [[player, position] for player, position, _ in state.finished],
+        "table_id": state.tables[0].table_id if len(state.tables) == 1 else None,
+        "level": state.level,
+        "invito": state.invito,
+        "ends_at_ms": state.ends_at,
+        "remaining_ms": state.remaining_ms,
+        "started_at_ms": state.started_at,
+        "finished_at_ms": state.finished_at,
+        "winner": state.winner,
+        "kind": "mtt",
+        "detail": detail,
+    }
+
+
+def _project(tournament_id: int, version: int, state: MttState, extra: dict[str, Any]) -> None:
+    fields = row(version, state, extra)
+    if not Tournament.objects.filter(id=tournament_id).update(**fields):
+        Tournament.objects.create(id=tournament_id, **fields)
+
+
+# --- commands ------------------------------------------------------------------------------------------
+
+
+def execute(
+    tournament_id: int,
+    command: Callable[[MttState, int], mtt.Command],
+    actor: str,
+    reason: str = "",
+    new: bool = False,
+) -> tuple[int, MttState, tuple[mtt.Event, ...]]:
+    """Decide and append one command (``command(state, at)`` builds it): ``(version, state, events)``.
+    ``new``: the stream does not exist yet (creation). Raises :class:`TournamentError` (400) or
+    :class:`tables.StaleVersion` (409); nothing appended then."""
+    with transaction.atomic():
+        version, state, extra = load(tournament_id, must_exist=not new)
+        at = tables.now_ms()
+        events = mtt.decide(state, command(state, at))
+        if events:
+            metadata = {"at": at, "actor": actor, **({"reason": reason} if reason else {})}
+            try:
+                recorded = store.append(
+                    stream_id(tournament_id),
+                    version,
+                    [NewEvent(type(e).__name__, to_data(e)) for e in events],
+                    metadata,
+                )
+            except WrongExpectedVersion as error:
+                raise tables.StaleVersion("Il torneo è cambiato nel frattempo: riprova.") from error
+            state, extra = _fold(state, extra, recorded)
+            version = recorded[-1].version
+            _project(tournament_id, version, state, extra)
+            loaded = (version, state, extra)
+            transaction.on_commit(lambda: _remember(tournament_id, loaded))
+    return version, state, events
+
+
+def create(config: MttConfig, actor: str, players: Sequence[str] = ()) -> int:
+    """Create a multi-table tournament (director) and register ``players`` (e.g. bots). Returns its id."""
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=config.name, kind="mtt")
+        execute(tournament.id, lambda s, at: mtt.CreateTournament(config, at), actor, new=True)
+        for player in players:
+            register(tournament.id, player, actor=actor)
+    return tournament.id
+
+
+def register(tournament_id: int, player: str, actor: str | None = None) -> MttState:
+    """Register before the start, or late-register / re-enter while late registration is open."""
+    with transaction.atomic():
+        _, state, _ = load(tournament_id)
+        if state.status is Status.REGISTERING:
+            return execute(tournament_id, lambda s, at: mtt.Register(player, at), actor or player)[1]
+        new_table = Table.objects.create(name="", tournament_id=tournament_id)
+        _, state, events = execute(
+            tournament_id,
+            lambda s, at: mtt.LateRegister(player, secrets.token_bytes(32), new_table.id, at),
+            actor or player,
+        )
+        if any(isinstance(e, mtt.TableOpened) for e in events):
+            _open_table(tournament_id, state, new_table.id, (), None, actor or player)
+        else:
+            new_table.delete()
+        _sync_all(tournament_id, actor or player)
+    return state
+
+
+def unregister(tournament_id: int, player: str) -> MttState:
+    return execute(tournament_id, lambda s, at: mtt.Unregister(player, at), player)[1]
+
+
+def table_config(config: MttConfig, invito: int) -> TableConfig:
+    return TableConfig(
+        seats=config.seats,
+        limit=config.limit,
+        tournament=True,
+        invito=invito,
+        action_time_ms=config.action_time_ms,
+        time_bank_ms=config.time_bank_ms,
+    )
+
+
+def _open_table(
+    tournament_id: int,
+    state: MttState,
+    table_id: int,
+    players: Sequence[tuple[int, str, int]],
+    button: int | None,
+    actor: str,
+) -> None:
+    config = state.config
+    assert config is not None
+    tables.open_table(
+        f"{config.name} — tavolo {table_id}",
+        table_config(config, state.invito),
+        players,
+        tournament_id=tournament_id,
+        first_button=button,
+        actor=actor,
+        table_id=table_id,
+    )
+
+
+def start(tournament_id: int, actor: str, seed: bytes | None = None) -> MttState:
+    """Draw the seats over the tables needed (T-SEAT-1), each table's button (G-DRAW-1), open the tables and
+    start level 1 (director)."""
+    with transaction.atomic():
+        _, state, _ = load(tournament_id)
+        config = state.config
+        if config is None:
+            raise TournamentNotFound(tournament_id)
+        count = seating.tables_needed(max(1, len(state.entries)), config.seats)
+        rows = [Table.objects.create(name="", tournament_id=tournament_id) for _ in range(count)]
+        ids = tuple(t.id for t in rows)
+        seed = seed or secrets.token_bytes(32)
+        _, state, events = execute(tournament_id, lambda s, at: mtt.StartTournament(seed, ids, at), actor)
+        started = next(e for e in events if isinstance(e, mtt.TournamentStarted))
+        buttons = dict(started.buttons)
+        for table_id in ids:
+            players = [(seat, p, config.starting_stack) for p, t, seat in started.seating if t == table_id]
+            _open_table(tournament_id, state, table_id, sorted(players), buttons.get(table_id), actor)
+    return state
+
+
+def tick(tournament_id: int, now: int) -> bool:
+    """Advance the level if its time is up (T-LEVEL-1); wakes the tables after a break."""
+    try:
+        execute(tournament_id, lambda s, at: mtt.AdvanceLevel(now), "clock")
+    except (TournamentError, tables.StaleVersion):
+        return False
+    _wake_tables(tournament_id)
+    return True
+
+
+def pause(tournament_id: int, actor: str, reason: str = "") -> MttState:
+    return execute(tournament_id, lambda s, at: mtt.PauseClock(reason, at), actor, reason)[1]
+
+
+def resume(tournament_id: int, actor: str, reason: str = "") -> MttState:
+    state = execute(tournament_id, lambda s, at: mtt.ResumeClock(reason, at), actor, reason)[1]
+    _wake_tables(tournament_id)
+    return state
+
+
+def adjust_clock(tournament_id: int, delta_ms: int, actor: str, reason: str = "") -> MttState:
+    return execute(tournament_id, lambda s, at: mtt.AdjustClock(delta_ms, reason, at), actor, reason)[1]
+
+
+def move_player(
+    tournament_id: int, player: str, to_table: int, to_seat: int, actor: str, reason: str = ""
+) -> MttState:
+    """Director: move ``player`` to ``to_table`` seat ``to_seat`` (0-based) after their table's hand."""
+    return execute(
+        tournament_id, lambda s, at: mtt.MovePlayer(player, to_table, to_seat, reason, at), actor, reason
+    )[1]
+
+
+def adjust_chips(tournament_id: int, player: str, delta: int, actor: str, reason: str = "") -> MttState:
+    """Director: add (``delta`` > 0) or remove chips; applied at the player's table between hands."""
+    with transaction.atomic():
+        state = execute(
+            tournament_id, lambda s, at: mtt.AdjustChips(player, delta, reason, at), actor, reason
+        )[1]
+        _sync_all(tournament_id, actor)
+    return state
+
+
+def disqualify(tournament_id: int, player: str, actor: str, reason: str = "") -> MttState:
+    with transaction.atomic():
+        state = execute(tournament_id, lambda s, at: mtt.Disqualify(player, reason, at), actor, reason)[1]
+        _sync_all(tournament_id, actor)
+    return state
+
+
+def undo_last_elimination(tournament_id: int, chips: int, actor: str, reason: str = "") -> MttState:
+    with transaction.atomic():
+        state = execute(
+            tournament_id, lambda s, at: mtt.UndoLastElimination(reason, chips, at), actor, reason
+        )[1]
+        _sync_all(tournament_id, actor)
+    return state
+
+
+# --- the tables' side --------------------------------------------------------------------------------
+
+
+def hand_key(table_id: int, number: int) -> str:
+    return f"{table_id}-{number}"
+
+
+def record_hand(tournament_id: int, table_id: int, ended: RecordedEvent, attempts: int = 5) -> MttState:
+    """Record the hand that ``ended`` (a table's ``HandEnded``) and carry out its consequences at the tables
+    (process manager; idempotent: a hand already recorded changes nothing). A concurrent write to the
+    tournament (the clock's tick, a director) makes it try again, up to ``attempts`` times."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return _record_hand(tournament_id, table_id, ended)
+        except tables.StaleVersion:
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> MttState:
+    with transaction.atomic():
+        number = int(ended.data["number"])
+        table = tables.load(table_id, at_version=ended.version)  # seats as the hand ended
+        names = {seat: o.player for seat, o in enumerate(table.state.seats) if o is not None}
+        stacks = tuple((names[seat], chips) for seat, chips in ended.data["stacks"] if seat in names)
+        following = store.read_stream(tables.stream_id(table_id), ended.version, ended.version + 20)
+        busts = tuple(
+            (e.data["player"], int(e.data["starting_stack"]))
+            for e in following
+            if e.type == "PlayerEliminated" and int(e.data["hand"]) == number
+        )
+        state = table.state
+        next_dealer = _next_dealer(state.seats, state.button, {p for p, _ in busts})
+        key = hand_key(table_id, number)
+        _, result, events = execute(
+            tournament_id,
+            lambda s, at: mtt.RecordHand(
+                table_id,
+                key,
+                state.button,
+                next_dealer,
+                stacks,
+                busts,
+                int(ended.data["carried"]),
+                secrets.token_bytes(32),
+                at,
+            ),
+            "manager",
+        )
+        _sync_all(tournament_id, "manager", also=table_id)
+        if result.hand_for_hand or any(isinstance(e, mtt.HandForHandEnded) for e in events):
+            _wake_tables(tournament_id)  # a hand-for-hand round may be complete
+        if result.status is Status.FINISHED:
+            for t in Table.objects.filter(tournament_id=tournament_id).exclude(status="closed"):
+                tables.close_table(t.id, f"winner {result.winner}")
+    return result
+
+
+def _next_dealer(seats: Sequence[Any], button: int, gone: set[str]) -> int | None:
+    """The seat after the button holding a player still in (the next hand's dealer, IT-DEAL-1)."""
+    n = len(seats)
+    for step in range(1, n + 1):
+        seat = (button + step) % n
+        occupant = seats[seat]
+        if occupant is not None and occupant.player not in gone and occupant.stack > 0:
+            return seat
+    return None
+
+
+def _between_hands(loaded: tables.Loaded) -> bool:
+    return not loaded.closed and loaded.state.hand is None
+
+
+def _recorded(state: MttState, loaded: tables.Loaded) -> bool:
+    number = loaded.state.hand_number
+    return number == 0 or hand_key(loaded.table_id, number) in state.hands
+
+
+def _sync_all(tournament_id: int, actor: str, also: int | None = None) -> None:
+    """Carry out every pending departure and arrival whose table is between hands with its hand recorded
+    (twice: a player arriving at one table may first have to leave another)."""
+    for _ in range(2):
+        _, state, _ = load(tournament_id)
+        touched = {table_id for table_id, _ in state.pending_departures}
+        touched |= {table_id for table_id, *_ in state.pending_arrivals}
+        if also is not None:
+            touched.add(also)
+        for table_id in sorted(touched):
+            sync_table(tournament_id, table_id, actor)
+
+
+def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> None:
+    """At ``table_id`` (if between hands with its last hand recorded): remove the players leaving (then
+    ``ConfirmDeparture``), seat the players arriving (then ``ConfirmArrival``), and schedule its next hand."""
+    from tables import timers
+
+    with transaction.atomic():
+        _, state, _ = load(tournament_id)
+        try:
+            loaded = tables.load(table_id)
+        except tables.TableNotFound:
+            return
+        if not _between_hands(loaded) or not _recorded(state, loaded):
+            return
+        for departing_table, player in state.pending_departures:
+            if departing_table != table_id:
+                continue
+            seat = loaded.seat_of(player)
+            if seat is not None:
+                loaded = tables.handle(
+                    table_id, lambda current, at, s=seat: RemovePlayer(s, at), actor=actor
+                ).loaded
+            execute(tournament_id, lambda s, at, p=player: mtt.ConfirmDeparture(table_id, p, at), actor)
+        _, state, _ = load(tournament_id)
+        leaving = {player for _, player in state.pending_departures}
+        for arrival_table, player, seat, chips in state.pending_arrivals:
+            if arrival_table != table_id or player in leaving:
+                continue  # a player still to leave another table arrives when that table has reported
+            if loaded.seat_of(player) is None:
+                loaded = tables.handle(
+                    table_id,
+                    lambda current, at, s=seat, p=player, c=chips: SeatPlayer(s, p, c, at),
+                    actor=actor,
+                ).loaded
+            execute(tournament_id, lambda s, at, p=player: mtt.ConfirmArrival(table_id, p, at), actor)
+        final = loaded
+        transaction.on_commit(lambda: timers.schedule(final))
+
+
+def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> tuple[bool, int | None]:
+    """``(may the table start its next hand now, the invito for it)`` (T-LEVEL-1, T-H4H-1, moves)."""
+    try:
+        _, state, _ = load(tournament_id)
+    except TournamentNotFound:
+        return False, None
+    if hand_number and hand_key(table_id, hand_number) not in state.hands:
+        return False, None  # the process manager has not recorded its last hand yet
+    allowed, invito = mtt.may_start_hand(state, table_id, tables.now_ms())
+    return allowed, invito
+
+
+def _wake_tables(tournament_id: int) -> None:
+    """Schedule the next hand at every table between hands (a break, a resume, a H4H round ended)."""
+    from tables import timers
+
+    waiting = Table.objects.filter(tournament_id=tournament_id, status__in=("waiting", "between"))
+    ids = list(waiting.values_list("id", flat=True))
+
+    def wake() -> None:
+        for table_id in ids:
+            timers.schedule(tables.load(table_id))
+
+    transaction.on_commit(wake)
+
+
+def is_mtt(tournament_id: int | None) -> bool:
+    """Whether ``tournament_id`` is a multi-table tournament (else a sit-and-go, or nothing)."""
+    if tournament_id is None:
+        return False
+    return Tournament.objects.filter(id=tournament_id, kind="mtt").exists()
