@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tables import api
 from tables import views as table_views
+from tournaments import api as tournaments_api
 from tournaments import views as tournament_views
 
 urlpatterns = [
@@ -27,6 +28,16 @@ urlpatterns = [
     path("api/tables/", api.TableList.as_view(), name="api-tables"),
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
+    path(
+        "api/tournaments/<int:tournament_id>/",
+        tournaments_api.TournamentDetail.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "api/tournaments/<int:tournament_id>/control/",
+        tournaments_api.TournamentControl.as_view(),
+        name="api-tournament-control",
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -1,0 +1,106 @@
+"""The director's controls of a multi-table tournament over the API: events with actor and reason, 403 for
+anyone outside the director group, 400 with a message and nothing appended when refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from rest_framework.test import APIClient
+
+from engine.tournament.mtt import Level, MttConfig
+from eventstore.store import read_stream
+from tables import access
+from tournaments import mtt
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = [f"p{n}" for n in range(1, 13)]
+
+
+def user(name: str, *groups: str) -> User:
+    account = User.objects.create_user(name, password=name)
+    for group in groups:
+        account.groups.add(Group.objects.get_or_create(name=group)[0])
+    return account
+
+
+def client(account: User) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(account)
+    return api
+
+
+@pytest.fixture
+def started() -> int:
+    """12 players on 5-seat tables, started: 3 tables of 4 (T-SEAT-1)."""
+    config = MttConfig("Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000), Level(20, 600_000)))
+    tournament_id = mtt.create(config, "direttore", PLAYERS)
+    mtt.start(tournament_id, "direttore", seed=bytes(32))
+    return tournament_id
+
+
+def post(api: APIClient, tournament_id: int, **body: Any) -> Any:
+    return api.post(f"/api/tournaments/{tournament_id}/control/", body, format="json")
+
+
+def test_the_draw_seats_twelve_players_at_three_tables_of_four(started: int) -> None:
+    """Issue vector: 12 players on 5-seat tables → 4/4/4."""
+    body = client(user("revisore", access.AUDITOR)).get(f"/api/tournaments/{started}/").json()
+    assert sorted(table["count"] for table in body["detail"]["tables"]) == [4, 4, 4]
+    assert body["status"] == "running" and body["kind"] == "mtt"
+
+
+def test_pause_is_an_event_with_the_director_and_the_reason(started: int) -> None:
+    director = user("capo", access.DIRECTOR)
+    answer = post(client(director), started, action="pause", reason="cena")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["status"] == "paused"
+    last = read_stream(mtt.stream_id(started))[-1]
+    assert last.type == "ClockPaused" and last.data["reason"] == "cena"
+    assert last.metadata["actor"] == "capo" and last.metadata["reason"] == "cena"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "pause"},
+        {"action": "chips", "player": "p1", "delta": 500},
+        {"action": "disqualify", "player": "p2"},
+        {"action": "move", "player": "p1", "table_id": 1, "seat": 0},
+    ],
+)
+def test_players_may_not_use_the_controls(started: int, body: dict[str, Any]) -> None:
+    before = len(read_stream(mtt.stream_id(started)))
+    answer = post(client(user("p1x", access.PLAYER)), started, **body)
+    assert answer.status_code == 403
+    assert answer.json()["detail"] == "Solo il direttore di torneo può farlo."
+    assert len(read_stream(mtt.stream_id(started))) == before
+
+
+def test_a_refused_control_says_why_and_appends_nothing(started: int) -> None:
+    api = client(user("capo", access.DIRECTOR))
+    before = len(read_stream(mtt.stream_id(started)))
+    answer = post(api, started, action="resume")  # not paused
+    assert answer.status_code == 400 and answer.json()["detail"]
+    answer = post(api, started, action="chips", player="p1")  # no delta
+    assert answer.status_code == 400 and "delta" in answer.json()["detail"]
+    answer = post(api, started, action="disqualify", player="nessuno")
+    assert answer.status_code == 400 and answer.json()["detail"]
+    assert len(read_stream(mtt.stream_id(started))) == before
+    assert post(api, 999_999, action="pause").status_code == 404
+
+
+def test_chips_added_by_the_director_reach_the_table(started: int) -> None:
+    """Between hands the change is carried out at once: the table's seat holds the new stack."""
+    from tables import service as tables
+
+    api = client(user("capo", access.DIRECTOR))
+    answer = post(api, started, action="chips", player="p3", delta=250, reason="errore del mazziere")
+    assert answer.status_code == 200, answer.content
+    table_id, _seat = mtt.mtt.table_of(mtt.load(started)[1], "p3")  # type: ignore[misc]
+    loaded = tables.load(table_id)
+    seat = loaded.seat_of("p3")
+    assert seat is not None and loaded.state.seats[seat].stack == 1250
+    assert dict(mtt.load(started)[1].chips)["p3"] == 1250
