@@ -35,7 +35,9 @@ def client(account: User) -> APIClient:
 @pytest.fixture
 def started() -> int:
     """12 players on 5-seat tables, started: 3 tables of 4 (T-SEAT-1)."""
-    config = MttConfig("Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000), Level(20, 600_000)))
+    config = MttConfig(
+        "Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000), Level(20, 600_000))
+    )
     tournament_id = mtt.create(config, "direttore", PLAYERS)
     mtt.start(tournament_id, "direttore", seed=bytes(32))
     return tournament_id
