@@ -794,11 +794,12 @@ class SeatClient:
         kind, amount = choose(legal, bench.rng, bench.bet_share)
         bench.spawn(self.send(kind, amount, version, now))
 
-    async def send(self, kind: str, amount: int | None, version: int, now: float) -> None:
+    async def send(self, kind: str, amount: int | None, version: int, now: float, think: bool = True) -> None:
+        """Send the action on the socket (after the think time, unless already waited) and count it."""
         bench, stats = self.bench, self.bench.stats
         command_id = str(uuid.uuid4())
         self.acted_on = version
-        if bench.think:
+        if think and bench.think:
             await asyncio.sleep(bench.think)
             now = time.perf_counter()
         self.table.pending[version] = Pending(self.seat, version, command_id, now)
@@ -851,28 +852,7 @@ class SeatClient:
                         continue
                     break
                 kind, amount = choose(table_view["legal"], bench.rng, bench.bet_share)
-                command_id = str(uuid.uuid4())
-                self.acted_on = version
-                now = time.perf_counter()
-                self.table.pending[version] = Pending(self.seat, version, command_id, now)
-                await self.ws.send(
-                    json.dumps(
-                        {
-                            "action": kind,
-                            "amount": amount,
-                            "cards": [],
-                            "expected_version": version,
-                            "command_id": command_id,
-                        }
-                    )
-                )
-                stats.sent += 1
-                stats.actions[kind] += 1
-                if stats.in_window(now):
-                    stats.sent_window += 1
-                    if self.turn_seen is not None:
-                        stats.decision.append(now - self.turn_seen)
-                self.retries = 0
+                await self.send(kind, amount, version, time.perf_counter(), think=False)
                 break
         except Exception as error:
             if not bench.stopping:

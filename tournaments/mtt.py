@@ -30,7 +30,7 @@ from typing import Any
 from django.db import transaction
 
 from engine.codec import from_data, registry, to_data
-from engine.italian.model import RemovePlayer, SeatPlayer, TableConfig
+from engine.italian.model import RemovePlayer, SeatPlayer
 from engine.tournament import mtt, seating
 from engine.tournament.mtt import MttConfig, MttState
 from engine.tournament.sitgo import Status, TournamentError
@@ -39,6 +39,7 @@ from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
 from tables import service as tables
 from tables.models import Table
 from tournaments.models import Tournament
+from tournaments.service import table_config
 
 EVENTS: dict[str, type] = registry(mtt.Event)
 PREFIX = "mtt-"
@@ -235,17 +236,6 @@ def register(tournament_id: int, player: str, actor: str | None = None) -> MttSt
 
 def unregister(tournament_id: int, player: str) -> MttState:
     return execute(tournament_id, lambda s, at: mtt.Unregister(player, at), player)[1]
-
-
-def table_config(config: MttConfig, invito: int) -> TableConfig:
-    return TableConfig(
-        seats=config.seats,
-        limit=config.limit,
-        tournament=True,
-        invito=invito,
-        action_time_ms=config.action_time_ms,
-        time_bank_ms=config.time_bank_ms,
-    )
 
 
 def _open_table(

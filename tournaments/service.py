@@ -17,6 +17,7 @@ from django.db import transaction
 from engine.codec import from_data, registry, to_data
 from engine.italian.model import TableConfig
 from engine.tournament import sitgo
+from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import (
     Command,
     Event,
@@ -147,7 +148,8 @@ def unregister(tournament_id: int, player: str) -> TournamentState:
     return execute(tournament_id, lambda s, at: sitgo.Unregister(player, at), player)[1]
 
 
-def table_config(config: TournamentConfig, invito: int) -> TableConfig:
+def table_config(config: TournamentConfig | MttConfig, invito: int) -> TableConfig:
+    """The table options of a tournament's tables (sit-and-go or multi-table) at level ``invito``."""
     return TableConfig(
         seats=config.seats,
         limit=config.limit,

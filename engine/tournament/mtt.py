@@ -90,9 +90,11 @@ from engine.tournament.seating import (
     balance,
     break_order,
     breaking,
+    fill,
     initial_draw,
     tables_from_draw,
     tables_needed,
+    vacate,
 )
 from engine.tournament.sitgo import Status, TournamentError
 
@@ -824,39 +826,6 @@ def _arriving_at(state: MttState, table_id: int) -> set[str]:
 # --- evolve --------------------------------------------------------------------------------------------
 
 
-def _next_occupied(seats: Sequence[str | None], start: int) -> int | None:
-    size = len(seats)
-    for step in range(size):
-        seat = (start + step) % size
-        if seats[seat] is not None:
-            return seat
-    return None
-
-
-def _vacate(table: TableSeats, seat: int) -> TableSeats:
-    """``table`` with ``seat`` emptied: it becomes the seat opened last; a dealer pointer at the leaving
-    player passes to the next occupied seat (as :func:`engine.tournament.seating.apply_moves`)."""
-    seats = list(table.seats)
-    seats[seat] = None
-
-    def passed(pointer: int | None) -> int | None:
-        if pointer is None or _next_occupied(table.seats, pointer) != seat:
-            return pointer
-        return _next_occupied(seats, seat)
-
-    opened = (*(s for s in table.opened if s != seat), seat)
-    return TableSeats(
-        table.table_id, tuple(seats), passed(table.next_dealer), opened, passed(table.next_big_blind)
-    )
-
-
-def _fill(table: TableSeats, seat: int, player: str) -> TableSeats:
-    seats = list(table.seats)
-    seats[seat] = player
-    opened = tuple(s for s in table.opened if s != seat)
-    return TableSeats(table.table_id, tuple(seats), table.next_dealer, opened, table.next_big_blind)
-
-
 def _put(tables: tuple[TableSeats, ...], table: TableSeats) -> tuple[TableSeats, ...]:
     """``tables`` with ``table`` replaced, or added in table id order."""
     if any(t.table_id == table.table_id for t in tables):
@@ -867,7 +836,7 @@ def _put(tables: tuple[TableSeats, ...], table: TableSeats) -> tuple[TableSeats,
 def _remove_seated(tables: tuple[TableSeats, ...], player: str) -> tuple[TableSeats, ...]:
     for table in tables:
         if player in table.seats:
-            return _put(tables, _vacate(table, table.seats.index(player)))
+            return _put(tables, vacate(table, table.seats.index(player)))
     return tables
 
 
@@ -876,7 +845,7 @@ def _seat_player(
 ) -> tuple[TableSeats, ...]:
     for table in tables:
         if table.table_id == table_id:
-            return _put(tables, _fill(table, seat, player))
+            return _put(tables, fill(table, seat, player))
     return tables
 
 
@@ -1126,7 +1095,7 @@ def _on_moved(state: MttState, event: PlayerMoved) -> MttState:
     tables = state.tables
     source = _table(state, event.from_table)
     if source is not None and source.seats[event.from_seat] == event.player:
-        tables = _put(tables, _vacate(source, event.from_seat))
+        tables = _put(tables, vacate(source, event.from_seat))
     tables = _seat_player(tables, event.to_table, event.to_seat, event.player)
     return replace(
         state,

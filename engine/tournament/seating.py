@@ -250,15 +250,15 @@ def apply_moves(tables: Sequence[TableSeats], moves: Iterable[Move]) -> tuple[Ta
         donor = current[index[move.from_table]]
         if not 0 <= move.from_seat < len(donor.seats) or donor.seats[move.from_seat] != move.player:
             raise SeatingError(f"{move.player} is not at table {move.from_table} seat {move.from_seat}")
-        current[index[move.from_table]] = _vacate(donor, move.from_seat)
+        current[index[move.from_table]] = vacate(donor, move.from_seat)
         receiver = current[index[move.to_table]]
         if not 0 <= move.to_seat < len(receiver.seats) or receiver.seats[move.to_seat] is not None:
             raise SeatingError(f"table {move.to_table} seat {move.to_seat} is not an empty seat")
-        current[index[move.to_table]] = _fill(receiver, move.to_seat, move.player)
+        current[index[move.to_table]] = fill(receiver, move.to_seat, move.player)
     return tuple(current)
 
 
-def _next_occupied(seats: Sequence[str | None], start: int) -> int | None:
+def next_occupied(seats: Sequence[str | None], start: int) -> int | None:
     """The first occupied seat at or clockwise after ``start``; ``None`` if the table is empty."""
     size = len(seats)
     for step in range(size):
@@ -268,25 +268,28 @@ def _next_occupied(seats: Sequence[str | None], start: int) -> int | None:
     return None
 
 
-def _vacate(table: TableSeats, seat: int) -> TableSeats:
+def vacate(table: TableSeats, seat: int) -> TableSeats:
+    """``table`` with ``seat`` emptied: it becomes the seat opened last; a dealer (or big blind) pointer at
+    the leaving player passes to the next occupied seat."""
     seats = list(table.seats)
     seats[seat] = None
 
     def passed(pointer: int | None) -> int | None:
-        if pointer is None or _next_occupied(table.seats, pointer) != seat:
+        if pointer is None or next_occupied(table.seats, pointer) != seat:
             return pointer
-        return _next_occupied(seats, seat)
+        return next_occupied(seats, seat)
 
     return replace(
         table,
         seats=tuple(seats),
-        opened=(*table.opened, seat),
+        opened=(*(s for s in table.opened if s != seat), seat),
         next_dealer=passed(table.next_dealer),
         next_big_blind=passed(table.next_big_blind),
     )
 
 
-def _fill(table: TableSeats, seat: int, player: str) -> TableSeats:
+def fill(table: TableSeats, seat: int, player: str) -> TableSeats:
+    """``table`` with ``player`` at the empty ``seat`` (no longer an opened seat)."""
     seats = list(table.seats)
     seats[seat] = player
     return replace(table, seats=tuple(seats), opened=tuple(s for s in table.opened if s != seat))
@@ -354,7 +357,7 @@ def _balance(
 def _mover(table: TableSeats, mode: BalanceMode) -> tuple[int, str]:
     """The seat and name of the player who moves away from ``table`` (T-BAL-1)."""
     pointer = table.next_dealer if mode is BalanceMode.ANTE else table.next_big_blind
-    seat = _next_occupied(table.seats, 0 if pointer is None else pointer)
+    seat = next_occupied(table.seats, 0 if pointer is None else pointer)
     player = None if seat is None else table.seats[seat]
     if seat is None or player is None:  # cannot happen: the largest table of an unbalanced layout has players
         raise SeatingError(f"table {table.table_id} has nobody to move")
