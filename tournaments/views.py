@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from engine.tournament.sitgo import TournamentError
 from tables import access
 from tables.service import TableError
-from tournaments import service
+from tournaments import mtt, service
 from tournaments.forms import SitAndGoForm
 from tournaments.models import Tournament
 
@@ -139,6 +139,13 @@ def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+def _service(tournament_id: int) -> Any:
+    """The service of the tournament's kind: multi-table (:mod:`tournaments.mtt`) or sit-and-go; both have
+    ``register``, ``unregister``, ``start``, ``pause`` and ``resume`` with the same arguments."""
+    kind = Tournament.objects.filter(id=tournament_id).values_list("kind", flat=True).first()
+    return mtt if kind == "mtt" else service
+
+
 def _action(
     request: HttpRequest, tournament_id: int, run: Callable[[], object], done: str, back: str
 ) -> HttpResponse:
@@ -161,7 +168,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _action(
         request,
         tournament_id,
-        lambda: service.register(tournament_id, name),
+        lambda: _service(tournament_id).register(tournament_id, name),
         "Iscritto.",
         "tournament-detail",
     )
@@ -176,7 +183,7 @@ def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _action(
         request,
         tournament_id,
-        lambda: service.unregister(tournament_id, name),
+        lambda: _service(tournament_id).unregister(tournament_id, name),
         "Iscrizione annullata.",
         "tournament-detail",
     )
@@ -190,7 +197,7 @@ def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _action(
         request,
         tournament_id,
-        lambda: service.start(tournament_id, name),
+        lambda: _service(tournament_id).start(tournament_id, name),
         "Torneo iniziato.",
         "tournament-director",
     )
@@ -210,10 +217,10 @@ def _clock(
 @login_required
 @require_POST
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _clock(request, tournament_id, service.pause, "In pausa.")
+    return _clock(request, tournament_id, _service(tournament_id).pause, "In pausa.")
 
 
 @login_required
 @require_POST
 def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _clock(request, tournament_id, service.resume, "Ripreso.")
+    return _clock(request, tournament_id, _service(tournament_id).resume, "Ripreso.")

@@ -106,3 +106,24 @@ def test_chips_added_by_the_director_reach_the_table(started: int) -> None:
     seat = loaded.seat_of("p3")
     assert seat is not None and loaded.state.seats[seat].stack == 1250
     assert dict(mtt.load(started)[1].chips)["p3"] == 1250
+
+
+def test_the_pages_show_a_multi_table_tournament_and_players_register_there() -> None:
+    """Lobby, tournament and director pages render a multi-table tournament; the register button goes to
+    its own service (not the sit-and-go's)."""
+    from django.test import Client
+
+    config = MttConfig("Domenica", seats=6, starting_stack=1000, levels=(Level(10, 600_000),))
+    tournament_id = mtt.create(config, "direttore", PLAYERS[:3])
+    player = user("ospite", access.PLAYER)
+    director = user("capo", access.DIRECTOR)
+    browser = Client()
+    browser.force_login(player)
+    assert "Domenica" in browser.get("/").content.decode()
+    assert browser.get(f"/tournaments/{tournament_id}/").status_code == 200
+    browser.post(f"/tournaments/{tournament_id}/register/")
+    assert "ospite" in mtt.load(tournament_id)[1].players
+    browser.force_login(director)
+    assert browser.get(f"/tournaments/{tournament_id}/director/").status_code == 200
+    browser.post(f"/tournaments/{tournament_id}/start/")
+    assert mtt.load(tournament_id)[1].status.value == "running"
