@@ -114,6 +114,16 @@ class BadBody(APIException):
     default_detail = "Richiesta non valida."
 
 
+def validated(body: serializers.Serializer) -> dict[str, Any]:
+    """``body``'s validated data, or :class:`BadBody` naming every field's problem (HTTP 400)."""
+    if not body.is_valid():
+        problems = "; ".join(
+            f"{field}: {' '.join(map(str, errors))}" for field, errors in body.errors.items()
+        )
+        raise BadBody(f"Richiesta non valida — {problems}")
+    return dict(body.validated_data)
+
+
 class TableList(APIView):
     permission_classes = [permissions.IsAuthenticated, Watcher]
 
@@ -144,16 +154,10 @@ class TableAct(APIView):
         },
     )
     def post(self, request: Request, table_id: int) -> Response:
-        body = ActSerializer(data=request.data)
-        if not body.is_valid():
-            problems = "; ".join(
-                f"{field}: {' '.join(map(str, errors))}" for field, errors in body.errors.items()
-            )
-            raise BadBody(f"Richiesta non valida — {problems}")
+        data = validated(ActSerializer(data=request.data))
         service.load(table_id)  # 404 before 403
         if not access.may_play(request.user):
             raise service.NotYourSeat("Solo i giocatori possono agire.")
-        data = body.validated_data
         username = request.user.get_username()
         outcome = service.act(
             table_id,

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import access
-from tables.api import ERROR, Watcher
+from tables.api import ERROR, Watcher, validated
 from tournaments import mtt
 from tournaments.models import Tournament
 
@@ -38,11 +38,6 @@ class Director(permissions.BasePermission):
 class NotFound(APIException):
     status_code = 404
     default_detail = "Torneo sconosciuto."
-
-
-class BadBody(APIException):
-    status_code = 400
-    default_detail = "Richiesta non valida."
 
 
 ACTIONS = ("start", "pause", "resume", "adjust_clock", "move", "chips", "disqualify", "undo_elimination")
@@ -140,13 +135,8 @@ class TournamentControl(APIView):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        body = ControlSerializer(data=request.data)
-        if not body.is_valid():
-            problems = "; ".join(
-                f"{field}: {' '.join(map(str, errors))}" for field, errors in body.errors.items()
-            )
-            raise BadBody(f"Richiesta non valida — {problems}")
+        data = validated(ControlSerializer(data=request.data))
         if not Tournament.objects.filter(id=tournament_id, kind="mtt").exists():
             raise NotFound(f"Il torneo multi-tavolo {tournament_id} non esiste.")
-        _control(tournament_id, body.validated_data, request.user.get_username())
+        _control(tournament_id, data, request.user.get_username())
         return Response(summary(tournament_id))

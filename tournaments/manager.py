@@ -28,7 +28,7 @@ def _tournament_of(table_id: int, known: dict[int, int | None]) -> int | None:
 
 
 def handle(events: Sequence[RecordedEvent]) -> None:
-    busts: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
+    busts: dict[tuple[int, int, int], list[tuple[str, int]]] = defaultdict(list)
     known: dict[int, int | None] = {}
     kinds: dict[int, bool] = {}
     for event in events:
@@ -46,12 +46,8 @@ def handle(events: Sequence[RecordedEvent]) -> None:
             continue
         if event.type == "PlayerEliminated":
             data = event.data
-            busts[(event.stream_id, data["hand"])].append((data["player"], data["starting_stack"]))
-    for (stream, hand), players in busts.items():
-        table_id = int(stream.removeprefix("table-"))
-        tournament_id = Table.objects.filter(id=table_id).values_list("tournament_id", flat=True).first()
-        if tournament_id is None:
-            continue
+            busts[(tournament_id, table_id, data["hand"])].append((data["player"], data["starting_stack"]))
+    for (tournament_id, table_id, hand), players in busts.items():
         service.record_eliminations(tournament_id, f"{table_id}-{hand}", players)
 
 

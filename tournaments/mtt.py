@@ -313,30 +313,33 @@ def move_player(
     )[1]
 
 
-def adjust_chips(tournament_id: int, player: str, delta: int, actor: str, reason: str = "") -> MttState:
-    """Director: add (``delta`` > 0) or remove chips; applied at the player's table between hands."""
+def _execute_and_sync(
+    tournament_id: int, command: Callable[[MttState, int], mtt.Command], actor: str, reason: str = ""
+) -> MttState:
+    """:func:`execute`, then carry out at the tables the departures and arrivals it caused, atomically."""
     with transaction.atomic():
-        state = execute(
-            tournament_id, lambda s, at: mtt.AdjustChips(player, delta, reason, at), actor, reason
-        )[1]
+        state = execute(tournament_id, command, actor, reason)[1]
         _sync_all(tournament_id, actor)
     return state
+
+
+def adjust_chips(tournament_id: int, player: str, delta: int, actor: str, reason: str = "") -> MttState:
+    """Director: add (``delta`` > 0) or remove chips; applied at the player's table between hands."""
+    return _execute_and_sync(
+        tournament_id, lambda s, at: mtt.AdjustChips(player, delta, reason, at), actor, reason
+    )
 
 
 def disqualify(tournament_id: int, player: str, actor: str, reason: str = "") -> MttState:
-    with transaction.atomic():
-        state = execute(tournament_id, lambda s, at: mtt.Disqualify(player, reason, at), actor, reason)[1]
-        _sync_all(tournament_id, actor)
-    return state
+    """Director: the player finishes at the current last place; they leave their table between hands."""
+    return _execute_and_sync(tournament_id, lambda s, at: mtt.Disqualify(player, reason, at), actor, reason)
 
 
 def undo_last_elimination(tournament_id: int, chips: int, actor: str, reason: str = "") -> MttState:
-    with transaction.atomic():
-        state = execute(
-            tournament_id, lambda s, at: mtt.UndoLastElimination(reason, chips, at), actor, reason
-        )[1]
-        _sync_all(tournament_id, actor)
-    return state
+    """Director: the last hand's eliminated players come back with ``chips`` each (seated between hands)."""
+    return _execute_and_sync(
+        tournament_id, lambda s, at: mtt.UndoLastElimination(reason, chips, at), actor, reason
+    )
 
 
 # --- the tables' side --------------------------------------------------------------------------------
@@ -365,7 +368,10 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
         table = tables.load(table_id, at_version=ended.version)  # seats as the hand ended
         names = {seat: o.player for seat, o in enumerate(table.state.seats) if o is not None}
         stacks = tuple((names[seat], chips) for seat, chips in ended.data["stacks"] if seat in names)
-        following = store.read_stream(tables.stream_id(table_id), ended.version, ended.version + 20)
+        # the eliminations of the hand follow its HandEnded in the same append, at most one per seat
+        following = store.read_stream(
+            tables.stream_id(table_id), ended.version, ended.version + len(table.state.seats)
+        )
         busts = tuple(
             (e.data["player"], int(e.data["starting_stack"]))
             for e in following
@@ -400,32 +406,27 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
 
 def _next_dealer(seats: Sequence[Any], button: int, gone: set[str]) -> int | None:
     """The seat after the button holding a player still in (the next hand's dealer, IT-DEAL-1)."""
-    n = len(seats)
-    for step in range(1, n + 1):
-        seat = (button + step) % n
-        occupant = seats[seat]
-        if occupant is not None and occupant.player not in gone and occupant.stack > 0:
-            return seat
-    return None
+    still_in = [o.player if o is not None and o.player not in gone and o.stack > 0 else None for o in seats]
+    return seating.next_occupied(still_in, (button + 1) % len(seats))
 
 
 def _between_hands(loaded: tables.Loaded) -> bool:
     return not loaded.closed and loaded.state.hand is None
 
 
-def _recorded(state: MttState, loaded: tables.Loaded) -> bool:
-    number = loaded.state.hand_number
-    return number == 0 or hand_key(loaded.table_id, number) in state.hands
+def _recorded(state: MttState, table_id: int, number: int) -> bool:
+    """Whether the tournament has recorded hand ``number`` of the table (0: no hand played yet)."""
+    return number == 0 or hand_key(table_id, number) in state.hands
 
 
 def _sync_all(tournament_id: int, actor: str, also: int | None = None) -> None:
     """Carry out every pending departure and arrival whose table is between hands with its hand recorded
     (twice: a player arriving at one table may first have to leave another)."""
-    for _ in range(2):
+    for first in (True, False):
         _, state, _ = load(tournament_id)
         touched = {table_id for table_id, _ in state.pending_departures}
         touched |= {table_id for table_id, *_ in state.pending_arrivals}
-        if also is not None:
+        if also is not None and first:
             touched.add(also)
         for table_id in sorted(touched):
             sync_table(tournament_id, table_id, actor)
@@ -442,7 +443,7 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             loaded = tables.load(table_id)
         except tables.TableNotFound:
             return
-        if not _between_hands(loaded) or not _recorded(state, loaded):
+        if not _between_hands(loaded) or not _recorded(state, table_id, loaded.state.hand_number):
             return
         for departing_table, player in state.pending_departures:
             if departing_table != table_id:
@@ -475,7 +476,7 @@ def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> 
         _, state, _ = load(tournament_id)
     except TournamentNotFound:
         return False, None
-    if hand_number and hand_key(table_id, hand_number) not in state.hands:
+    if not _recorded(state, table_id, hand_number):
         return False, None  # the process manager has not recorded its last hand yet
     allowed, invito = mtt.may_start_hand(state, table_id, tables.now_ms())
     return allowed, invito

@@ -17,13 +17,18 @@ def compute(stream_id: str) -> Rows:
     return {"tournaments.Tournament": {tournament_id: service.row(version, state)}}
 
 
-def current() -> Rows:
+def _current(kind: str) -> Rows:
+    """The live rows of the tournaments of ``kind`` (each projection owns its kind's rows)."""
     return {
         "tournaments.Tournament": {
             t["id"]: {k: t[k] for k in FIELDS}
-            for t in Tournament.objects.filter(kind="sitgo").values("id", *FIELDS)
+            for t in Tournament.objects.filter(kind=kind).values("id", *FIELDS)
         }
     }
+
+
+def current() -> Rows:
+    return _current("sitgo")
 
 
 def write(stream_id: str, rows: Rows) -> None:
@@ -59,12 +64,7 @@ def compute_mtt(stream_id: str) -> Rows:
 
 
 def current_mtt() -> Rows:
-    return {
-        "tournaments.Tournament": {
-            t["id"]: {k: t[k] for k in FIELDS}
-            for t in Tournament.objects.filter(kind="mtt").values("id", *FIELDS)
-        }
-    }
+    return _current("mtt")
 
 
 def clear_mtt() -> None:

@@ -159,34 +159,25 @@ def _action(
     return redirect(back, tournament_id=tournament_id)
 
 
-@login_required
-@require_POST
-def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def _registration(request: HttpRequest, tournament_id: int, operation: str, done: str) -> HttpResponse:
+    """Register or unregister the player making the request (``operation``: the service's function)."""
     if not access.may_play(request.user):
         raise PermissionDenied("Solo i giocatori possono iscriversi.")
     name = request.user.get_username()
-    return _action(
-        request,
-        tournament_id,
-        lambda: _service(tournament_id).register(tournament_id, name),
-        "Iscritto.",
-        "tournament-detail",
-    )
+    run = getattr(_service(tournament_id), operation)
+    return _action(request, tournament_id, lambda: run(tournament_id, name), done, "tournament-detail")
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _registration(request, tournament_id, "register", "Iscritto.")
 
 
 @login_required
 @require_POST
 def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    if not access.may_play(request.user):
-        raise PermissionDenied("Solo i giocatori possono iscriversi.")
-    name = request.user.get_username()
-    return _action(
-        request,
-        tournament_id,
-        lambda: _service(tournament_id).unregister(tournament_id, name),
-        "Iscrizione annullata.",
-        "tournament-detail",
-    )
+    return _registration(request, tournament_id, "unregister", "Iscrizione annullata.")
 
 
 @login_required
