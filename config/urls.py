@@ -13,6 +13,7 @@ from tournaments import views as tournament_views
 urlpatterns = [
     path("", tournament_views.lobby, name="lobby"),
     path("tournaments/new/", tournament_views.new, name="tournament-new"),
+    path("tournaments/new-mtt/", tournament_views.new_mtt, name="tournament-new-mtt"),
     path("tournaments/<int:tournament_id>/", tournament_views.detail, name="tournament-detail"),
     path("tournaments/<int:tournament_id>/director/", tournament_views.director, name="tournament-director"),
     path("tournaments/<int:tournament_id>/register/", tournament_views.register, name="tournament-register"),
@@ -24,6 +25,9 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/start/", tournament_views.start, name="tournament-start"),
     path("tournaments/<int:tournament_id>/pause/", tournament_views.pause, name="tournament-pause"),
     path("tournaments/<int:tournament_id>/resume/", tournament_views.resume, name="tournament-resume"),
+    path("tournaments/<int:tournament_id>/clock/", tournament_views.clock, name="tournament-clock"),
+    path("tournaments/<int:tournament_id>/control/", tournament_views.control, name="tournament-control"),
+    path("tournaments/<int:tournament_id>/deal/", tournament_views.deal, name="tournament-deal"),
     path("tables/<int:table_id>/", table_views.table_page, name="table"),
     path("api/tables/", api.TableList.as_view(), name="api-tables"),
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),

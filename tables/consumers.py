@@ -5,6 +5,10 @@ the fragments since the last version it was sent (the full state again after a g
 :data:`MAX_GAP` versions or a reconnect). Actions arrive as the JSON htmx's ``ws-send`` posts
 (``{action, amount, cards, expected_version, command_id}``); a refusal is answered with a ``#messages``
 fragment and changes nothing.
+
+At a table of a multi-table tournament the socket also follows the tournament's stream (group ``mtt-<id>``):
+when the viewer is moved from this table (T-BAL-1/2, or by the director) it gets a notice ("Sei stato
+spostato al tavolo 3, posto 5") that sends the page to the new table after :data:`REDIRECT_MS`.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from engine.italian.errors import IllegalAction
 from eventstore.store import RecordedEvent
 from tables import access, broadcast, rendering, service
+from tables.models import Table
 from tables.service import BadRequest, TableError
 
 log = logging.getLogger("mazziere.sockets")
@@ -33,6 +38,7 @@ log = logging.getLogger("mazziere.sockets")
 # not all on Channels' single default thread, which the service benchmark showed to be the bottleneck.
 in_pool = functools.partial(database_sync_to_async, thread_sensitive=False)
 MAX_GAP = 200
+REDIRECT_MS = 3000
 
 
 def language_of(scope: dict[str, Any]) -> str:
@@ -85,11 +91,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.tournament_group = await in_pool(self._tournament_group)()
+        if self.tournament_group:
+            await self.channel_layer.group_add(self.tournament_group, self.channel_name)
         await self._send(html, version)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "tournament_group", ""):
+            await self.channel_layer.group_discard(self.tournament_group, self.channel_name)
+
+    def _tournament_group(self) -> str:
+        """``mtt-<id>`` if this table belongs to a multi-table tournament, else ``""``."""
+        from tournaments import mtt
+
+        tournament_id = Table.objects.filter(id=self.table_id).values_list("tournament_id", flat=True).first()
+        return mtt.stream_id(tournament_id) if mtt.is_mtt(tournament_id) else ""
 
     def _render(self, after: int, carried: list[RecordedEvent] | None = None) -> tuple[str, int]:
         """The fragments from version ``after`` to the table's last; ``carried``: the broadcast's events,
@@ -103,6 +121,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             covered = bool(carried) and after > 0 and carried[0].version <= after + 1
             covered = covered and carried[-1].version == loaded.version  # the broadcast covers the gap
             events = [e for e in carried if e.version > after] if covered and carried else None
+            if loaded.seat_of(self.username) is not None:
+                self.was_seated = True
             return rendering.fragments(loaded, self.username, after, events), loaded.version
 
     async def _send(self, html: str, version: int) -> None:
@@ -111,10 +131,49 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def stream_updated(self, message: dict[str, Any]) -> None:
+        if message.get("stream", "").startswith("mtt-"):
+            await self._tournament_updated(message)
+            return
         if message["version"] <= self.sent:
             return
         html, version = await in_pool(self._render)(self.sent, broadcast.carried_events(message))
         await self._send(html, version)
+
+    async def _tournament_updated(self, message: dict[str, Any]) -> None:
+        """The tournament moved on: tell a viewer moved away from this table where to go."""
+        if not getattr(self, "was_seated", False):
+            return
+        events = broadcast.carried_events(message)
+        mine = any(
+            e.type == "PlayerMoved"
+            and e.data.get("player") == self.username
+            and e.data.get("from_table") == self.table_id
+            for e in events
+        )
+        if events and not mine:
+            return  # the broadcast carried the events, and none moves the viewer from here
+        html = await in_pool(self._moved_notice)()
+        if html:
+            self.was_seated = False
+            await self.send(text_data=html)
+
+    def _moved_notice(self) -> str:
+        """The notice for a viewer whose seat is now at another table of the tournament (``""`` if not)."""
+        from tournaments import dashboard
+        from tournaments.models import Tournament
+
+        tournament = Tournament.objects.filter(id=int(self.tournament_group.removeprefix("mtt-"))).first()
+        if tournament is None or self.username not in tournament.remaining:
+            return ""
+        place = dashboard.seat_of(tournament.detail or {}, self.username)
+        if place is None or place[0] == self.table_id:
+            return ""
+        number = dashboard.table_numbers(tournament.detail or {}).get(place[0], place[0])
+        with translation.override(self.language):
+            return render_to_string(
+                "tables/_moved.html",
+                {"table_id": place[0], "number": number, "seat": place[1] + 1, "after_ms": REDIRECT_MS},
+            )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

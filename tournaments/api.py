@@ -96,7 +96,7 @@ def summary(tournament_id: int) -> dict[str, Any]:
     return found
 
 
-def _control(tournament_id: int, data: dict[str, Any], actor: str) -> None:
+def control(tournament_id: int, data: dict[str, Any], actor: str) -> None:
     reason = data.get("reason", "")
     commands: dict[str, Callable[[], object]] = {
         "start": lambda: mtt.start(tournament_id, actor),
@@ -138,5 +138,5 @@ class TournamentControl(APIView):
         data = validated(ControlSerializer(data=request.data))
         if not Tournament.objects.filter(id=tournament_id, kind="mtt").exists():
             raise NotFound(f"Il torneo multi-tavolo {tournament_id} non esiste.")
-        _control(tournament_id, data, request.user.get_username())
+        control(tournament_id, data, request.user.get_username())
         return Response(summary(tournament_id))

@@ -1,9 +1,13 @@
-"""The tournament WebSocket (``/ws/tournaments/<id>/``): the clock, standings and (for directors) the table,
-re-rendered whenever the tournament or its table reaches a new version."""
+"""The tournament WebSocket (``/ws/tournaments/<id>/[?view=director|clock]``): the clock, standings and (for
+directors) the table of a sit-and-go; the clock and the dashboard sections of a multi-table tournament
+(:mod:`tournaments.dashboard`). Re-rendered when the tournament or its table reaches a new version, at most
+every :data:`MIN_INTERVAL` seconds (a multi-table stream grows with every hand of every table)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -13,8 +17,12 @@ from django.utils import translation
 from tables import access, rendering
 from tables import service as tables
 from tables.consumers import in_pool, language_of
+from tournaments import dashboard
 from tournaments.models import Tournament
 from tournaments.views import context
+
+MIN_INTERVAL = 0.5
+VIEWS = ("detail", "director", "clock")
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):
@@ -22,6 +30,11 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.groups_joined: list[str] = []
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        view = (query.get("view") or ["detail"])[0]
+        self.view = view if view in VIEWS else "detail"
+        self.last_render = 0.0
+        self.scheduled = False
         if user is None or not await database_sync_to_async(access.may_watch)(user):
             await self.close(code=4403)
             return
@@ -33,8 +46,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()
-        await self._join(f"tournament-{self.tournament_id}")
-        if table_id:
+        await self._join(f"{self.stream_prefix}{self.tournament_id}")
+        if table_id and self.stream_prefix == "tournament-":
             await self._join(f"table-{table_id}")
         await self.send(text_data=html)
 
@@ -44,6 +57,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        self.closed = True
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -51,6 +65,20 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         tournament = Tournament.objects.filter(id=self.tournament_id).first()
         if tournament is None:
             return None, None
+        if tournament.kind == "mtt":
+            self.stream_prefix = "mtt-"
+            with translation.override(self.language):
+                html = render_to_string(
+                    "tournaments/_mtt_live.html",
+                    {
+                        **dashboard.context(tournament, self.username),
+                        "view": self.view,
+                        "is_director": self.director,
+                        "oob": True,
+                    },
+                )
+            return html, None
+        self.stream_prefix = "tournament-"
         with translation.override(self.language):
             html = render_to_string(
                 "tournaments/_live.html", {**context(tournament), "is_director": self.director}
@@ -60,6 +88,25 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         return html, tournament.table_id
 
     async def stream_updated(self, message: dict[str, Any]) -> None:
+        """A multi-table tournament's updates are coalesced: one render now, or one after :data:`MIN_INTERVAL`
+        for all that arrive meanwhile (a sit-and-go's are rendered one by one)."""
+        if self.stream_prefix != "mtt-":
+            await self._update(0.0)
+            return
+        if self.scheduled:
+            return
+        self.scheduled = True
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self.last_render + MIN_INTERVAL - loop.time())
+        self.update_task = loop.create_task(self._update(delay))
+
+    async def _update(self, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        self.scheduled = False
+        if getattr(self, "closed", False):
+            return
+        self.last_render = asyncio.get_running_loop().time()
         html, table_id = await in_pool(self._render)()
         if html is None:
             return

@@ -1,4 +1,4 @@
-"""The director's form to create a sit-and-go."""
+"""The director's forms to create a sit-and-go and a multi-table tournament."""
 
 from __future__ import annotations
 
@@ -6,7 +6,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.italian.model import Limit
-from engine.tournament.sitgo import Level, TournamentConfig
+from engine.tournament import mtt as mtt_decider
+from engine.tournament import payouts
+from engine.tournament.mtt import PRESETS as MTT_PRESETS
+from engine.tournament.mtt import Level as MttLevel
+from engine.tournament.mtt import MttConfig
+from engine.tournament.sitgo import Level, TournamentConfig, TournamentError
 
 # level structures: (invito, minutes) — the invito roughly +50% a level (T-LEVEL-1)
 PRESETS = {
@@ -73,3 +78,148 @@ class SitAndGoForm(forms.Form):
             time_bank_ms=data["time_bank_seconds"] * 1000,
             auto_start=data["auto_start"],
         )
+
+
+# --- multi-table tournaments ---------------------------------------------------------------------------
+
+
+def _custom_levels(text: str) -> tuple[MttLevel, ...]:
+    """``invito minutes`` per line, or ``pausa minutes`` / ``break minutes`` for a break (T-LEVEL-1).
+    Raises ``forms.ValidationError`` naming the bad line."""
+    levels = []
+    for number, line in enumerate(text.strip().splitlines(), start=1):
+        parts = line.replace(",", " ").replace(";", " ").split()
+        if not parts:
+            continue
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            minutes = float(parts[1])
+            if minutes <= 0:
+                raise ValueError
+            if parts[0].lower() in ("pausa", "break"):
+                levels.append(MttLevel(0, int(minutes * 60_000), is_break=True))
+            else:
+                levels.append(MttLevel(int(parts[0]), int(minutes * 60_000)))
+        except ValueError as error:
+            raise forms.ValidationError(
+                _("Line %(number)s: write “invito minutes” or “pausa minutes”, e.g. “50 15”."),
+                params={"number": number},
+            ) from error
+    if not levels:
+        raise forms.ValidationError(_("Write at least one level."))
+    return tuple(levels)
+
+
+class MttForm(forms.Form):
+    """A multi-table tournament of Poker all'italiana (issue 5 §1): the structure from a preset (regular,
+    turbo, hyper: :func:`engine.tournament.mtt.structure_preset`) or custom lines; late registration,
+    re-entry, table clocks, giro pazzo, payouts (preset by field size with the percentage of the field paid,
+    or edited percentages, T-PAY-1) and bots to register."""
+
+    name = forms.CharField(label=_("Name"), max_length=80, initial="Torneo")
+    seats = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=6, initial=6)
+    limit = forms.ChoiceField(
+        label=_("Limit"),
+        choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
+        initial=Limit.POT_LIMIT.value,
+    )
+    starting_stack = forms.IntegerField(label=_("Starting stack"), min_value=10, initial=10_000)
+    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, initial=100)
+    structure = forms.ChoiceField(
+        label=_("Levels"),
+        choices=[(name, name.title()) for name in MTT_PRESETS] + [("custom", _("Custom"))],
+        initial="regular",
+    )
+    custom_levels = forms.CharField(
+        label=_("Custom levels (one per line: invito minutes, or pausa minutes)"),
+        widget=forms.Textarea(attrs={"rows": 5, "placeholder": "50 15\n100 15\npausa 10\n150 15"}),
+        required=False,
+    )
+    level_minutes = forms.FloatField(
+        label=_("Level length in minutes (0 = the preset's)"), min_value=0, initial=0, required=False
+    )
+    late_registration_levels = forms.IntegerField(
+        label=_("Late registration until the end of level (0 = none)"), min_value=0, initial=0
+    )
+    max_entries = forms.IntegerField(
+        label=_("Entries per player (more than 1 = re-entry)"), min_value=1, max_value=10, initial=1
+    )
+    action_seconds = forms.IntegerField(
+        label=_("Action time (seconds)"), min_value=5, max_value=300, initial=30
+    )
+    time_bank_seconds = forms.IntegerField(
+        label=_("Time bank (seconds)"), min_value=0, max_value=600, initial=60
+    )
+    giro_pazzo = forms.BooleanField(label=_("Giro pazzo"), required=False)
+    hand_for_hand = forms.BooleanField(label=_("Hand for hand near the money"), required=False, initial=True)
+    percent_paid = forms.IntegerField(
+        label=_("Percentage of the field paid"), min_value=1, max_value=50, initial=15
+    )
+    payout_percentages = forms.CharField(
+        label=_("Payouts in % by place (empty = preset by field size)"),
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "50, 30, 20"}),
+    )
+    bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=1000, initial=0)
+
+    def clean_custom_levels(self) -> str:
+        return str(self.cleaned_data.get("custom_levels") or "")
+
+    def clean_payout_percentages(self) -> tuple[str, ...]:
+        text = str(self.cleaned_data.get("payout_percentages") or "")
+        parts = tuple(part.strip().rstrip("%") for part in text.replace(";", ",").split(",") if part.strip())
+        if parts:
+            try:
+                payouts.validate_structure(parts)
+            except payouts.PayoutError as error:
+                raise forms.ValidationError(str(error)) from error
+        return parts
+
+    def _levels(self) -> tuple[MttLevel, ...]:
+        data = self.cleaned_data
+        if data["structure"] == "custom":
+            return _custom_levels(data.get("custom_levels", ""))
+        levels = mtt_decider.structure_preset(data["structure"], data["starting_stack"])
+        minutes = data.get("level_minutes") or 0
+        if minutes:
+            levels = tuple(
+                level if level.is_break else MttLevel(level.invito, int(minutes * 60_000)) for level in levels
+            )
+        return levels
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            self._config = self._build()
+            mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
+        except forms.ValidationError as error:
+            self.add_error("custom_levels", error)
+        except TournamentError as error:
+            self.add_error(None, str(error))
+        return data
+
+    def _build(self) -> MttConfig:
+        data = self.cleaned_data
+        return MttConfig(
+            name=data["name"],
+            seats=data["seats"],
+            limit=Limit(data["limit"]),
+            starting_stack=data["starting_stack"],
+            levels=self._levels(),
+            late_registration_levels=data["late_registration_levels"],
+            max_entries=data["max_entries"],
+            buy_in=data["buy_in"],
+            payout_percentages=data["payout_percentages"],
+            percent_paid=data["percent_paid"],
+            action_time_ms=data["action_seconds"] * 1000,
+            time_bank_ms=data["time_bank_seconds"] * 1000,
+            giro_pazzo=data["giro_pazzo"],
+            hand_for_hand=data["hand_for_hand"],
+        )
+
+    def config(self) -> MttConfig:
+        """The validated configuration (after ``is_valid()``)."""
+        return self._config

@@ -140,6 +140,9 @@ def row(version: int, state: MttState, extra: dict[str, Any]) -> dict[str, Any]:
         "moves": extra.get("moves", []),
         "chart": extra.get("chart", []),
         "results": [[p, pos, prize] for p, pos, prize in state.finished],
+        "registration_open": state.registration_open,
+        "final_table": state.final_table,
+        "in_transit": [player for _, player, _, _ in state.pending_arrivals],
     }
     return {
         "name": config.name if config else "",

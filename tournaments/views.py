@@ -1,4 +1,6 @@
-"""Pages: the lobby, creating a sit-and-go, the tournament page (players) and the director's page."""
+"""Pages: the lobby, creating a sit-and-go or a multi-table tournament, the tournament page (players), the
+director's page (for a multi-table tournament: the live dashboard with its controls and deal calculators)
+and the clock screen for a projector."""
 
 from __future__ import annotations
 
@@ -13,12 +15,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from rest_framework.exceptions import APIException
 
 from engine.tournament.sitgo import TournamentError
 from tables import access
 from tables.service import TableError
-from tournaments import mtt, service
-from tournaments.forms import SitAndGoForm
+from tournaments import dashboard, mtt, service
+from tournaments.forms import MttForm, SitAndGoForm
 from tournaments.models import Tournament
 
 
@@ -69,6 +72,19 @@ def new(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/new.html", {**_base(request), "form": form})
 
 
+@login_required
+def new_mtt(request: HttpRequest) -> HttpResponse:
+    """Create a multi-table tournament (director) from :class:`MttForm`, with its bots registered."""
+    _director(request)
+    form = MttForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament_id = mtt.create(
+            form.config(), request.user.get_username(), bots(form.cleaned_data["bots"])
+        )
+        return redirect("tournament-director", tournament_id=tournament_id)
+    return render(request, "tournaments/mtt_new.html", {**_base(request), "form": form})
+
+
 def _get(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.filter(id=tournament_id).first()
     if tournament is None:
@@ -114,6 +130,18 @@ def context(tournament: Tournament) -> dict[str, Any]:
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _watcher(request)
     tournament = _get(tournament_id)
+    if tournament.kind == "mtt":
+        return render(
+            request,
+            "tournaments/mtt_detail.html",
+            {
+                **_base(request),
+                **dashboard.context(tournament, request.user.get_username()),
+                "registration_open": (tournament.detail or {}).get(
+                    "registration_open", tournament.status == "registering"
+                ),
+            },
+        )
     registered = request.user.get_username() in tournament.players
     return render(
         request,
@@ -126,6 +154,12 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     tournament = _get(tournament_id)
+    if tournament.kind == "mtt":
+        return render(
+            request,
+            "tournaments/mtt_director.html",
+            {**_base(request), **dashboard.context(tournament, request.user.get_username())},
+        )
     table_html = ""
     if tournament.table_id:
         from tables import rendering
@@ -215,3 +249,84 @@ def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _clock(request, tournament_id, _service(tournament_id).resume, "Ripreso.")
+
+
+@login_required
+def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament clock for a projector: level, invito, time left, next level and break, the field."""
+    _watcher(request)
+    tournament = _get(tournament_id)
+    if tournament.kind != "mtt":
+        raise Http404("Lo schermo dell'orologio è per i tornei multi-tavolo.")
+    return render(request, "tournaments/mtt_clock.html", {**_base(request), **dashboard.context(tournament)})
+
+
+def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """The page's control form as the API's body: minutes → ``delta_ms``, table number → ``table_id``,
+    seat 1-based → 0-based. Raises ``ValueError`` with a message on a bad number."""
+    data: dict[str, Any] = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken" and v != ""}
+    if "minutes" in data:
+        data["delta_ms"] = round(float(data.pop("minutes")) * 60_000)
+    if "table" in data:
+        number = int(data.pop("table"))
+        ids = {n: t for t, n in dashboard.table_numbers(tournament.detail or {}).items()}
+        if number not in ids:
+            raise ValueError(f"Non c'è un tavolo {number}.")
+        data["table_id"] = ids[number]
+    if "seat" in data:
+        data["seat"] = int(data["seat"]) - 1
+    return data
+
+
+DONE = {
+    "start": "Torneo iniziato.",
+    "pause": "In pausa.",
+    "resume": "Ripreso.",
+    "adjust_clock": "Orologio corretto.",
+    "move": "Spostamento registrato: avviene alla fine della mano.",
+    "chips": "Correzione delle fiches registrata.",
+    "disqualify": "Giocatore squalificato.",
+    "undo_elimination": "Eliminazione annullata.",
+}
+
+
+@login_required
+@require_POST
+def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A director's control from the dashboard (the same as ``POST /api/tournaments/{id}/control/``): an
+    htmx request gets the outcome as a fragment (422 when refused), a plain form a redirect with a message."""
+    from tables.api import validated
+    from tournaments import api
+
+    _director(request)
+    tournament = _get(tournament_id)
+    if tournament.kind != "mtt":
+        raise Http404("Controlli disponibili solo per i tornei multi-tavolo.")
+    error, done = "", ""
+    try:
+        data = validated(api.ControlSerializer(data=_control_data(request, tournament)))
+        api.control(tournament_id, data, request.user.get_username())
+        done = DONE[data["action"]]
+    except (ValueError, TournamentError, TableError, APIException) as failure:
+        error = str(getattr(failure, "detail", failure))
+    if request.htmx:
+        html = render(request, "tournaments/_control_result.html", {"error": error, "done": done})
+        html.status_code = 422 if error else 200
+        return html
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, done)
+    return redirect("tournament-director", tournament_id=tournament_id)
+
+
+@login_required
+def deal(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The deal calculator (director): ``?method=icm`` or ``chop`` over the players still in (T-PAY-1)."""
+    _director(request)
+    tournament = _get(tournament_id)
+    proposal = dashboard.deal(tournament, request.GET.get("method", "icm"))
+    response = render(request, "tournaments/_deal.html", {"deal": proposal})
+    if proposal.error:
+        response.status_code = 422 if request.htmx else 400
+    return response

@@ -18,6 +18,13 @@
   }
   setInterval(tick, 250);
   document.addEventListener("htmx:wsAfterMessage", tick);
+  // a notice with data-redirect (moved to another table of the tournament): go there after the delay
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.querySelectorAll("[data-redirect]:not([data-redirecting])").forEach(function (el) {
+      el.setAttribute("data-redirecting", "");
+      setTimeout(function () { window.location.assign(el.dataset.redirect); }, +el.dataset.redirectAfter || 3000);
+    });
+  });
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {
       e.target.nextElementSibling.classList.toggle("selected", e.target.checked);
