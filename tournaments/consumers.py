@@ -108,8 +108,11 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return
         self.last_render = asyncio.get_running_loop().time()
         html, table_id = await in_pool(self._render)()
-        if html is None:
+        if html is None or getattr(self, "closed", False):
             return
         if table_id:
             await self._join(f"table-{table_id}")
-        await self.send(text_data=html)
+        try:
+            await self.send(text_data=html)
+        except OSError:  # the browser went away during the render (uvicorn's ClientDisconnected)
+            self.closed = True
