@@ -32,6 +32,8 @@ class Event(models.Model):
     event_id = models.UUIDField(unique=True, default=uuid.uuid4)
     recorded_at = models.DateTimeField(db_default=Now())
     tx_id = Xid8Field(db_default=models.Func(function="pg_current_xact_id"), editable=False)
+    # sha256(previous event's hash ‖ canonical text of this one), set by the trigger of migration 0004
+    hash = models.BinaryField(null=True, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="event_stream_version")]

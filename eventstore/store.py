@@ -114,13 +114,15 @@ def append(
             json.dumps({**common, **event.metadata}, separators=(",", ":")),
             uuid.uuid4(),
         ]
-    # One statement, one round trip: the version check, the insert and (by the trigger of migration 0003)
-    # the NOTIFY. A concurrent append of the same versions makes ON CONFLICT skip rows instead of failing,
-    # so the caller's transaction stays usable without a savepoint.
+    # One statement, one round trip: the version check, the insert and, by triggers, the NOTIFY (migration
+    # 0003) and each event's hash (0004: rows are inserted in version order, each linked to the one before).
+    # A concurrent append of the same versions makes ON CONFLICT skip rows instead of failing, so the
+    # caller's transaction stays usable without a savepoint.
     sql = (
         "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata, event_id) "
         f"SELECT * FROM (VALUES {', '.join(rows)}) AS new_rows "
         "WHERE %s = 0 OR EXISTS (SELECT 1 FROM eventstore_event WHERE stream_id = %s AND version = %s) "
+        "ORDER BY 2 "
         f"ON CONFLICT (stream_id, version) DO NOTHING RETURNING {_COLUMNS}"
     )
     with connection.cursor() as cursor:

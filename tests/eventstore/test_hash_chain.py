@@ -1,0 +1,161 @@
+"""The per-stream hash chain (issue 6 §2): every event's hash links it to the one before; verification names
+the first edited, deleted, reordered or swapped event of a stream."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eventstore import chain
+from eventstore.store import NewEvent, append, read_stream
+
+pytestmark = pytest.mark.django_db
+
+AWKWARD = {
+    "text": 'virgolette " e \\ barre, a capo\n, tab\t, \x01 controllo, àèìòù €, 🂡',
+    "nested": {"zz": [1, -2, True, None, {"b": "x", "aa": []}], "a": {}},
+    "big": 2**62,
+    "k" * 3: "k",
+}
+
+
+def stored(stream_id: str) -> list[tuple[int, str, bytes]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, eventstore_canonical(e), hash FROM eventstore_event e WHERE stream_id = %s "
+            "ORDER BY version",
+            [stream_id],
+        )
+        return [(v, text, bytes(h)) for v, text, h in cursor.fetchall()]
+
+
+def problems_of(stream_id: str) -> list[chain.ChainProblem]:
+    return chain.verify_chains([stream_id])[0]
+
+
+def sql(statement: str, params: list[Any]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+
+
+@pytest.fixture
+def five(sid: Callable[[str], str]) -> str:
+    """A stream of five events, appended in two batches."""
+    stream = sid("audit")
+    append(stream, 0, [NewEvent("Opened", {"n": 1}), NewEvent("Said", AWKWARD)], {"actor": "anna"})
+    append(stream, 2, [NewEvent("Said", {"n": n}) for n in (3, 4, 5)])
+    return stream
+
+
+def test_every_event_is_linked_to_the_one_before(five: str) -> None:
+    rows = stored(five)
+    assert [v for v, _, _ in rows] == [1, 2, 3, 4, 5]
+    previous = b""
+    for _, text, digest in rows:
+        assert digest == hashlib.sha256(previous + text.encode()).digest()
+        previous = digest
+    problems, heads = chain.verify_chains([five])
+    assert problems == [] and heads == {five: rows[-1][2].hex()}
+
+
+def test_the_python_canonical_text_is_postgresql_s(five: str) -> None:
+    """An exported stream can be checked without the database."""
+    for event, (_, text, _) in zip(read_stream(five), stored(five), strict=True):
+        python = chain.canonical_text(
+            event.stream_id, event.version, event.type, event.schema_version, event.data, event.metadata,
+            event.event_id,
+        )  # fmt: skip
+        assert python == text
+
+
+# jsonb stores neither \u0000 nor lone surrogates
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=20)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | TEXT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(TEXT, children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.dictionaries(TEXT, JSON, max_size=5))
+def test_the_canonical_text_agrees_on_any_json(data: dict[str, Any]) -> None:
+    stream = f"prop-{uuid.uuid4().hex}"
+    [event] = append(stream, 0, [NewEvent("Any", data)])
+    [(_, text, digest)] = stored(stream)
+    assert chain.canonical_text(stream, 1, "Any", 1, event.data, event.metadata, event.event_id) == text
+    assert digest == chain.link(b"", text)
+
+
+def test_an_edited_event_is_named(five: str) -> None:
+    sql("UPDATE eventstore_event SET data = '{\"n\": 40}' WHERE stream_id = %s AND version = 4", [five])
+    [problem] = problems_of(five)
+    assert (problem.stream_id, problem.version) == (five, 4) and "hash differs" in problem.message
+
+
+def test_an_edited_actor_is_named(five: str) -> None:
+    sql(
+        'UPDATE eventstore_event SET metadata = \'{"actor": "bruno"}\' WHERE stream_id = %s AND version = 2',
+        [five],
+    )
+    assert [p.version for p in problems_of(five)] == [2]
+
+
+def test_a_deleted_event_is_named(five: str) -> None:
+    sql("DELETE FROM eventstore_event WHERE stream_id = %s AND version = 3", [five])
+    [problem] = problems_of(five)
+    assert problem.version == 3 and "missing" in problem.message
+
+
+def test_a_deleted_last_event_with_its_hash_is_caught_against_the_published_head(five: str) -> None:
+    _, heads = chain.verify_chains([five])
+    sql("DELETE FROM eventstore_event WHERE stream_id = %s AND version = 5", [five])
+    problems, after = chain.verify_chains([five])
+    assert problems == [] and after[five] != heads[five]  # only the published head shows it
+
+
+def test_two_swapped_events_are_named_at_the_first(five: str) -> None:
+    """Swap the contents of versions 2 and 3 (type, data, metadata and the stored hashes)."""
+    sql(
+        "UPDATE eventstore_event AS e SET type = o.type, data = o.data, metadata = o.metadata, hash = o.hash "
+        "FROM eventstore_event AS o WHERE e.stream_id = %s AND o.stream_id = e.stream_id "
+        "AND ((e.version = 2 AND o.version = 3) OR (e.version = 3 AND o.version = 2))",
+        [five],
+    )
+    assert [p.version for p in problems_of(five)] == [2]
+
+
+def test_reordered_versions_are_named(five: str) -> None:
+    """Renumber the rows 2 ↔ 4 (each keeps its own hash)."""
+    sql("UPDATE eventstore_event SET version = -1 WHERE stream_id = %s AND version = 2", [five])
+    sql("UPDATE eventstore_event SET version = 2 WHERE stream_id = %s AND version = 4", [five])
+    sql("UPDATE eventstore_event SET version = 4 WHERE stream_id = %s AND version = -1", [five])
+    assert [p.version for p in problems_of(five)] == [2]
+
+
+def test_a_recomputed_hash_does_not_hide_an_edit_from_the_next_event(five: str) -> None:
+    """The forger edits version 2 and recomputes its hash: version 3 still links to the old one."""
+    sql("UPDATE eventstore_event SET data = '{\"n\": 99}' WHERE stream_id = %s AND version = 2", [five])
+    sql(
+        "UPDATE eventstore_event e SET hash = sha256(p.hash || convert_to(eventstore_canonical(e), 'UTF8')) "
+        "FROM eventstore_event p WHERE e.stream_id = %s AND e.version = 2 AND p.stream_id = e.stream_id "
+        "AND p.version = 1",
+        [five],
+    )
+    assert [p.version for p in problems_of(five)] == [3]
+
+
+def test_other_streams_are_checked_on_their_own(five: str, sid: Callable[[str], str]) -> None:
+    other = sid("other")
+    append(other, 0, [NewEvent("Opened", {})])
+    sql("UPDATE eventstore_event SET data = '{}' WHERE stream_id = %s AND version = 1", [five])
+    problems, heads = chain.verify_chains([five, other])
+    assert [(p.stream_id, p.version) for p in problems] == [(five, 1)]
+    assert set(heads) == {other}
