@@ -48,3 +48,29 @@ class Table(models.Model):
         "seats",
         "players",
     )
+
+
+class HandSeed(models.Model):
+    """The secret shuffle seed of a hand in progress (provably fair shuffle, ``docs/rules-decisions.md``).
+
+    Not a projection and not an event: the seed must stay secret until the hand ends, so it cannot be in
+    the append-only log (everything there is readable by auditors, exports and backups of the log) and it
+    cannot be rebuilt from the log. It is like a key: written with the hand's ``HandStarted`` (same
+    transaction, :func:`tables.service.start_command`), read once to append ``SeedRevealed`` in the
+    transaction that appends ``HandEnded``, then deleted — from then on the event log holds it publicly.
+    So the table holds only the seeds of hands in progress. ``table_id`` is a plain column, not a foreign key
+    to :class:`Table`: that row is a disposable projection (``rebuild_projections`` deletes it), a seed
+    is not. ``seed``: 32 bytes.
+    """
+
+    table_id = models.BigIntegerField()
+    hand_number = models.IntegerField()
+    seed = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "hand_number"], name="tables_handseed_hand")
+        ]
+
+    def __str__(self) -> str:
+        return f"seed of table {self.table_id} hand {self.hand_number}"

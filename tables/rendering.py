@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -145,7 +146,9 @@ _WORDS = {
 
 
 def describe(event: Any, names: dict[int, str]) -> str | None:
-    """One log line for a (public) engine event, or ``None`` for events not worth a line."""
+    """One log line for a (public) engine event, or ``None`` for events not worth a line. Plain text,
+    escaped by the template, except the ``SeedRevealed`` line: safe HTML (a ``<span>`` whose ``title``
+    holds the whole seed)."""
     kind = type(event).__name__
 
     def who(seat: int) -> str:
@@ -219,6 +222,9 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
         return _("Hand over.")
     if kind == "PlayerEliminated":
         return _("%(player)s is eliminated") % {"player": event.player}
+    if kind == "SeedRevealed":  # the hand's last event: the seed, shortened; the whole of it on hover
+        text = _("Deck seed: %(seed)s") % {"seed": f"{event.seed[:8]}…"}
+        return format_html('<span class="seed" title="{}">{}</span>', event.seed, text)
     return None
 
 

@@ -5,12 +5,19 @@ then the events of :mod:`engine.italian`, then ``TableClosed``. Every append car
 ``{"at": epoch ms, "actor": username or "system", "command_id": uuid}``. After commit the service schedules
 what happens next (:mod:`tables.timers`): the action timer, a bot's move, the next hand.
 
+Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws each hand's seed with
+``secrets`` and keeps it in :class:`~tables.models.HandSeed` (never in the log while the hand runs);
+``HandStarted`` records ``sha256(seed)``; the append that ends the hand also appends ``SeedRevealed``, the
+hand's last event (:func:`_reveal`). ``tables/audit.py`` verifies it all.
+
 Errors (all leave the log unchanged): :class:`TableNotFound` (404), :class:`StaleVersion` (409),
 :class:`NotYourSeat` (403), :class:`BadRequest` (400), ``IllegalAction`` from the engine (400).
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import secrets
 import threading
 import time
@@ -37,6 +44,7 @@ from engine.italian.model import (
     MuckHand,
     Partecipate,
     ReturnToPlay,
+    RevealSeed,
     SayParol,
     ShowHand,
     SitOut,
@@ -44,11 +52,13 @@ from engine.italian.model import (
     TableConfig,
     TableState,
 )
-from engine.shuffle import shuffle
+from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
-from tables.models import Table
+from tables.models import HandSeed, Table
+
+log = logging.getLogger(__name__)
 
 ENGINE_EVENTS: dict[str, type] = registry(Event)
 SNAPSHOT_SCHEMA = 1
@@ -402,6 +412,8 @@ def handle(
         while (deal := dealer_command(state, at)) is not None:
             state, dealt = apply(state, deal)
             produced.extend(dealt)
+        if state.hand is None and state.commitment and not state.seed_revealed:
+            state = _reveal(table_id, state, at, produced)
         metadata = {"at": at, "actor": actor}
         if command_id is not None:
             metadata["command_id"] = str(command_id)
@@ -428,6 +440,26 @@ def handle(
         _after_commit(after)
     _remember(after)
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
+
+
+def _reveal(table_id: int, state: TableState, at: int, produced: list[Event]) -> TableState:
+    """After a hand with a seed commitment has ended (``produced`` holds its ``HandEnded`` and any
+    ``PlayerEliminated``): apply :class:`RevealSeed` with the seed kept in :class:`HandSeed`, add the
+    ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
+
+    Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
+    unrevealed; ``tables/audit.py`` reports it. The engine refuses a seed that does not match the
+    commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
+    """
+    number = state.hand_number
+    row_ = HandSeed.objects.filter(table_id=table_id, hand_number=number).first()
+    if row_ is None:
+        log.error("table %s hand %s: no seed to reveal (the hand stays unverifiable)", table_id, number)
+        return state
+    state, revealed = apply(state, RevealSeed(bytes(row_.seed).hex(), at))
+    produced.extend(revealed)
+    row_.delete()
+    return state
 
 
 def _claim(command_id: str, table_id: int, actor: str) -> bool:
@@ -550,13 +582,37 @@ def act(
 
 
 def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | None = None) -> StartHand:
-    """The :class:`StartHand` for the next hand: a fresh 256-bit seed (``secrets``) shuffles the Italian deck
-    for the number of players dealt in (IT-DECK-1)."""
+    """The :class:`StartHand` for the next hand: a fresh 256-bit seed (``secrets``; ``seed``: a fixed one,
+    for tests) shuffles the Italian deck for the number of players dealt in (IT-DECK-1), and the command
+    carries ``sha256(seed)`` and :data:`engine.shuffle.ALGORITHM`.
+
+    Side effect: the seed is stored in :class:`~tables.models.HandSeed` for this table and hand number, so
+    call it inside the transaction that appends the hand's start (``handle``'s ``decide``): a refused or
+    conflicting start rolls the row back with it. Raises ``IllegalAction`` when no hand can start.
+    """
     state = loaded.state
     button = loaded.first_button if state.hand_number == 0 else None
     probe = apply(state, StartHand((), at, invito, button, ""))[1]
     started = next(e for e in probe if isinstance(e, HandStarted))
-    players = max(2, min(len(started.dealt), 9))
-    seed = seed or secrets.token_bytes(32)
+    players = deck_players(len(started.dealt))
+    seed = seed or secrets.token_bytes(SEED_BYTES)
     deck = shuffle(Deck.italian(players).cards, seed)
-    return StartHand(deck, at, invito, button, f"{loaded.table_id}-{state.hand_number + 1}")
+    number = state.hand_number + 1
+    HandSeed.objects.update_or_create(
+        table_id=loaded.table_id, hand_number=number, defaults={"seed": bytes(seed)}
+    )
+    return StartHand(
+        deck,
+        at,
+        invito,
+        button,
+        f"{loaded.table_id}-{number}",
+        commitment=hashlib.sha256(seed).hexdigest(),
+        shuffle_algorithm=ALGORITHM,
+    )
+
+
+def deck_players(dealt: int) -> int:
+    """The number of players whose Italian deck (IT-DECK-1) is shuffled for a hand dealing ``dealt`` seats
+    (2 to 9; a tournament hand may deal one player when the others sit out)."""
+    return max(2, min(dealt, 9))

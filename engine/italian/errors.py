@@ -12,9 +12,11 @@ __all__ = [
     "NoHandInProgress",
     "NotEnoughPlayers",
     "NotYourTurn",
+    "NothingToReveal",
     "OpeningRequirementNotMet",
     "ParolNotAllowed",
     "SeatError",
+    "SeedMismatch",
     "TimeoutTooEarly",
 ]
 
@@ -66,3 +68,12 @@ class SeatError(IllegalAction):
 
 class TimeoutTooEarly(IllegalAction):
     """A timeout before the deadline (a late or duplicate timer)."""
+
+
+class SeedMismatch(IllegalAction):
+    """A revealed seed that is not 64 lowercase hex digits or whose ``sha256`` is not the hand's commitment;
+    also a :class:`~engine.italian.model.StartHand` commitment that is not 64 lowercase hex digits."""
+
+
+class NothingToReveal(IllegalAction):
+    """A seed revealed for a hand without a commitment, or revealed a second time."""

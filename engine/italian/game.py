@@ -9,8 +9,15 @@ exactly the fold of the events. ``evolve(state, event)`` applies one event; it n
 Dealing is a command (:class:`DealCards`), as in a hand history: the service asks
 :func:`dealer_command` for the next one (the top of the shuffled stock) and a replay takes it from the
 file. When the stock runs out during the cambio the decider reshuffles the served players' discards
-(IT-CAMBIO-3) in an order derived from the hand's deck (``hmac-sha256-ctr/fisher-yates/v1`` keyed by
-``derive_seed(sha256(deck), "cambio-reshuffle-<k>")``), so an auditor holding the seed can recompute it.
+(IT-CAMBIO-3) in an order derived from the hand's deck, itself derived from the hand's seed: the pile
+(sorted by :attr:`Card.code`) is shuffled with ``hmac-sha256-ctr/fisher-yates/v1`` keyed by
+``derive_seed(sha256(format_cards(deck)), "cambio-reshuffle-<k>")`` (``deck``: the whole
+:attr:`HandStarted.deck`, PHH text without separators, UTF-8; ``k`` = 1, 2, … within the hand), so an
+auditor holding the seed can recompute it (:func:`reshuffle_order`; ``docs/rules-decisions.md``).
+
+Provably fair shuffle: :class:`StartHand` may carry ``commitment`` = ``sha256(seed)`` (hex), recorded in
+:class:`HandStarted`; after the hand :class:`RevealSeed` checks the seed against it and emits
+:class:`SeedRevealed`.
 """
 
 from __future__ import annotations
@@ -29,10 +36,12 @@ from engine.italian.errors import (
     BadCards,
     NoHandInProgress,
     NotEnoughPlayers,
+    NothingToReveal,
     NotYourTurn,
     OpeningRequirementNotMet,
     ParolNotAllowed,
     SeatError,
+    SeedMismatch,
     TimeoutTooEarly,
 )
 from engine.italian.model import (
@@ -77,9 +86,11 @@ from engine.italian.model import (
     Raised,
     RemovePlayer,
     ReturnToPlay,
+    RevealSeed,
     SayParol,
     SeatPlayer,
     SeatState,
+    SeedRevealed,
     ShowHand,
     SitOut,
     StartHand,
@@ -100,6 +111,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "replay_events",
+    "reshuffle_order",
 ]
 
 _RANK_NAMES_IT = {Rank.JACK: "jack", Rank.QUEEN: "donne", Rank.KING: "re"}
@@ -224,6 +236,8 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
         hand=hand,
         last_winner=None,
         last_cards=(),
+        commitment=e.commitment,
+        seed_revealed=False,
     )
 
 
@@ -471,6 +485,10 @@ def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
     return replace(state, seats=_set(state.seats, e.seat, None))
 
 
+def _ev_seed_revealed(state: TableState, e: SeedRevealed) -> TableState:
+    return replace(state, seed_revealed=True)
+
+
 def _ev_after_show(state: TableState, e: HandShown) -> TableState:
     if state.hand is not None:
         return _ev_shown(state, e)
@@ -505,6 +523,7 @@ _EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
     UncalledBetReturned: _ev_returned_bet,
     HandEnded: _ev_hand_ended,
     PlayerEliminated: _ev_eliminated,
+    SeedRevealed: _ev_seed_revealed,
 }
 
 
@@ -868,10 +887,21 @@ def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
             key=lambda card: card.code,
         )
         if pile:
-            digest = hashlib.sha256(format_cards(hand.deck).encode()).digest()
-            seed = derive_seed(digest, f"cambio-reshuffle-{hand.reshuffles + 1}")
-            b.emit(DiscardsReshuffled(shuffle(pile, seed)))
+            b.emit(DiscardsReshuffled(reshuffle_order(hand.deck, pile, hand.reshuffles + 1)))
     return False
+
+
+def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
+    """The new stock of the ``k``-th reshuffle of a hand (``k`` ≥ 1, IT-CAMBIO-3).
+
+    ``deck``: the hand's whole :attr:`HandStarted.deck` (dealing order); ``pile``: the discards being
+    reshuffled, in any order (they are sorted by :attr:`Card.code` first). The order is
+    ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
+    the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
+    """
+    digest = hashlib.sha256(format_cards(deck).encode()).digest()
+    ordered = sorted(pile, key=lambda card: card.code)
+    return shuffle(ordered, derive_seed(digest, f"cambio-reshuffle-{k}"))
 
 
 def _start_showdown(b: _Builder) -> None:
@@ -1099,6 +1129,10 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             )
     else:
         deck = Deck.standard().cards
+    if c.commitment and not _is_hex_digest(c.commitment):
+        raise SeedMismatch(
+            "L'impegno sul seme non è valido.", "the seed commitment must be 64 lowercase hex digits"
+        )
     carried = state.carried
     min_bet = carried + sum(a for _, a in antes) if parol_hand else invito
     b.emit(
@@ -1116,6 +1150,8 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             deck=deck,
             adeguamento=tuple(adeguamento),
             at=c.at,
+            commitment=c.commitment,
+            shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",
         )
     )
     first = Phase.ADEGUAMENTO if adeguamento else Phase.BLIND
@@ -1339,6 +1375,45 @@ def _on_return(b: _Builder, c: ReturnToPlay) -> None:
     b.emit(PlayerReturned(c.seat))
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_hex_digest(text: str) -> bool:
+    """Whether ``text`` is 64 lowercase hex digits (a SHA-256 digest or a 32-byte seed)."""
+    return len(text) == 64 and set(text) <= _HEX
+
+
+def _on_reveal(b: _Builder, c: RevealSeed) -> None:
+    state = b.state
+    if state.hand is not None:
+        raise NoHandInProgress(
+            "Il seme si rivela solo a mano finita.", "the seed is revealed only after the hand has ended"
+        )
+    if not state.commitment:
+        raise NothingToReveal(
+            "L'ultima mano non ha un impegno sul seme.", "the last hand has no seed commitment"
+        )
+    if state.seed_revealed:
+        raise NothingToReveal(
+            f"Il seme della mano {state.hand_number} è già stato rivelato.",
+            f"the seed of hand {state.hand_number} was already revealed",
+        )
+    if not _is_hex_digest(c.seed):
+        raise SeedMismatch(
+            "Il seme deve essere di 64 cifre esadecimali minuscole.",
+            "the seed must be 64 lowercase hex digits (32 bytes)",
+        )
+    digest = hashlib.sha256(bytes.fromhex(c.seed)).hexdigest()
+    if digest != state.commitment:
+        raise SeedMismatch(
+            f"Il seme non corrisponde all'impegno della mano {state.hand_number}: "
+            f"sha256 {digest[:12]}…, atteso {state.commitment[:12]}….",
+            f"the seed does not match hand {state.hand_number}'s commitment: "
+            f"sha256(seed) = {digest}, committed {state.commitment}",
+        )
+    b.emit(SeedRevealed(state.hand_number, c.seed))
+
+
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     SeatPlayer: _on_seat,
     RemovePlayer: _on_remove,
@@ -1356,4 +1431,5 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     TimeoutExpired: _on_timeout,
     SitOut: _on_sit_out,
     ReturnToPlay: _on_return,
+    RevealSeed: _on_reveal,
 }

@@ -105,6 +105,12 @@ class StartHand:
     :class:`DealCards` commands (hand-history replay). ``invito``: the level's invito, if it changed
     (T-LEVEL-1). ``button``: force the button (the first hand after the draw, G-DRAW-1); otherwise it moves
     one occupied seat left. ``hand_id``: the caller's identifier, echoed in the events.
+
+    Provably fair shuffle (``docs/rules-decisions.md``): ``commitment`` is ``sha256(seed)`` of the 32-byte
+    seed that shuffled ``deck``, as 64 lowercase hex digits, and ``shuffle_algorithm`` the name of the
+    algorithm (:data:`engine.shuffle.ALGORITHM`); both are recorded publicly in :class:`HandStarted`, and the
+    seed is revealed after the hand with :class:`RevealSeed`. Both empty (the default): a hand without a
+    commitment (hand-history replay, tests with a chosen deck), nothing to reveal.
     """
 
     deck: tuple[Card, ...] = ()
@@ -112,6 +118,8 @@ class StartHand:
     invito: int | None = None
     button: int | None = None
     hand_id: str = ""
+    commitment: str = ""
+    shuffle_algorithm: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +234,21 @@ class ReturnToPlay:
     at: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class RevealSeed:
+    """The dealer reveals the seed of the hand just ended (provably fair shuffle).
+
+    ``seed``: the 32-byte seed as 64 lowercase hex digits; ``sha256`` of those bytes must equal the last
+    hand's :attr:`HandStarted.commitment`. Accepted only between hands, once per hand with a commitment;
+    otherwise :class:`~engine.italian.errors.NoHandInProgress` (a hand is running),
+    :class:`~engine.italian.errors.NothingToReveal` (no commitment, or already revealed) or
+    :class:`~engine.italian.errors.SeedMismatch` (malformed, or not the committed seed).
+    """
+
+    seed: str
+    at: int = 0
+
+
 Command = (
     SeatPlayer
     | RemovePlayer
@@ -243,6 +266,7 @@ Command = (
     | TimeoutExpired
     | SitOut
     | ReturnToPlay
+    | RevealSeed
 )
 
 # --- events ------------------------------------------------------------------------------------------------
@@ -266,7 +290,9 @@ class PlayerRemoved:
 class HandStarted:
     """A hand began: ``dealt`` are the seats dealt in, in order from the left of the button; ``antes``
     ``(seat, chips)`` the invito posted (sitting-out players' forfeited ones included, IT-ANTE-1);
-    ``deck``: the stock in dealing order (secret: never in a player's view)."""
+    ``deck``: the stock in dealing order (secret: never in a player's view). ``commitment``: ``sha256`` of
+    the shuffle seed (64 lowercase hex digits, public) and ``shuffle_algorithm`` its algorithm's name; both
+    ``""`` for a hand without a commitment (and in events recorded before they existed)."""
 
     number: int
     hand_id: str
@@ -281,6 +307,8 @@ class HandStarted:
     deck: tuple[Card, ...]
     adeguamento: tuple[tuple[int, int], ...]
     at: int
+    commitment: str = ""
+    shuffle_algorithm: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +505,15 @@ class PlayerEliminated:
     starting_stack: int
 
 
+@dataclass(frozen=True, slots=True)
+class SeedRevealed:
+    """The seed of hand ``number`` (64 lowercase hex digits), whose ``sha256`` is that hand's commitment.
+    The hand's last event: anyone can now recompute its deck and every card dealt (``tables/audit.py``)."""
+
+    number: int
+    seed: str
+
+
 Event = (
     PlayerSeated
     | PlayerRemoved
@@ -506,6 +543,7 @@ Event = (
     | UncalledBetReturned
     | HandEnded
     | PlayerEliminated
+    | SeedRevealed
 )
 
 # --- state -------------------------------------------------------------------------------------------------
@@ -586,7 +624,8 @@ class TableState:
     and what each put in (IT-PAROL-3/4); ``last_contributions``: what every seat put in the last hand.
     ``giro_pazzo_hands``: how many of the next hands are a giro pazzo (TL-GIRO-1; 0 until Telesina
     exists). ``hand``: the hand in progress, if any. ``last_winner``: the uncontested winner who may still
-    show (IT-SHOW-1).
+    show (IT-SHOW-1). ``commitment``: the seed commitment of the hand in progress or of the last hand
+    (``""``: none); ``seed_revealed``: whether that seed has been revealed (:class:`SeedRevealed`).
     """
 
     config: TableConfig
@@ -603,3 +642,5 @@ class TableState:
     hand: HandState | None = None
     last_winner: int | None = None
     last_cards: tuple[Card, ...] = ()
+    commitment: str = ""
+    seed_revealed: bool = False

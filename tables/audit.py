@@ -1,0 +1,235 @@
+"""Audit of a table stream: the provably fair shuffle (``docs/rules-decisions.md``, "Provably fair shuffle").
+
+:func:`verify_table_stream` takes the recorded events of one ``table-<id>`` stream (version order) and
+checks, for every hand that has ended:
+
+1. its ``HandStarted`` carries a seed commitment and names a known shuffle algorithm
+   (:data:`engine.shuffle.ALGORITHM`);
+2. a ``SeedRevealed`` of that hand follows its ``HandEnded`` (only ``PlayerEliminated`` between them), and no
+   seed is revealed anywhere else;
+3. ``sha256(seed)`` equals the commitment;
+4. ``shuffle(Deck.italian(players), seed)`` is the recorded deck (``players`` as
+   :func:`tables.service.start_command` computes it from the seats dealt in);
+5. every card dealt — the initial five, the cambio replacements, and cards after a reshuffle of the
+   discards — is the top of the stock in order, where the stock is the recomputed deck cut to the deck in
+   play when the deal begins (IT-DECK-1, the players still in after the adeguamento), and each reshuffled
+   stock is exactly the discards of the players already served other than the one being dealt to, in the
+   order :func:`engine.italian.game.reshuffle_order` derives from the deck (IT-CAMBIO-3); every discard is
+   a card the player held; no card is dealt twice except through a reshuffle.
+
+A hand still in progress at the end of the events (no ``HandEnded``) is skipped, not a failure: its seed
+is still secret. Each failing hand gives one :class:`Problem`, for its first failing event; the result is
+empty when everything checks. Pure: no database access (read the stream with
+:func:`eventstore.store.read_stream`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import Card, Deck
+from engine.codec import CodecError, from_data
+from engine.italian.game import reshuffle_order
+from engine.italian.model import (
+    AdeguamentoPaid,
+    CardsDealt,
+    Discarded,
+    DiscardsReshuffled,
+    HandEnded,
+    HandStarted,
+    Phase,
+    PhaseStarted,
+    SeedRevealed,
+)
+from engine.shuffle import ALGORITHM, shuffle
+from eventstore.store import RecordedEvent
+from tables.service import ENGINE_EVENTS, deck_players
+
+__all__ = ["ALGORITHMS", "Problem", "verify_table_stream"]
+
+ALGORITHMS: dict[str, Callable[[Sequence[Card], bytes], tuple[Card, ...]]] = {ALGORITHM: shuffle}
+"""Shuffle algorithms an auditor can recompute, by the name ``HandStarted.shuffle_algorithm`` records."""
+
+_HEX = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A failed check: the event (``stream_id``, ``version``) where it shows and what is wrong."""
+
+    stream_id: str
+    version: int
+    message: str
+
+
+class _Failed(Exception):
+    def __init__(self, version: int, message: str) -> None:
+        super().__init__(message)
+        self.version = version
+        self.message = message
+
+
+@dataclass
+class _Hand:
+    """The events of one hand, from its ``HandStarted`` to its ``SeedRevealed`` (or the stream's end)."""
+
+    started: HandStarted
+    version: int
+    events: list[tuple[int, object]] = field(default_factory=list)  # (version, engine event) in the hand
+    ended: int | None = None  # version of HandEnded
+    revealed: tuple[int, SeedRevealed] | None = None
+    after_end: list[tuple[int, str]] = field(default_factory=list)  # (version, type) after HandEnded
+
+
+def verify_table_stream(events: Sequence[RecordedEvent]) -> list[Problem]:
+    """Check the shuffle of every finished hand of one table stream (see the module doc).
+
+    ``events``: the stream's recorded events in version order (the whole stream, or from a hand's start).
+    Returns the problems, one per failing hand (empty: the stream checks). Never raises for bad data: a
+    malformed event is a problem.
+    """
+    problems: list[Problem] = []
+    stream = events[0].stream_id if events else ""
+    hand: _Hand | None = None
+
+    def close(current: _Hand | None) -> None:
+        if current is None or current.ended is None:
+            return  # no hand, or a hand in progress: its seed is still secret
+        try:
+            _verify_hand(current)
+        except _Failed as failed:
+            problems.append(Problem(stream, failed.version, failed.message))
+
+    for recorded in events:
+        cls = ENGINE_EVENTS.get(recorded.type)
+        if cls is None:
+            continue
+        try:
+            event: object = from_data(cls, recorded.data)
+        except CodecError as error:
+            message = f"v{recorded.version}: unreadable event: {error}"
+            problems.append(Problem(stream, recorded.version, message))
+            continue
+        if isinstance(event, HandStarted):
+            close(hand)
+            hand = _Hand(event, recorded.version)
+            continue
+        if isinstance(event, SeedRevealed):
+            if hand is not None and hand.ended is not None and hand.revealed is None:
+                hand.revealed = (recorded.version, event)
+            else:
+                when = "before its hand ended" if hand is not None and hand.ended is None else "with no hand"
+                problems.append(
+                    Problem(stream, recorded.version, f"v{recorded.version}: seed revealed {when}")
+                )
+            continue
+        if hand is None:
+            continue
+        if hand.ended is not None:
+            if hand.revealed is None:
+                hand.after_end.append((recorded.version, recorded.type))
+            continue
+        hand.events.append((recorded.version, event))
+        if isinstance(event, HandEnded):
+            hand.ended = recorded.version
+    close(hand)
+    return problems
+
+
+def _verify_hand(hand: _Hand) -> None:
+    """Raise :class:`_Failed` at the first failing check of a finished hand."""
+    started, number = hand.started, hand.started.number
+    at_start = f"v{hand.version}: hand {number}"
+    if not started.commitment:
+        raise _Failed(hand.version, f"{at_start} has no seed commitment")
+    algorithm = ALGORITHMS.get(started.shuffle_algorithm)
+    if algorithm is None:
+        raise _Failed(hand.version, f"{at_start}: unknown shuffle algorithm {started.shuffle_algorithm!r}")
+    assert hand.ended is not None
+    for version, kind in hand.after_end:
+        if kind != "PlayerEliminated":
+            raise _Failed(version, f"v{version}: {kind} after hand {number} ended, before its seed")
+    if hand.revealed is None:
+        raise _Failed(hand.ended, f"v{hand.ended}: hand {number} ended without revealing its seed")
+    version, revealed = hand.revealed
+    at_reveal = f"v{version}: hand {number}"
+    if revealed.number != number:
+        raise _Failed(version, f"{at_reveal}: the revealed seed is for hand {revealed.number}")
+    if len(revealed.seed) != 64 or not set(revealed.seed) <= _HEX:
+        raise _Failed(version, f"{at_reveal}: the revealed seed is not 64 lowercase hex digits")
+    seed = bytes.fromhex(revealed.seed)
+    digest = hashlib.sha256(seed).hexdigest()
+    if digest != started.commitment:
+        raise _Failed(
+            version,
+            f"{at_reveal}: the seed does not match the commitment of HandStarted v{hand.version} "
+            f"(sha256(seed) = {digest}, committed {started.commitment})",
+        )
+    deck = algorithm(Deck.italian(deck_players(len(started.dealt))).cards, seed)
+    if deck != started.deck:
+        raise _Failed(hand.version, f"{at_start}: the recorded deck is not the shuffle of the revealed seed")
+    _verify_cards(hand, deck)
+
+
+def _verify_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
+    """Replay the card flow of the hand against the recomputed ``deck`` (see the module doc, point 5)."""
+    started = hand.started
+    in_hand = set(started.dealt) - {seat for seat, _ in started.adeguamento}
+    stock: tuple[Card, ...] = deck
+    held: dict[int, set[Card]] = {seat: set() for seat in started.dealt}
+    discards: dict[int, tuple[Card, ...]] = {}
+    reshuffled: set[Card] = set()
+    dealt_once: set[Card] = set()
+    redeal: set[Card] = set()  # reshuffled cards not yet dealt again
+    reshuffles = 0
+    events = hand.events
+    for index, (version, event) in enumerate(events):
+        where = f"v{version}: hand {started.number}"
+        if isinstance(event, AdeguamentoPaid):
+            in_hand.add(event.seat)
+        elif isinstance(event, PhaseStarted) and event.phase is Phase.DEAL:
+            lowest = 11 - len(in_hand)  # IT-DECK-1: the deck for the players still in
+            stock = tuple(card for card in deck if card.rank >= lowest)
+        elif isinstance(event, CardsDealt):
+            count = len(event.cards)
+            if event.cards != stock[:count]:
+                expected = " ".join(map(str, stock[:count])) or "nothing (the stock is empty)"
+                got = " ".join(map(str, event.cards))
+                raise _Failed(version, f"{where}: seat {event.seat} got {got}, top of the stock: {expected}")
+            for card in event.cards:
+                if card in dealt_once and card not in redeal:
+                    raise _Failed(version, f"{where}: {card} dealt twice without a reshuffle")
+                dealt_once.add(card)
+                redeal.discard(card)
+            stock = stock[count:]
+            held.setdefault(event.seat, set()).update(event.cards)
+        elif isinstance(event, Discarded):
+            if not set(event.cards) <= held.get(event.seat, set()):
+                raise _Failed(version, f"{where}: seat {event.seat} discarded cards it does not hold")
+            held[event.seat] -= set(event.cards)
+            discards[event.seat] = event.cards
+        elif isinstance(event, DiscardsReshuffled):
+            if stock:
+                raise _Failed(version, f"{where}: discards reshuffled while the stock still holds cards")
+            receiver = next((e.seat for _, e in events[index + 1 :] if isinstance(e, CardsDealt)), None)
+            pile = {
+                card
+                for seat, cards in discards.items()
+                if seat != receiver
+                for card in cards
+                if card not in reshuffled
+            }
+            if set(event.stock) != pile or len(event.stock) != len(pile):
+                message = f"{where}: the reshuffled stock is not the served players' discards (IT-CAMBIO-3)"
+                raise _Failed(version, message)
+            reshuffles += 1
+            expected_order = reshuffle_order(deck, pile, reshuffles)
+            if event.stock != expected_order:
+                raise _Failed(
+                    version, f"{where}: the reshuffle {reshuffles} is not the order derived from the seed"
+                )
+            stock = event.stock
+            reshuffled |= pile
+            redeal |= pile
