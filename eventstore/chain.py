@@ -35,30 +35,23 @@ class ChainProblem:
     message: str
 
 
+# PostgreSQL's escape_json: the two-character escapes, other control characters as \u00XX, the rest as is
+_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)} | {
+    ord(char): escaped
+    for char, escaped in {
+        '"': '\\"',
+        "\\": "\\\\",
+        "\b": "\\b",
+        "\f": "\\f",
+        "\n": "\\n",
+        "\r": "\\r",
+        "\t": "\\t",
+    }.items()
+}
+
+
 def _string(text: str) -> str:
-    out = ['"']
-    for char in text:
-        code = ord(char)
-        if char == '"':
-            out.append('\\"')
-        elif char == "\\":
-            out.append("\\\\")
-        elif char == "\b":
-            out.append("\\b")
-        elif char == "\f":
-            out.append("\\f")
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\r":
-            out.append("\\r")
-        elif char == "\t":
-            out.append("\\t")
-        elif code < 0x20:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
+    return '"' + text.translate(_ESCAPES) + '"'
 
 
 def jsonb_text(value: Any) -> str:
