@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint bench bench-service clean
+.PHONY: run test lint bench bench-service bench-mtt clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
@@ -41,6 +41,14 @@ bench: $(BENCH_STAMP)
 ## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers.
 bench-service: $(STAMP)
 	$(PY) -m benchmarks.service --tables 100 --seconds 60
+
+## Multi-table tournaments at scale (docs/performance.md): 1,000 bots to the end, 10,000 bots at human pace
+## for 10 minutes, on the machine's PostgreSQL and Redis (127.0.0.1); summaries in .dev/bench-mtt-*.json.
+bench-mtt: $(STAMP)
+	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-1000.json --players 1000 --seed 1000 \
+		--fast-clock --level-seconds 120 --worker-processes 2 --concurrency 8 --timeout 7200
+	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-10000.json --players 10000 --seed 10 \
+		--think-ms 2000-4000 --duration 600 --worker-processes 2 --concurrency 8
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -166,8 +166,10 @@ CELERY_BEAT_SCHEDULE = {
 # --- game service --------------------------------------------------------------------------------------
 # pause between the end of a hand and the start of the next (seconds)
 MAZZIERE_NEXT_HAND_DELAY = env.float("MAZZIERE_NEXT_HAND_DELAY", default=4.0)
-# how long bots think before acting (seconds)
+# how long bots think before acting (seconds): from MAZZIERE_BOT_THINK to MAZZIERE_BOT_THINK_MAX (unset:
+# exactly MAZZIERE_BOT_THINK), picked per turn by a hash of (table, version) (tables.timers.bot_think)
 MAZZIERE_BOT_THINK = env.float("MAZZIERE_BOT_THINK", default=1.0)
+MAZZIERE_BOT_THINK_MAX = env.float("MAZZIERE_BOT_THINK_MAX", default=None)
 # "celery": timers, bots and next hands are Celery tasks; "off": nothing is scheduled (tests driving tables)
 MAZZIERE_TIMERS = env.str("MAZZIERE_TIMERS", default="celery")
 

@@ -8,6 +8,7 @@ repeated timer can never act twice. Lost tasks are caught by :func:`sweep` (Cele
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 
 from django.conf import settings
@@ -52,6 +53,19 @@ def _enabled() -> bool:
     return getattr(settings, "MAZZIERE_TIMERS", "celery") == "celery"
 
 
+def bot_think(table_id: int, version: int) -> float:
+    """How long (seconds, to the millisecond) the bot to act at ``table_id`` after ``version`` thinks:
+    ``MAZZIERE_BOT_THINK`` to ``MAZZIERE_BOT_THINK_MAX`` seconds (unset: exactly the first), picked by a
+    hash of ``(table_id, version)`` so that it can be computed again afterwards (``tournaments.simulation``
+    measures the action latency from the log as the delay beyond it)."""
+    low = float(settings.MAZZIERE_BOT_THINK)
+    high = getattr(settings, "MAZZIERE_BOT_THINK_MAX", None)
+    if high is None or high <= low:
+        return low
+    digest = hashlib.blake2b(f"{table_id}:{version}".encode(), digest_size=8).digest()
+    return round(low + (high - low) * int.from_bytes(digest, "big") / 2**64, 3)
+
+
 def schedule(loaded: Loaded) -> None:
     """Queue the timer, the bot move or the next hand that ``loaded`` (just committed) calls for."""
     if not _enabled() or loaded.closed:
@@ -67,7 +81,7 @@ def schedule(loaded: Loaded) -> None:
         limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
         tasks.timeout.apply_async(key, countdown=max(0.0, (limit - now_ms()) / 1000))
         if is_bot(occupant.player) and not occupant.sitting_out:
-            tasks.bot_act.apply_async(key, countdown=settings.MAZZIERE_BOT_THINK)
+            tasks.bot_act.apply_async(key, countdown=bot_think(*key))
     elif hand is None and can_start(loaded):
         tasks.start_hand.apply_async(key, countdown=settings.MAZZIERE_NEXT_HAND_DELAY)
 
@@ -76,7 +90,6 @@ def due(now: int | None = None) -> list[tuple[str, int, int]]:
     """``(task name, table id, version)`` for every table whose timer, bot or next hand is overdue."""
     now = now or now_ms()
     found: list[tuple[str, int, int]] = []
-    think = int(settings.MAZZIERE_BOT_THINK * 1000)
     pause = int(settings.MAZZIERE_NEXT_HAND_DELAY * 1000)
     for table in Table.objects.exclude(status="closed").only(
         "id", "version", "status", "to_act", "deadline_ms", "last_at_ms", "seats", "tournament_id"
@@ -86,6 +99,7 @@ def due(now: int | None = None) -> list[tuple[str, int, int]]:
                 found.append(("timeout", table.id, table.version))
                 continue
             seat = table.seats[table.to_act]
+            think = int(bot_think(table.id, table.version) * 1000)
             overdue = table.last_at_ms + think + SWEEP_GRACE_MS < now
             if overdue and seat and not seat["sitting_out"] and is_bot(seat["player"]):
                 found.append(("bot_act", table.id, table.version))

@@ -1,13 +1,25 @@
-"""``manage.py simulate_tournament --players N --seed S [--think-ms T] [--fast-clock]``: a multi-table
-tournament of N bots run to its end through the real service, then a JSON summary on stdout (finishing
-order, payouts, hands, events, wall time, chips conserved, projections verified). Exit 1 if a check fails.
+"""``manage.py simulate_tournament --players N --seed S [--think-ms T[-U]] [--fast-clock [--level-seconds L]]
+[--duration D] [--worker-processes K [--concurrency C]]``: a multi-table tournament of N bots run through the
+real service, then a JSON summary on stdout (finishing order, payouts, hands, events, events/s, hands/s, the
+bots' action latency, CPU and memory, the machine, the checks: chips conserved, projections verified, prizes,
+places). Exit 1 if a check fails.
 
-A Celery worker, beat and the subscribers run as threads of this command (``--external-workers``: they are
-already running, e.g. under ``make run``)."""
+The service's background parts (a Celery worker, beat and the subscribers) run as threads of this command
+(the default), as processes it starts (``--worker-processes K``: K Celery worker processes of
+``--concurrency`` threads each, one beat, one ``run_subscribers``), or are already running
+(``--external-workers``, e.g. under ``make run``). ``--duration``: stop after that many seconds of play even
+if the tournament is not over (``finished: false``; the checks that hold only at the end are ``null``).
+Ctrl-C (or SIGTERM) ends the play the same way; a second one stops at once.
+``--think-ms 2000-4000``: each bot move waits 2–4 s, picked per turn by a hash of (table, version)
+(:func:`tables.timers.bot_think`), so that the latency can be computed from the log afterwards."""
 
 from __future__ import annotations
 
 import json
+import re
+import signal
+import sys
+import threading
 from contextlib import ExitStack
 from typing import Any
 
@@ -15,20 +27,51 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from tournaments.simulation import simulate
+from tournaments import simulation
+
+THINK_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
+CHECKS = ("chips_conserved", "projections_verified", "prizes_sum_to_pool", "every_player_placed_once")
+
+
+def think_range(text: str) -> tuple[int, int]:
+    """``"2000"`` → (2000, 2000); ``"2000-4000"`` → (2000, 4000) (ms)."""
+    match = THINK_RE.match(text.strip())
+    if match is None or (match[2] is not None and int(match[2]) < int(match[1])):
+        raise CommandError(f"--think-ms: expected MS or MIN-MAX (MIN ≤ MAX), not {text!r}")
+    low = int(match[1])
+    return low, int(match[2]) if match[2] is not None else low
 
 
 class Command(BaseCommand):
-    help = "Run a multi-table tournament of bots to the end through the service; print a JSON summary."
+    help = "Run a multi-table tournament of bots through the service; print a JSON summary."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--players", type=int, required=True, help="number of bots (2 or more)")
         parser.add_argument("--seed", type=int, default=1, help="seed of the seat draw (default 1)")
-        parser.add_argument("--think-ms", type=int, default=0, help="bots' thinking time (default 0)")
-        parser.add_argument("--fast-clock", action="store_true", help="20-second levels")
+        parser.add_argument(
+            "--think-ms", default="0", help="bots' thinking time in ms, MS or MIN-MAX (default 0)"
+        )
+        parser.add_argument("--fast-clock", action="store_true", help="short levels (see --level-seconds)")
+        parser.add_argument(
+            "--level-seconds", type=float, default=20.0, help="level length with --fast-clock (default 20)"
+        )
         parser.add_argument("--seats", type=int, default=6, help="seats per table (2-6, default 6)")
-        parser.add_argument("--timeout", type=float, default=3600.0, help="give up after this many seconds")
-        parser.add_argument("--concurrency", type=int, default=8, help="worker threads (default 8)")
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=None,
+            help="give up after this many seconds (default 3600; none with --duration)",
+        )
+        parser.add_argument(
+            "--duration", type=float, default=None, help="stop after this many s of play, finished or not"
+        )
+        parser.add_argument(
+            "--worker-processes",
+            type=int,
+            default=0,
+            help="run K Celery worker processes, beat and the subscribers as processes (default 0: threads)",
+        )
+        parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
         parser.add_argument(
             "--external-workers", action="store_true", help="use the running worker, beat and subscribers"
         )
@@ -38,13 +81,46 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 2")
         if not 2 <= options["seats"] <= 6:
             raise CommandError("--seats must be between 2 and 6 (IT-DECK-1)")
-        if options["think_ms"] < 0:
-            raise CommandError("--think-ms must not be negative")
+        if options["worker_processes"] < 0 or options["concurrency"] < 1:
+            raise CommandError("--worker-processes must not be negative, --concurrency must be positive")
+        if options["worker_processes"] and options["external_workers"]:
+            raise CommandError("--worker-processes and --external-workers exclude each other")
+        low, high = think_range(options["think_ms"])
+        timeout = options["timeout"]
+        if timeout is None:
+            timeout = float("inf") if options["duration"] is not None else 3600.0
         settings.MAZZIERE_TIMERS = "celery"
-        settings.MAZZIERE_BOT_THINK = options["think_ms"] / 1000
+        settings.MAZZIERE_BOT_THINK = low / 1000
+        settings.MAZZIERE_BOT_THINK_MAX = high / 1000
         settings.MAZZIERE_NEXT_HAND_DELAY = 0.0
+        environment = {
+            "MAZZIERE_TIMERS": "celery",
+            "MAZZIERE_BOT_THINK": str(low / 1000),
+            "MAZZIERE_BOT_THINK_MAX": str(high / 1000),
+            "MAZZIERE_NEXT_HAND_DELAY": "0",
+        }
+        # a first SIGINT (Ctrl-C) or SIGTERM ends the play (the summary is still printed, finished or not); a
+        # second one exits at once, through the ``finally`` blocks below that stop the service processes
+        stop = threading.Event()
+
+        def interrupted(signum: int, frame: Any) -> None:
+            if stop.is_set() or not playing.is_set():
+                sys.exit(128 + signum)
+            stop.set()
+
+        playing = threading.Event()
+        signal.signal(signal.SIGTERM, interrupted)
+        signal.signal(signal.SIGINT, interrupted)
+        resources = simulation.Resources(*simulation.server_pids())
         with ExitStack() as stack:
-            if not options["external_workers"]:
+            services = None
+            if options["worker_processes"]:
+                services = stack.enter_context(
+                    simulation.service_processes(
+                        options["worker_processes"], options["concurrency"], environment
+                    )
+                )
+            elif not options["external_workers"]:
                 from config.inprocess import celery_beat, celery_worker, subscribers
 
                 stack.enter_context(celery_worker(concurrency=options["concurrency"]))
@@ -54,20 +130,45 @@ class Command(BaseCommand):
 
             def progress(done: int, total: int) -> None:
                 bar.update(done - bar.n)
+                if services is not None:
+                    services.check_alive()
 
             try:
-                result = simulate(
+                played = simulation.play(
                     options["players"],
                     options["seed"],
                     fast_clock=options["fast_clock"],
                     seats=options["seats"],
-                    timeout_s=options["timeout"],
+                    timeout_s=timeout,
                     progress=progress,
+                    level_ms=round(options["level_seconds"] * 1000),
+                    duration_s=options["duration"],
+                    on_start=lambda: (resources.__enter__(), playing.set()),
+                    stop=stop,
                 )
             except TimeoutError as error:
                 raise CommandError(str(error)) from error
+            finally:
+                resources.__exit__(None, None, None)
+        # the service is stopped: the summary reads a log that no longer changes
+        result = simulation.summary(played, resources.report())
+        result["run"] = {
+            "think_ms": [low, high],
+            "fast_clock": options["fast_clock"],
+            "level_seconds": options["level_seconds"] if options["fast_clock"] else None,
+            "duration_s": options["duration"],
+            "worker_processes": options["worker_processes"],
+            "concurrency": options["concurrency"],
+            "mode": (
+                "processes"
+                if options["worker_processes"]
+                else "external"
+                if options["external_workers"]
+                else "threads"
+            ),
+        }
+        result["machine"] = simulation.machine()
         self.stdout.write(json.dumps(result, indent=2))
-        checks = ("chips_conserved", "projections_verified", "prizes_sum_to_pool", "every_player_placed_once")
-        failed = [name for name in checks if not result[name]]
+        failed = [name for name in CHECKS if result[name] is False]
         if failed:
             raise CommandError(f"checks failed: {', '.join(failed)}")
