@@ -46,7 +46,7 @@ bench-service: $(STAMP)
 ## for 10 minutes, on the machine's PostgreSQL and Redis (127.0.0.1); summaries in .dev/bench-mtt-*.json.
 bench-mtt: $(STAMP)
 	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-1000.json --players 1000 --seed 1000 \
-		--fast-clock --level-seconds 120 --worker-processes 2 --concurrency 8 --timeout 7200
+		--fast-clock --level-seconds 120 --worker-processes 2 --concurrency 8 --duration 3600
 	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-10000.json --players 10000 --seed 10 \
 		--think-ms 2000-4000 --duration 600 --worker-processes 2 --concurrency 8
 

@@ -170,7 +170,7 @@ def read_all(after: tuple[int, int] = (0, 0), limit: int = 1000) -> list[Recorde
             f"SELECT {_COLUMNS} FROM eventstore_event "
             "WHERE (tx_id, global_position) > (%s::text::xid8, %s) "
             "AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) "
-            "ORDER BY tx_id, global_position LIMIT %s",
+            "ORDER BY eventstore_event.tx_id, global_position LIMIT %s",
             [str(after[0]), after[1], limit],
         )
         return [_row(row) for row in cursor.fetchall()]

@@ -267,3 +267,22 @@ def test_upcaster_turns_old_events_into_the_current_schema(sid: Sid) -> None:
     assert [(e.schema_version, e.data) for e in read_stream(s, to_version=1)] == [(1, {"chips": 5})]
     upcaster("TestThing", 1)(v1_to_v2)  # registrable again once removed
     upcasting.unregister("TestThing", 1)
+
+
+def test_read_all_orders_transactions_as_numbers_not_as_text(sid) -> None:  # type: ignore[no-untyped-def]
+    """Regression (found at 100,000 transactions): the selected ``tx_id::text`` shadowed the column in
+    ORDER BY, so transaction 10 came before 9 — and consumers skipped events when the ids grew a digit."""
+    from django.db import connection
+
+    from eventstore.store import read_all
+
+    stream = sid("order")
+    with connection.cursor() as cursor:
+        for version, tx in ((1, "9"), (2, "10")):
+            cursor.execute(
+                "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata, "
+                "event_id, tx_id) VALUES (%s, %s, 'E', 1, '{}', '{}', gen_random_uuid(), %s::xid8)",
+                [stream, version, tx],
+            )
+    mine = [e.tx_id for e in read_all((8, 0), limit=100_000) if e.stream_id == stream]
+    assert mine == [9, 10]
