@@ -154,6 +154,7 @@ def chart(tournament: Tournament) -> dict[str, Any]:
     span = max(1, last - first)
     counts = [dict((p, c) for p, c in stacks) for _, stacks in samples]
     highest = max([c for sample in counts for p, c in sample.items() if p in top] + [1])
+    now = dict((p, c) for p, c in detail.get("chips", []))
     series = []
     for player, colour in zip(top, CHART_COLOURS, strict=False):
         points = [
@@ -162,8 +163,9 @@ def chart(tournament: Tournament) -> dict[str, Any]:
             for (at, _), sample in zip(samples, counts, strict=True)
             if player in sample
         ]
-        chips = dict((p, c) for p, c in detail.get("chips", [])).get(player, 0)
-        series.append({"player": player, "colour": colour, "points": " ".join(points), "chips": chips})
+        series.append(
+            {"player": player, "colour": colour, "points": " ".join(points), "chips": now.get(player, 0)}
+        )
     return {"series": series, "max_chips": highest, "minutes": round(span / 60_000)}
 
 
@@ -231,6 +233,7 @@ def context(tournament: Tournament, player: str = "") -> dict[str, Any]:
         "you": you,
         "user_name": player,
         "registered": player in tournament.players,
+        "registration_open": detail.get("registration_open", tournament.status == "registering"),
         "chart_width": CHART_WIDTH,
         "chart_height": CHART_HEIGHT,
     }

@@ -19,8 +19,9 @@ from rest_framework.exceptions import APIException
 
 from engine.tournament.sitgo import TournamentError
 from tables import access
+from tables.api import validated
 from tables.service import TableError
-from tournaments import dashboard, mtt, service
+from tournaments import api, dashboard, mtt, service
 from tournaments.forms import MttForm, SitAndGoForm
 from tournaments.models import Tournament
 
@@ -60,29 +61,25 @@ def bots(count: int) -> list[str]:
     return names
 
 
+def _create(request: HttpRequest, form: Any, create: Callable[..., int], template: str) -> HttpResponse:
+    """A director's creation page: ``form`` (with ``config()`` and a ``bots`` field), ``create(config,
+    actor, players)`` of the tournament kind's service; on success, to the director's page."""
+    _director(request)
+    if request.method == "POST" and form.is_valid():
+        tournament_id = create(form.config(), request.user.get_username(), bots(form.cleaned_data["bots"]))
+        return redirect("tournament-director", tournament_id=tournament_id)
+    return render(request, template, {**_base(request), "form": form})
+
+
 @login_required
 def new(request: HttpRequest) -> HttpResponse:
-    _director(request)
-    form = SitAndGoForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament_id = service.create(
-            form.config(), request.user.get_username(), bots(form.cleaned_data["bots"])
-        )
-        return redirect("tournament-director", tournament_id=tournament_id)
-    return render(request, "tournaments/new.html", {**_base(request), "form": form})
+    return _create(request, SitAndGoForm(request.POST or None), service.create, "tournaments/new.html")
 
 
 @login_required
 def new_mtt(request: HttpRequest) -> HttpResponse:
     """Create a multi-table tournament (director) from :class:`MttForm`, with its bots registered."""
-    _director(request)
-    form = MttForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament_id = mtt.create(
-            form.config(), request.user.get_username(), bots(form.cleaned_data["bots"])
-        )
-        return redirect("tournament-director", tournament_id=tournament_id)
-    return render(request, "tournaments/mtt_new.html", {**_base(request), "form": form})
+    return _create(request, MttForm(request.POST or None), mtt.create, "tournaments/mtt_new.html")
 
 
 def _get(tournament_id: int) -> Tournament:
@@ -134,13 +131,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(
             request,
             "tournaments/mtt_detail.html",
-            {
-                **_base(request),
-                **dashboard.context(tournament, request.user.get_username()),
-                "registration_open": (tournament.detail or {}).get(
-                    "registration_open", tournament.status == "registering"
-                ),
-            },
+            {**_base(request), **dashboard.context(tournament, request.user.get_username())},
         )
     registered = request.user.get_username() in tournament.players
     return render(
@@ -295,9 +286,6 @@ DONE = {
 def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A director's control from the dashboard (the same as ``POST /api/tournaments/{id}/control/``): an
     htmx request gets the outcome as a fragment (422 when refused), a plain form a redirect with a message."""
-    from tables.api import validated
-    from tournaments import api
-
     _director(request)
     tournament = _get(tournament_id)
     if tournament.kind != "mtt":
