@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint bench bench-service bench-mtt clean
+.PHONY: run test lint bench bench-service bench-mtt bench-replay clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
@@ -49,6 +49,11 @@ bench-mtt: $(STAMP)
 		--fast-clock --level-seconds 120 --worker-processes 2 --concurrency 8 --duration 3600
 	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-10000.json --players 10000 --seed 10 \
 		--think-ms 2000-4000 --duration 600 --worker-processes 2 --concurrency 8
+
+## issue 6: projection rebuild and verify_all on the simulator's store of ≥ 1,000,000 events (simulated first
+## when smaller: 1,000-player tournaments into mazziere_bench on 127.0.0.1); summary in .dev/bench-replay.json.
+bench-replay: $(STAMP)
+	$(PY) -m benchmarks.replay --external --generate --verify --out .dev/bench-replay.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -8,6 +8,11 @@ sitting out at the start of the hand: in a tournament they post the invito but a
 ``tournament`` (default true; ``false`` for a ring game, where sitting-out players post nothing and
 players without chips stay seated).
 
+PHH's own optional fields we read and write: ``table`` (the table's name; the service writes its stream id,
+``"table-12"``: a hand carrying it is complete in itself, see :mod:`engine.replay`), ``seats`` (each player's
+seat number, from 1), ``seat_count``, and the hand's start ``time`` (a TOML local time), ``time_zone``,
+``day``, ``month`` and ``year``.
+
 A :class:`HandHistory` keeps the fields we use; :func:`parse_action` turns an action string
 (``"p1 cbr 40 # !illegal"``) into an :class:`Action`. The writer emits TOML with only strings, integers,
 booleans and lists of them, which is all PHH needs.
@@ -134,7 +139,9 @@ def parse_action(text: str, players: int, where: str = "action") -> Action:
 @dataclass(frozen=True, slots=True)
 class HandHistory:
     """One hand (PHH + Italian extensions). Per-player lists are in PHH order: ``p1`` (left of the dealer)
-    … ``pN`` (the dealer)."""
+    … ``pN`` (the dealer). ``table``, ``seats`` (1-based), ``seat_count`` and the start ``time`` (a TOML
+    local time kept as its text, ``"21:05:30"``; with ``time_zone``, ``day``, ``month``, ``year``) are PHH's
+    optional fields: empty or ``None`` when absent."""
 
     variant: str
     players: tuple[str, ...]
@@ -152,6 +159,14 @@ class HandHistory:
     sitting_out: tuple[bool, ...] = ()
     tournament: bool = True
     parol_players: tuple[str, ...] = ()
+    table: str = ""
+    seats: tuple[int, ...] = ()
+    seat_count: int | None = None
+    time: str = ""
+    time_zone: str = ""
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
 
     @property
     def limit(self) -> Limit:
@@ -211,10 +226,36 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
     if not isinstance(parol_players, list) or any(name not in players for name in parol_players):
         raise MalformedHistory(where, "parol_players must list names of players")
     sitting_out = raw.get("sitting_out", [])
-    if not isinstance(sitting_out, list) or (sitting_out and len(sitting_out) != n) or not all(
-        isinstance(flag, bool) for flag in sitting_out
+    if (
+        not isinstance(sitting_out, list)
+        or (sitting_out and len(sitting_out) != n)
+        or not all(isinstance(flag, bool) for flag in sitting_out)
     ):
         raise MalformedHistory(where, f"sitting_out must be a list of {n} true/false")
+    table = raw.get("table", "")
+    if isinstance(table, bool) or not isinstance(table, str | int):
+        raise MalformedHistory(where, "table must be a string or a whole number")
+    seat_count = _whole(raw, "seat_count", where, least=n)
+    seats = raw.get("seats", [])
+    if (
+        not isinstance(seats, list)
+        or (seats and len(seats) != n)
+        or any(not isinstance(s, int) or isinstance(s, bool) or s < 1 for s in seats)
+        or len(set(seats)) != len(seats)
+        or (seat_count is not None and any(s > seat_count for s in seats))
+    ):
+        limit = f" up to seat_count {seat_count}" if seat_count is not None else ""
+        raise MalformedHistory(where, f"seats must be {n} different seat numbers from 1{limit}")
+    raw_time = raw.get("time")
+    # TOML reads a local time as a time object: kept as its ISO text ("21:05:30"), written back unquoted
+    time = "" if raw_time is None or isinstance(raw_time, str) else str(raw_time.isoformat())
+    if raw_time is not None and not LOCAL_TIME.fullmatch(time):
+        raise MalformedHistory(where, "time must be a TOML local time, like 21:05:30")
+    time_zone = raw.get("time_zone", "")
+    if not isinstance(time_zone, str):
+        raise MalformedHistory(where, 'time_zone must be a string, like "UTC"')
+    day, month = _whole(raw, "day", where, 1, 31), _whole(raw, "month", where, 1, 12)
+    year = _whole(raw, "year", where)
     return HandHistory(
         variant=variant,
         players=tuple(players),
@@ -232,7 +273,29 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
         sitting_out=tuple(sitting_out),
         tournament=bool(raw.get("tournament", True)),
         parol_players=tuple(parol_players),
+        table=str(table),
+        seats=tuple(seats),
+        seat_count=seat_count,
+        time=time,
+        time_zone=time_zone,
+        day=day,
+        month=month,
+        year=year,
     )
+
+
+def _whole(
+    raw: Mapping[str, Any], key: str, where: str, least: int = 0, most: int | None = None
+) -> int | None:
+    """The optional whole number ``raw[key]`` (``None`` when absent), between ``least`` and ``most``."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    too_big = most is not None and isinstance(value, int) and value > most
+    if not isinstance(value, int) or isinstance(value, bool) or value < least or too_big:
+        bounds = f"from {least}" + (f" to {most}" if most is not None else "")
+        raise MalformedHistory(where, f"{key} must be a whole number {bounds}")
+    return value
 
 
 def load_histories(path: str | Path) -> tuple[HandHistory, ...]:
@@ -266,7 +329,19 @@ def _toml_char(char: str) -> str:
     return char
 
 
+class _LocalTime(str):
+    """A TOML local time to write unquoted (``21:05:30``)."""
+
+    __slots__ = ()
+
+
+LOCAL_TIME = re.compile(r"\d{2}:\d{2}:\d{2}(\.\d{1,6})?")
+"""A TOML local time as :class:`HandHistory` keeps it (hours, minutes, seconds, optional fraction)."""
+
+
 def _toml_value(value: object) -> str:
+    if isinstance(value, _LocalTime) and LOCAL_TIME.fullmatch(value):
+        return str.__str__(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -300,6 +375,17 @@ def _history_lines(history: HandHistory) -> list[str]:
         fields.append(("tournament", False))
     if any(history.sitting_out):
         fields.append(("sitting_out", list(history.sitting_out)))
+    optional: list[tuple[str, object]] = [
+        ("table", history.table or None),
+        ("seat_count", history.seat_count),
+        ("seats", list(history.seats) or None),
+        ("year", history.year),
+        ("month", history.month),
+        ("day", history.day),
+        ("time", _LocalTime(history.time) if history.time else None),
+        ("time_zone", history.time_zone or None),
+    ]
+    fields.extend((key, value) for key, value in optional if value is not None)
     fields.append(("starting_stacks", list(history.starting_stacks)))
     lines = [f"{key} = {_toml_value(value)}" for key, value in fields]
     lines.append("actions = [")
@@ -310,9 +396,10 @@ def _history_lines(history: HandHistory) -> list[str]:
     return lines
 
 
-def format_history(histories: Sequence[HandHistory]) -> str:
-    """TOML text: one hand as a ``.phh``, several as a ``.phhs`` (tables ``[1]``, ``[2]``, …)."""
-    if len(histories) == 1:
+def format_history(histories: Sequence[HandHistory], phhs: bool = False) -> str:
+    """TOML text: one hand as a ``.phh``, several (or any number with ``phhs``) as a ``.phhs`` (tables
+    ``[1]``, ``[2]``, …)."""
+    if len(histories) == 1 and not phhs:
         return "\n".join(_history_lines(histories[0])) + "\n"
     parts = []
     for number, history in enumerate(histories, 1):
@@ -404,4 +491,6 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         parol_players=tuple(
             o.player for s in order if s in before.parol_players and (o := before.seats[s]) is not None
         ),
+        seats=tuple(seat + 1 for seat in order),
+        seat_count=len(before.seats),
     )

@@ -6,6 +6,11 @@ reached must match the file (players in order from the dealer's left, starting s
 opening requirement, antes), and at the end the finishing stacks must match. The first difference of a
 file is printed as ``FILE: hand H, action A (TEXT): expected …, got …``.
 
+A hand carrying PHH's ``table`` field (the service's exports write it on every hand) is complete in itself:
+the table is set up from its own fields, like the first hand of a file, since seating changes between hands
+(players moved in or out, tables of a tournament interleaved) are not written in PHH. A hand without it
+continues the hand before it at the same table.
+
 PHH leaves some steps implicit, and the replay supplies them: a deal while a blind bet is on offer means
 the player said *dai carte*; a ``sm`` with the cards of a hand the rules already showed (IT-SHOW-1) is
 taken as that show.
@@ -79,8 +84,9 @@ class Difference:
 
 
 def table_for(history: HandHistory, parol_hand_invito: bool = False) -> TableState:
-    """A table set up for the first hand of a file: seats in PHH order (``p1`` = seat 0), the dealer
-    ``pN`` on the button, and the file's carried pot, opening requirement and parol state.
+    """A table set up for the first hand of a file (or a hand with a ``table`` field): seats in PHH order
+    (``p1`` = seat 0), the dealer ``pN`` on the button, and the hand's carried pot, opening requirement and
+    parol state.
     ``parol_hand_invito``: the table posts the invito in parol hands (IT-PAROL-3 option)."""
     n = len(history.players)
     invito = (
@@ -184,13 +190,16 @@ def _stacks(state: TableState, seats: list[int]) -> tuple[int, ...]:
 
 
 def _replay_hand(
-    state: TableState, history: HandHistory, number: int
+    state: TableState, history: HandHistory, number: int, fresh: bool
 ) -> tuple[TableState, Difference | None]:
+    """Replay hand ``number`` of the file on ``state``: a table just set up for it (``fresh``: the dealer is
+    on the button already) or the table after the hand before."""
+
     def diff(action: int, text: str, expected: str, actual: str) -> tuple[TableState, Difference]:
         return state, Difference(number, action, text, expected, actual)
 
     n = len(state.seats)
-    if number == 1:
+    if fresh:
         button = state.button
     else:  # the button moves to the next player with chips (IT-FLOW-1, G-BTN-1)
         button = next(
@@ -215,7 +224,7 @@ def _replay_hand(
         if occupant is not None and occupant.sitting_out != away:
             state = _apply(state, SitOut(seat) if away else ReturnToPlay(seat))
     invito = history.invito if history.invito is not None else max(history.antes, default=0)
-    start = StartHand(invito=invito or None, button=button if number == 1 else None, hand_id=history.hand_id)
+    start = StartHand(invito=invito or None, button=button if fresh else None, hand_id=history.hand_id)
     memory = _Memory()
     try:
         state = _apply(state, start, memory)
@@ -278,16 +287,23 @@ def _replay_hand(
 
 
 def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
-    """Replay consecutive hands of one table; the first :class:`Difference`, or ``None``."""
-    if not histories:
-        return None
-    # a parol hand with invitos posted shows the table's IT-PAROL-3 option
-    posts_invito = any(history.parol_hand and any(history.antes) for history in histories)
-    state = table_for(histories[0], posts_invito)
+    """Replay the hands of a file: consecutive hands of one table, except that a hand with a ``table`` field
+    is set up from its own fields (see the module's docstring). The first :class:`Difference`, or ``None``."""
+    state: TableState | None = None
     for number, history in enumerate(histories, 1):
-        if number > 1 and len(history.players) > len(state.seats):
+        fresh = state is None or bool(history.table)
+        if state is None or history.table:
+            # the table's run of hands: this one and the following ones that continue it
+            run = [history]
+            for later in histories[number:]:
+                if later.table:
+                    break
+                run.append(later)
+            # a parol hand with invitos posted shows the table's IT-PAROL-3 option
+            state = table_for(history, any(h.parol_hand and any(h.antes) for h in run))
+        elif len(history.players) > len(state.seats):
             return Difference(number, 0, "", f"{len(history.players)} players", f"{len(state.seats)} seats")
-        state, difference = _replay_hand(state, history, number)
+        state, difference = _replay_hand(state, history, number, fresh)
         if difference is not None:
             return difference
     return None

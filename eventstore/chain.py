@@ -5,7 +5,8 @@ the stream's previous version (empty for version 1). The trigger of migration 00
 no append path can skip it. The canonical text is PostgreSQL's ``jsonb`` text of the object ``{stream_id,
 version, type, schema_version, data, metadata, event_id}``: keys ordered by length then bytes, ``", "`` and
 ``": "`` separators, strings escaped as PostgreSQL's ``escape_json`` does. :func:`canonical_text` computes the
-same in Python, so an exported stream (JSON Lines) can be checked without the database.
+same in Python, so an exported stream (JSON Lines) can be checked without the database: :func:`verify_lines`,
+``python -m eventstore.chain FILE.jsonl``.
 
 :func:`verify_chains` walks the log stream by stream in version order and names, per stream, the first
 version that is missing (a deleted event), out of place or whose recomputed hash differs from the stored one
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,3 +165,103 @@ def verify_chains(
     for problem in problems:
         heads.pop(problem.stream_id, None)
     return problems, heads
+
+
+# --- exported streams (JSON Lines, tables/export.py), checked without the database --------------------------
+
+_LINE_FIELDS: dict[str, type] = {
+    "stream_id": str,
+    "version": int,
+    "type": str,
+    "schema_version": int,
+    "data": dict,
+    "metadata": dict,
+    "event_id": str,
+    "hash": str,
+}
+
+
+def verify_lines(lines: Iterable[str | bytes]) -> list[ChainProblem]:
+    """Check exported events (JSON Lines: one object per event with the fields of :func:`canonical_text`
+    and its stored ``hash`` in hex) offline: per stream, versions consecutive from 1 and every hash equal
+    to ``sha256(previous hash ‖ canonical text)``. Returns the problems, at most one per stream (its first
+    bad version; each message names the line). Blank lines are skipped; the streams of a file may follow one
+    another (a tournament's export). See :func:`check_lines` for the head hashes."""
+    return check_lines(lines)[0]
+
+
+def check_lines(lines: Iterable[str | bytes]) -> tuple[list[ChainProblem], dict[str, tuple[int, str]]]:
+    """:func:`verify_lines`, and the head of each stream that passed: ``{stream_id: (last version, its
+    hash in hex)}``. An export that passes is the log as it was if a head equals the hash of that version
+    published before (``manage.py verify_all --json`` prints each stream's head): a forger could rewrite a
+    whole stream and recompute its hashes."""
+    problems: list[ChainProblem] = []
+    chains: dict[str, tuple[int, bytes]] = {}  # stream -> (next version, hash of the last one)
+    broken: set[str] = set()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError as error:
+            problems.append(ChainProblem("", 0, f"line {number}: not JSON: {error}"))
+            continue
+        stream_id = event.get("stream_id") if isinstance(event, dict) else None
+        if not isinstance(stream_id, str):
+            problems.append(ChainProblem("", 0, f"line {number}: not an exported event (no stream_id)"))
+            continue
+        if stream_id in broken:
+            continue
+        expected, previous = chains.get(stream_id, (1, b""))
+        bad = [
+            name
+            for name, kind in _LINE_FIELDS.items()
+            if not isinstance(event.get(name), kind) or (kind is int and isinstance(event.get(name), bool))
+        ]
+        if bad:
+            message = f"line {number}: not an exported event ({', '.join(bad)} missing or of the wrong type)"
+            problems.append(ChainProblem(stream_id, expected, message))
+            broken.add(stream_id)
+            continue
+        version = event["version"]
+        if version != expected:
+            what = "missing (deleted?)" if version > expected else "out of place"
+            problems.append(ChainProblem(stream_id, expected, f"line {number}: version {expected} {what}"))
+            broken.add(stream_id)
+            continue
+        text = canonical_text(*(event[name] for name in _LINE_FIELDS if name != "hash"))
+        computed = link(previous, text)
+        if event["hash"] != computed.hex():
+            message = f"line {number}: hash differs: the event or one before it was changed"
+            problems.append(ChainProblem(stream_id, version, message))
+            broken.add(stream_id)
+            continue
+        chains[stream_id] = (version + 1, computed)
+    good = {stream: chain for stream, chain in chains.items() if stream not in broken}
+    return problems, {stream: (after - 1, last.hex()) for stream, (after, last) in good.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m eventstore.chain FILE.jsonl...``: :func:`check_lines` on exported streams, without the
+    database. Prints one line per problem (exit 1) and each good stream's last version and head hash."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m eventstore.chain", description="Verify the hash chains of exported event streams."
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv)
+    failed = False
+    for file in args.files:
+        with open(file, encoding="utf-8") as lines:
+            problems, heads = check_lines(lines)
+        for problem in problems:
+            print(f"{file}: {problem.stream_id} v{problem.version}: {problem.message}")
+        for stream_id, (version, digest) in heads.items():
+            print(f"{file}: {stream_id} v{version} OK, head {digest}")
+        failed = failed or bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.db.models import Q
+from django.db.models.fields.json import KT
 from django.db.models.functions import Now
 
 
@@ -37,7 +39,12 @@ class Event(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="event_stream_version")]
-        indexes = [models.Index(fields=["tx_id", "global_position"], name="event_commit_order")]
+        indexes = [
+            models.Index(fields=["tx_id", "global_position"], name="event_commit_order"),
+            # who sat where: the auditors' search by player (tournaments/audit_views.py); only the
+            # PlayerSeated rows are indexed
+            models.Index(KT("data__player"), condition=Q(type="PlayerSeated"), name="event_seated_player"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.stream_id}@{self.version} {self.type}"

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -197,11 +199,27 @@ def save_snapshot(stream_id: str, version: int, data: dict[str, Any], schema_ver
         )
 
 
+_IGNORE_SNAPSHOTS: ContextVar[bool] = ContextVar("ignore_snapshots", default=False)
+
+
+@contextmanager
+def ignoring_snapshots() -> Iterator[None]:
+    """Within the block, :func:`latest_snapshot` finds none: every load folds its stream from version 1
+    (``rebuild_projections --no-snapshots``, the benchmarks, tests that compare both ways)."""
+    token = _IGNORE_SNAPSHOTS.set(True)
+    try:
+        yield
+    finally:
+        _IGNORE_SNAPSHOTS.reset(token)
+
+
 def latest_snapshot(
     stream_id: str, schema_version: int = 1, at_most: int | None = None
 ) -> tuple[int, dict[str, Any]] | None:
     """``(version, data)`` of the stream's newest snapshot of ``schema_version`` (at or before
-    ``at_most``), or ``None``."""
+    ``at_most``), or ``None`` (always ``None`` inside :func:`ignoring_snapshots`)."""
+    if _IGNORE_SNAPSHOTS.get():
+        return None
     sql = "SELECT version, data FROM eventstore_snapshot WHERE stream_id = %s AND schema_version = %s"
     params: list[Any] = [stream_id, schema_version]
     if at_most is not None:
@@ -213,3 +231,16 @@ def latest_snapshot(
     if row is None:
         return None
     return int(row[0]), row[1] if isinstance(row[1], dict) else json.loads(row[1])
+
+
+def snapshots(stream_id: str, schema_version: int = 1) -> dict[int, dict[str, Any]]:
+    """Every snapshot of the stream of ``schema_version``: ``{version: data}`` (for verification)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, data FROM eventstore_snapshot WHERE stream_id = %s AND schema_version = %s",
+            [stream_id, schema_version],
+        )
+        return {
+            int(version): data if isinstance(data, dict) else json.loads(data)
+            for version, data in cursor.fetchall()
+        }

@@ -34,3 +34,14 @@ def may_play(user: Any) -> bool:
 
 def may_direct(user: Any) -> bool:
     return in_group(user, DIRECTOR)
+
+
+def may_audit(user: Any) -> bool:
+    """Open the auditor pages and exports (read-only): the *auditor* and *director* groups."""
+    return in_group(user, AUDITOR, DIRECTOR)
+
+
+def context(request: Any) -> dict[str, Any]:
+    """Template context processor (settings ``TEMPLATES``): ``may_audit`` for the navigation, a callable so
+    that it is only evaluated where a template uses it."""
+    return {"may_audit": lambda: may_audit(getattr(request, "user", None))}

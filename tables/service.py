@@ -197,18 +197,27 @@ def advance(table_id: int, events: Sequence[RecordedEvent]) -> Loaded:
     return loaded
 
 
-def load(table_id: int, at_version: int | None = None, *, expected: int | None = None) -> Loaded:
-    """The table at its last version (or at ``at_version``). Raises :class:`TableNotFound`.
+def load(
+    table_id: int, at_version: int | None = None, *, expected: int | None = None, cached: bool = True
+) -> Loaded:
+    """The table at its last version (or at ``at_version``): its newest snapshot (at or before it) and the
+    events after it. Raises :class:`TableNotFound`.
 
     ``expected``: the version the caller will append after; a cached state at exactly that version is
-    returned without reading the log (the append itself fails if the stream has moved past it)."""
+    returned without reading the log (the append itself fails if the stream has moved past it).
+    ``cached=False``: neither read nor fill this process's cache (projection rebuilds)."""
     sid = stream_id(table_id)
-    cached = _CACHE.get(table_id)
-    if expected is not None and at_version is None and cached is not None and cached.version == expected:
-        return cached
-    if at_version is not None and (cached is None or cached.version > at_version):
-        cached = None
-    loaded: Loaded | None = cached
+    cached_state = _CACHE.get(table_id) if cached else None
+    if (
+        expected is not None
+        and at_version is None
+        and cached_state is not None
+        and cached_state.version == expected
+    ):
+        return cached_state
+    if at_version is not None and (cached_state is None or cached_state.version > at_version):
+        cached_state = None
+    loaded: Loaded | None = cached_state
     if loaded is None:
         snapshot = store.latest_snapshot(sid, SNAPSHOT_SCHEMA, at_most=at_version)
         if snapshot is not None:
@@ -225,7 +234,7 @@ def load(table_id: int, at_version: int | None = None, *, expected: int | None =
     loaded = fold(loaded, events, table_id)
     if loaded is None:
         raise TableNotFound(f"Il tavolo {table_id} non esiste.")
-    if at_version is None:
+    if at_version is None and cached:
         _remember(loaded)
     return loaded
 
@@ -251,16 +260,16 @@ class _SnapshotLoaded:
         )
 
 
-def _snapshot(loaded: Loaded) -> None:
+def snapshot_data(loaded: Loaded) -> dict[str, Any]:
+    """What a snapshot of the table at ``loaded.version`` holds (JSON)."""
     meta = _SnapshotLoaded(
         loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at
     )
-    store.save_snapshot(
-        stream_id(loaded.table_id),
-        loaded.version,
-        {"meta": to_data(meta), "state": to_data(loaded.state)},
-        SNAPSHOT_SCHEMA,
-    )
+    return {"meta": to_data(meta), "state": to_data(loaded.state)}
+
+
+def _snapshot(loaded: Loaded) -> None:
+    store.save_snapshot(stream_id(loaded.table_id), loaded.version, snapshot_data(loaded), SNAPSHOT_SCHEMA)
 
 
 # --- projection ----------------------------------------------------------------------------------------

@@ -22,5 +22,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "tables/table.html",
-        {"table": loaded, "initial": initial, "is_director": access.may_direct(request.user)},
+        {
+            "table": loaded,
+            "initial": initial,
+            "is_director": access.may_direct(request.user),
+            "stream_id": service.stream_id(table_id),
+        },
     )

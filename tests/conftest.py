@@ -41,3 +41,15 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_caches() -> Iterator[None]:
+    """No folded table or tournament leaks out of a test: a flushed database restarts the ids, and a cached
+    ``mtt-1`` of an earlier test (or module fixture) would be taken for the new tournament 1."""
+    from tables import service
+    from tournaments import mtt
+
+    yield
+    service.forget_cache()
+    mtt.forget_cache()

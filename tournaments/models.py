@@ -40,3 +40,8 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def stream_id(self) -> str:
+        """The tournament's stream in the event log: ``mtt-<id>`` or ``tournament-<id>`` (a sit-and-go)."""
+        return f"mtt-{self.id}" if self.kind == "mtt" else f"tournament-{self.id}"

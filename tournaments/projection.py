@@ -58,8 +58,7 @@ PROJECTION = register(
 
 def compute_mtt(stream_id: str) -> Rows:
     tournament_id = int(stream_id.removeprefix(mtt.PREFIX))
-    mtt.forget_cache()
-    version, state, extra = mtt.load(tournament_id)
+    version, state, extra = mtt.load(tournament_id, cached=False)  # newest snapshot + the events after
     return {"tournaments.Tournament": {tournament_id: mtt.row(version, state, extra)}}
 
 

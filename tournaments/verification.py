@@ -8,8 +8,15 @@
 3. **hands** (:mod:`tables.hands`): chips conserved at every hand's end, and the engine replaying the hand's
    history reaches the recorded finishing stacks;
 4. **tournaments**: the chips of a multi-table tournament conserved after every transaction
-   (:func:`tournaments.simulation.chips_conserved`);
-5. **projections**: every read model rebuilt from the log equals the live one.
+   (as :func:`tournaments.simulation.chips_conserved`);
+5. **snapshots**: every snapshot of a table or tournament stream equals the fold of the log up to its
+   version (loads and projection rebuilds start from the newest snapshot, so a wrong one would pass into
+   both the live state and the rebuilt one unseen);
+6. **projections**: every read model rebuilt from the log (from the verified snapshots on) equals the live
+   one.
+
+Every stream is read once (the tournament's and each table's), in version order; the chains are read in
+keyset batches (:func:`eventstore.chain.verify_chains`).
 
 Each failure names the stream and the first failing version. A stream whose chain is broken is reported
 once, as such: its content is not checked further (it proves nothing).
@@ -17,12 +24,15 @@ once, as such: its content is not checked further (it proves nothing).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from engine.tournament.mtt import MttState
 from eventstore import chain, projections
-from eventstore.store import read_stream, streams
-from tables import audit, hands
+from eventstore.store import RecordedEvent, read_stream, snapshots, streams
+from tables import audit, hands, service
 from tournaments import mtt, simulation
 
 
@@ -75,6 +85,7 @@ def verify(only: list[str] | None = None, progress: Callable[[str, int], None] |
             report.failures += [
                 Failure("hand", p.stream_id, p.version, p.message) for p in hands.verify(stream_id, events)
             ]
+            report.failures += _table_snapshots(stream_id, events)
         except (
             Exception
         ) as error:  # a stream the engine cannot fold: a failure of that stream, not of the run
@@ -83,13 +94,60 @@ def verify(only: list[str] | None = None, progress: Callable[[str, int], None] |
     report.counts["hands"] = hand_count
     tournament_streams = [s for s in (only or streams(mtt.PREFIX)) if s.startswith(mtt.PREFIX)]
     for stream_id in tournament_streams:
+        step("tournaments")(1)
         if stream_id in broken:
             continue
-        if not simulation.chips_conserved(int(stream_id.removeprefix(mtt.PREFIX))):
-            report.failures.append(Failure("tournament", stream_id, 0, "chips not conserved"))
+        report.failures += _tournament(stream_id)
     report.counts["tournaments"] = len(tournament_streams)
     if only is None:
         for projection in projections.registered():
             for difference in projections.differences(projections.computed(projection), projection.current()):
                 report.failures.append(Failure("projection", projection.name, 0, difference))
     return report
+
+
+def _json(data: Any) -> Any:
+    """``data`` as it comes back from a jsonb column (tuples as lists)."""
+    return json.loads(json.dumps(data))
+
+
+def _table_snapshots(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+    """Each snapshot of the table stream against the fold of its events up to the snapshot's version."""
+    stored = snapshots(stream_id, service.SNAPSHOT_SCHEMA)
+    failures: list[Failure] = []
+    table_id = int(stream_id.removeprefix("table-"))
+    loaded = None
+    for recorded in events:
+        if not stored:
+            break
+        loaded = service.fold(loaded, [recorded], table_id)
+        data = stored.pop(recorded.version, None)
+        if data is not None and loaded is not None and _json(service.snapshot_data(loaded)) != data:
+            failures.append(Failure("snapshot", stream_id, recorded.version, _SNAPSHOT_DIFFERS))
+    failures += [Failure("snapshot", stream_id, v, "snapshot past the stream's last event") for v in stored]
+    return failures
+
+
+_SNAPSHOT_DIFFERS = "the snapshot differs from the fold of the log up to this version"
+
+
+def _tournament(stream_id: str) -> list[Failure]:
+    """A multi-table tournament stream, folded once: chips conserved after every transaction (the version
+    is the transaction's last event), and each snapshot equal to the fold up to its version."""
+    stored = snapshots(stream_id, mtt.SNAPSHOT_SCHEMA)
+    failures: list[Failure] = []
+    state, extra = MttState(), {}
+    transaction_id, last_version, conserved = None, 0, True
+    for recorded in read_stream(stream_id):
+        if conserved and recorded.tx_id != transaction_id and not simulation.balanced(state):
+            failures.append(Failure("tournament", stream_id, last_version, "chips not conserved"))
+            conserved = False
+        transaction_id, last_version = recorded.tx_id, recorded.version
+        state, extra = mtt.fold(state, extra, [recorded])
+        data = stored.pop(recorded.version, None)
+        if data is not None and _json(mtt.snapshot_data(state, extra)) != data:
+            failures.append(Failure("snapshot", stream_id, recorded.version, _SNAPSHOT_DIFFERS))
+    if conserved and not simulation.balanced(state):
+        failures.append(Failure("tournament", stream_id, last_version, "chips not conserved"))
+    failures += [Failure("snapshot", stream_id, v, "snapshot past the stream's last event") for v in stored]
+    return failures

@@ -7,6 +7,7 @@ import itertools
 import random
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -281,6 +282,23 @@ def test_parse_history_extensions_and_defaults() -> None:
         ),
         ({"finishing_stacks": [1, 2]}, "hand 3", "finishing_stacks must be a list of 3 whole numbers >= 0"),
         ({"adeguamento": [0, 10]}, "hand 3", "adeguamento must be a list of 3 whole numbers >= 0"),
+        ({"table": True}, "hand 3", "table must be a string or a whole number"),
+        ({"table": ["t"]}, "hand 3", "table must be a string or a whole number"),
+        ({"seat_count": 2}, "hand 3", "seat_count must be a whole number from 3"),
+        ({"seat_count": "6"}, "hand 3", "seat_count must be a whole number from 3"),
+        ({"seats": [1, 2]}, "hand 3", "seats must be 3 different seat numbers from 1"),
+        ({"seats": [1, 1, 2]}, "hand 3", "seats must be 3 different seat numbers from 1"),
+        ({"seats": [0, 1, 2]}, "hand 3", "seats must be 3 different seat numbers from 1"),
+        (
+            {"seats": [1, 2, 7], "seat_count": 6},
+            "hand 3",
+            "seats must be 3 different seat numbers from 1 up to seat_count 6",
+        ),
+        ({"time": "21:05:30"}, "hand 3", "time must be a TOML local time, like 21:05:30"),
+        ({"time_zone": 1}, "hand 3", 'time_zone must be a string, like "UTC"'),
+        ({"day": 32}, "hand 3", "day must be a whole number from 1 to 31"),
+        ({"month": 0}, "hand 3", "month must be a whole number from 1 to 12"),
+        ({"year": True}, "hand 3", "year must be a whole number from 0"),
     ],
 )
 def test_parse_history_errors(changes: dict[str, Any], where: str, reason: str) -> None:
@@ -446,6 +464,10 @@ def a_history(**changes: Any) -> HandHistory:
         {"tournament": False},
         {"variant": "NIT"},
         {"actions": ()},
+        {"table": "table-12", "seats": (5, 6, 2), "seat_count": 6},
+        {"table": 'sala "B" \\ 3'},
+        {"time": "21:05:30", "time_zone": "UTC", "day": 21, "month": 11, "year": 2026},
+        {"time": "09:00:00.250000"},
     ],
 )
 def test_written_histories_read_back_the_same(tmp_path: Path, changes: dict[str, Any]) -> None:
@@ -455,6 +477,31 @@ def test_written_histories_read_back_the_same(tmp_path: Path, changes: dict[str,
     path = tmp_path / "two.phhs"
     path.write_text(format_history(two), encoding="utf-8")
     assert load_histories(path) == two
+
+
+def test_phh_optional_fields_are_read_as_the_standard_writes_them() -> None:
+    """PHH's ``table`` may be a string or an integer (read as its text); ``time`` is a TOML local time."""
+    document = tomllib.loads(
+        'variant = "PIT"\nplayers = ["Anna", "Bruno", "Carla"]\nantes = [5, 5, 5]\nmin_bet = 5\n'
+        "starting_stacks = [500, 500, 500]\nactions = []\ntable = 3\nseats = [2, 4, 6]\nseat_count = 9\n"
+        'time = 21:05:30\ntime_zone = "Europe/Rome"\nday = 1\nmonth = 2\nyear = 2026\n'
+    )
+    history = parse_history(document)
+    assert (history.table, history.seats, history.seat_count) == ("3", (2, 4, 6), 9)
+    assert (history.time, history.time_zone) == ("21:05:30", "Europe/Rome")
+    assert (history.day, history.month, history.year) == (1, 2, 2026)
+    assert 'table = "3"\nseat_count = 9\nseats = [2, 4, 6]\n' in format_history([history])
+    assert "time = 21:05:30\n" in format_history([history])
+
+
+def test_one_hand_written_as_a_phhs_is_a_table(tmp_path: Path) -> None:
+    history = a_history(table="table-1")
+    text = format_history([history], phhs=True)
+    assert text.startswith("[1]\n")
+    path = tmp_path / "one.phhs"
+    path.write_text(text, encoding="utf-8")
+    assert load_histories(path) == (history,)
+    assert format_history([], phhs=True) == ""
 
 
 @pytest.mark.parametrize("name", ["Anna\nRossa", "Bruno\x7f", "Carla\x07"])
@@ -490,6 +537,8 @@ def test_export_of_a_bot_hand_has_the_stacks_and_replays(tmp_path: Path) -> None
     assert history.starting_stacks == tuple((700, 1000, 1300, 1600)[s] for s in order)
     assert history.antes == (20, 20, 20, 20)
     assert history.invito == 20 and history.min_bet == 20 and history.opening == "J"
+    assert history.seats == tuple(s + 1 for s in order) and history.seat_count == 4
+    assert history.table == "" and history.time == ""  # the service adds them (tables/export.py)
     assert history.finishing_stacks == tuple(dict(ended.stacks)[s] for s in order)
     assert history.finishing_stacks == tuple(after.seats[s].stack for s in order)  # type: ignore[union-attr]
     assert sum(history.finishing_stacks) + after.carried == sum(history.starting_stacks)
@@ -523,6 +572,35 @@ def test_export_of_consecutive_bot_hands_replays_as_a_phhs(tmp_path: Path) -> No
     assert load_histories(path) == tuple(histories)
     assert replay_histories(load_histories(path)) is None
     assert HandResult.AWARDED in results
+
+
+def test_hands_with_a_table_field_are_each_set_up_from_their_own_fields() -> None:
+    """A table's or a tournament's export: seating changes between hands (players moved in or out, tables
+    interleaved) are not in PHH, so a hand with a ``table`` field is set up from its own fields and checked
+    to its finishing stacks; a hand without one continues the hand before it (the conformance scenarios)."""
+    state = table([300, 150, 600], limit=Limit.POT_LIMIT, invito=10)
+    a1_before, state, a1 = bot_hand(state, 1)
+    a2_before, state, a2 = bot_hand(state, 2)
+    a3_before, state, a3 = bot_hand(state, 3)
+    b1_before, _, b1 = bot_hand(table([1000, 800, 1200, 400], limit=Limit.NO_LIMIT, invito=20, seats=6), 4)
+    first, second, third = (export_hand(b, e) for b, e in ((a1_before, a1), (a2_before, a2), (a3_before, a3)))
+    other = replace(export_hand(b1_before, b1), table="table-2")
+    assert other.seat_count == 6 and replay_histories([other]) is None
+    tagged = [replace(h, table="table-1") for h in (first, second, third)]
+    # interleaved tables, every hand tagged: each replays on its own
+    assert replay_histories([tagged[0], tagged[1], other, tagged[2]]) is None
+    # untagged, the third hand would continue the other table's hand
+    difference = replay_histories([first, second, replace(other, table=""), third])
+    assert difference is not None and (difference.hand, difference.action) == (3, 0)
+    # a hand without the field after a tagged one continues it
+    assert replay_histories([tagged[0], second, third, other]) is None
+    difference = replay_histories([tagged[0], third])  # the second hand is missing
+    assert difference is not None and (difference.hand, difference.action) == (2, 0)
+    # and a tagged hand is still checked to its finishing stacks
+    assert other.finishing_stacks is not None
+    wrong = replace(other, finishing_stacks=(other.finishing_stacks[0] + 1, *other.finishing_stacks[1:]))
+    difference = replay_histories([tagged[0], wrong])
+    assert difference is not None and (difference.hand, difference.action) == (2, len(other.actions) + 1)
 
 
 def test_export_of_a_scripted_hand() -> None:

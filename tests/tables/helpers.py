@@ -147,3 +147,24 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 15.0, what: str = 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+def bot_move(rng: random.Random) -> Callable[[service.Loaded, int], Command | None]:
+    """A command builder for :func:`tables.service.handle`: the engine's bot for the seat to act (``None``
+    when nobody is to act)."""
+
+    def decide(loaded: service.Loaded, at: int) -> Command | None:
+        hand = loaded.state.hand
+        if hand is None or hand.to_act is None:
+            return None
+        return bot_command(loaded.state, hand.to_act, rng, at)
+
+    return decide
+
+
+def play_to_end(table_id: int, rng: random.Random) -> service.Loaded:
+    """The bots play the hand in progress to its end, one command per transaction."""
+    loaded = service.load(table_id)
+    while loaded.state.hand is not None:
+        loaded = service.handle(table_id, bot_move(rng), expected_version=loaded.version).loaded
+    return loaded

@@ -17,32 +17,13 @@ from django.db import connection
 from django.utils import translation
 
 from engine.cards import Deck
-from engine.italian.bot import bot_command
 from engine.italian.errors import SeedMismatch
-from engine.italian.model import Command, StartHand, TableConfig
+from engine.italian.model import StartHand, TableConfig
 from engine.shuffle import ALGORITHM, shuffle
 from eventstore.store import RecordedEvent, read_stream
 from tables import audit, rendering, service
 from tables.models import HandSeed
-from tests.tables.helpers import DECK_SEED, open_three, seed_bytes, start_hand
-
-
-def bot_move(rng: random.Random) -> Any:
-    def decide(loaded: service.Loaded, at: int) -> Command | None:
-        hand = loaded.state.hand
-        if hand is None or hand.to_act is None:
-            return None
-        return bot_command(loaded.state, hand.to_act, rng, at)
-
-    return decide
-
-
-def play_to_end(table_id: int, rng: random.Random) -> service.Loaded:
-    """The bots play the hand in progress to its end, one command per transaction."""
-    loaded = service.load(table_id)
-    while loaded.state.hand is not None:
-        loaded = service.handle(table_id, bot_move(rng), expected_version=loaded.version).loaded
-    return loaded
+from tests.tables.helpers import DECK_SEED, bot_move, open_three, play_to_end, seed_bytes, start_hand
 
 
 def stream(table_id: int) -> list[RecordedEvent]:

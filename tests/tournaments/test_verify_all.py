@@ -13,9 +13,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from eventstore import store
 from eventstore.store import read_stream
 from tables.models import Table
 from tests.service_harness import LiveService
+from tournaments import mtt
 from tournaments.simulation import simulate
 from tournaments.verification import verify
 
@@ -44,6 +46,36 @@ def test_verify_all_passes_on_a_tournament_and_catches_forgeries(live_service: L
     report = json.loads(out.getvalue())
     assert report["ok"] and report["failures"] == [], report["failures"][:5]
     assert report["hands"] == result["hands_played"] and report["tournaments"] == 1 and report["tables"] >= 2
+
+    # snapshots (issue 6 §6): loads and rebuilds start from them, and verify checks each against the log
+    tournament = f"mtt-{result['tournament_id']}"
+    assert store.latest_snapshot(tournament, mtt.SNAPSHOT_SCHEMA) is None  # a short stream: none taken yet
+    out = io.StringIO()
+    call_command("take_snapshots", "--every", "1", stdout=out)
+    assert int(out.getvalue().split()[0]) >= 1, out.getvalue()  # "N snapshots taken"
+    snapshot = store.latest_snapshot(tournament, mtt.SNAPSHOT_SCHEMA)
+    assert snapshot is not None and snapshot[0] == store.stream_version(tournament)
+    with store.ignoring_snapshots():
+        scratch = mtt.load(result["tournament_id"], cached=False)
+    assert mtt.load(result["tournament_id"], cached=False) == scratch
+    call_command("verify_projections", stdout=io.StringIO())
+    assert failures(tournament) == []
+    sql(
+        "UPDATE eventstore_snapshot SET data = jsonb_set(data, '{state,adjustments}', '7') "
+        "WHERE stream_id = %s AND version = %s",
+        [tournament, snapshot[0]],
+    )
+    assert failures(tournament) == [("snapshot", snapshot[0])]
+    with_table = next(s for s in store.streams("table-") if store.latest_snapshot(s) is not None)
+    table_snapshot = store.latest_snapshot(with_table)
+    assert table_snapshot is not None and failures(with_table) == []
+    sql(
+        "UPDATE eventstore_snapshot SET data = jsonb_set(data, '{state,carried}', '1') "
+        "WHERE stream_id = %s AND version = %s",
+        [with_table, table_snapshot[0]],
+    )
+    assert ("snapshot", table_snapshot[0]) in failures(with_table)
+    sql("DELETE FROM eventstore_snapshot", [])
 
     # pick a table stream with a few hands: events at known versions to forge
     table_id = Table.objects.filter(tournament_id=result["tournament_id"]).order_by("id").first().id  # type: ignore[union-attr]

@@ -1,7 +1,10 @@
-"""``manage.py rebuild_projections [NAME...]``: drop the projections and rebuild them from the event log."""
+"""``manage.py rebuild_projections [NAME...] [--no-snapshots]``: drop the projections and rebuild them from
+the event log, each stream from its newest snapshot on (``--no-snapshots``: from version 1). Snapshots are
+checked against the log by ``verify_all``."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -9,7 +12,7 @@ from django.db import transaction
 from tqdm import tqdm
 
 from eventstore.projections import registered
-from eventstore.store import streams
+from eventstore.store import ignoring_snapshots, streams
 
 
 class Command(BaseCommand):
@@ -17,6 +20,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("names", nargs="*", help="projections to rebuild (default: all)")
+        parser.add_argument("--no-snapshots", action="store_true", help="fold every stream from version 1")
 
     def handle(self, *args: Any, **options: Any) -> None:
         chosen = [p for p in registered() if not options["names"] or p.name in options["names"]]
@@ -26,7 +30,7 @@ class Command(BaseCommand):
                 f"unknown projection {sorted(unknown)[0]!r}; known: {', '.join(p.name for p in registered())}"
             )
         for projection in chosen:
-            with transaction.atomic():
+            with transaction.atomic(), ignoring_snapshots() if options["no_snapshots"] else nullcontext():
                 projection.clear()
                 ids = streams(projection.prefix)
                 for stream_id in tqdm(ids, desc=projection.name, unit="stream", disable=None):
