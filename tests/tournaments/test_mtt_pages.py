@@ -22,6 +22,7 @@ from engine.tournament.mtt import Level, MttConfig
 from eventstore.store import read_stream
 from tables import access, broadcast, tasks
 from tables import service as tables
+from tests.eventstore.helpers import wait_until
 from tests.tables.helpers import WebsocketCommunicator
 from tournaments import dashboard, manager, mtt
 from tournaments.models import Tournament
@@ -417,7 +418,15 @@ def play_until_moved(tournament_id: int, table_id: int, player: str, hands: int 
                 lambda current, at: bot_command(current.state, current.state.hand.to_act, rng, at),
                 actor=occupant.player,
             )
-        manager.subscription().catch_up()
+        recorded = mtt.hand_key(table_id, tables.load(table_id).state.hand_number)
+        # read_all sees a commit once every older transaction of the cluster has ended: the other test
+        # process's transactions may hold it back for a moment, so catch up until the hand is recorded
+        wait_until(
+            lambda key=recorded: (
+                manager.subscription().catch_up() >= 0 and key in mtt.load(tournament_id)[1].hands
+            ),
+            what=f"the process manager to record {recorded}",
+        )
         if tables.load(table_id).seat_of(player) is None:
             return
     raise AssertionError(f"{player} not moved after {hands} hands")
