@@ -25,7 +25,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
@@ -328,55 +328,89 @@ def tick(tournament_id: int, now: int) -> bool:
     return True
 
 
+ATTEMPTS = 5
+"""How many times a command is decided again when another writer appended to the tournament first (a
+table's hand report, the clock's tick, another director)."""
+
+T = TypeVar("T")
+
+
+def _retried(call: Callable[[], T], attempts: int = ATTEMPTS) -> T:
+    """``call()``, again (from a fresh load) while it raises :class:`tables.StaleVersion`, at most
+    ``attempts`` times; the last conflict is raised. ``call`` must be atomic: a refused attempt leaves
+    nothing behind."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return call()
+        except tables.StaleVersion:
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _directed(
+    tournament_id: int,
+    command: Callable[[MttState, int], mtt.Command],
+    actor: str,
+    reason: str = "",
+    sync: bool = False,
+) -> MttState:
+    """A director's command: :func:`execute` (and, with ``sync``, the departures and arrivals it causes at
+    the tables, atomically with it). The director acts on the tournament as it is, not on the version
+    their page showed, so a concurrent write (a table reporting its hand while the director clicks Resume)
+    makes the command be decided again on the newer state instead of refusing it."""
+
+    def attempt() -> MttState:
+        with transaction.atomic():
+            state = execute(tournament_id, command, actor, reason)[1]
+            if sync:
+                _sync_all(tournament_id, actor)
+        return state
+
+    return _retried(attempt)
+
+
 def pause(tournament_id: int, actor: str, reason: str = "") -> MttState:
-    return execute(tournament_id, lambda s, at: mtt.PauseClock(reason, at), actor, reason)[1]
+    return _directed(tournament_id, lambda s, at: mtt.PauseClock(reason, at), actor, reason)
 
 
 def resume(tournament_id: int, actor: str, reason: str = "") -> MttState:
-    state = execute(tournament_id, lambda s, at: mtt.ResumeClock(reason, at), actor, reason)[1]
+    state = _directed(tournament_id, lambda s, at: mtt.ResumeClock(reason, at), actor, reason)
     _wake_tables(tournament_id)
     return state
 
 
 def adjust_clock(tournament_id: int, delta_ms: int, actor: str, reason: str = "") -> MttState:
-    return execute(tournament_id, lambda s, at: mtt.AdjustClock(delta_ms, reason, at), actor, reason)[1]
+    return _directed(tournament_id, lambda s, at: mtt.AdjustClock(delta_ms, reason, at), actor, reason)
 
 
 def move_player(
     tournament_id: int, player: str, to_table: int, to_seat: int, actor: str, reason: str = ""
 ) -> MttState:
     """Director: move ``player`` to ``to_table`` seat ``to_seat`` (0-based) after their table's hand."""
-    return execute(
+    return _directed(
         tournament_id, lambda s, at: mtt.MovePlayer(player, to_table, to_seat, reason, at), actor, reason
-    )[1]
-
-
-def _execute_and_sync(
-    tournament_id: int, command: Callable[[MttState, int], mtt.Command], actor: str, reason: str = ""
-) -> MttState:
-    """:func:`execute`, then carry out at the tables the departures and arrivals it caused, atomically."""
-    with transaction.atomic():
-        state = execute(tournament_id, command, actor, reason)[1]
-        _sync_all(tournament_id, actor)
-    return state
+    )
 
 
 def adjust_chips(tournament_id: int, player: str, delta: int, actor: str, reason: str = "") -> MttState:
     """Director: add (``delta`` > 0) or remove chips; applied at the player's table between hands."""
-    return _execute_and_sync(
-        tournament_id, lambda s, at: mtt.AdjustChips(player, delta, reason, at), actor, reason
+    return _directed(
+        tournament_id, lambda s, at: mtt.AdjustChips(player, delta, reason, at), actor, reason, sync=True
     )
 
 
 def disqualify(tournament_id: int, player: str, actor: str, reason: str = "") -> MttState:
     """Director: the player finishes at the current last place; they leave their table between hands."""
-    return _execute_and_sync(tournament_id, lambda s, at: mtt.Disqualify(player, reason, at), actor, reason)
+    return _directed(
+        tournament_id, lambda s, at: mtt.Disqualify(player, reason, at), actor, reason, sync=True
+    )
 
 
 def undo_last_elimination(tournament_id: int, chips: int, actor: str, reason: str = "") -> MttState:
     """Director: the last hand's eliminated players come back with ``chips`` each (seated between hands)."""
-    return _execute_and_sync(
-        tournament_id, lambda s, at: mtt.UndoLastElimination(reason, chips, at), actor, reason
+    return _directed(
+        tournament_id, lambda s, at: mtt.UndoLastElimination(reason, chips, at), actor, reason, sync=True
     )
 
 
@@ -391,13 +425,7 @@ def record_hand(tournament_id: int, table_id: int, ended: RecordedEvent, attempt
     """Record the hand that ``ended`` (a table's ``HandEnded``) and carry out its consequences at the tables
     (process manager; idempotent: a hand already recorded changes nothing). A concurrent write to the
     tournament (the clock's tick, a director) makes it try again, up to ``attempts`` times."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return _record_hand(tournament_id, table_id, ended)
-        except tables.StaleVersion:
-            if attempt == attempts:
-                raise
-    raise AssertionError("unreachable")
+    return _retried(lambda: _record_hand(tournament_id, table_id, ended), attempts)
 
 
 def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> MttState:

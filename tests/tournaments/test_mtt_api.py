@@ -3,10 +3,12 @@ anyone outside the director group, 400 with a message and nothing appended when 
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db import connection
 from rest_framework.test import APIClient
 
 from engine.tournament.mtt import Level, MttConfig
@@ -92,6 +94,36 @@ def test_a_refused_control_says_why_and_appends_nothing(started: int) -> None:
     assert answer.status_code == 400 and answer.json()["detail"]
     assert len(read_stream(mtt.stream_id(started))) == before
     assert post(api, 999_999, action="pause").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_control_is_decided_again_when_someone_else_wrote_first(started: int) -> None:
+    """Another writer (here a second director, in another connection; live, a table reporting its hand)
+    appends to the tournament between the director's read and append: the Resume is not refused with
+    "changed meanwhile" but decided again on the newer state, once."""
+    mtt.pause(started, "capo", "cena")
+    calls: list[int] = []
+
+    def adjust_elsewhere() -> None:
+        mtt.adjust_clock(started, 60_000, "vice", "ritardo")
+        connection.close()
+
+    def resume(state: Any, at: int) -> Any:
+        calls.append(at)
+        if len(calls) == 1:  # committed by another connection after this command's read
+            writer = threading.Thread(target=adjust_elsewhere)
+            writer.start()
+            writer.join()
+        return mtt.mtt.ResumeClock("si riparte", at)
+
+    state = mtt._directed(started, resume, "capo", "si riparte")
+    assert len(calls) == 2 and state.status.value == "running"
+    last = read_stream(mtt.stream_id(started))[-3:]
+    assert [(e.type, e.metadata["actor"]) for e in last] == [
+        ("ClockPaused", "capo"),
+        ("ClockAdjusted", "vice"),
+        ("ClockResumed", "capo"),
+    ]
 
 
 def test_chips_added_by_the_director_reach_the_table(started: int) -> None:
