@@ -298,7 +298,9 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except (ValueError, TournamentError, TableError, APIException) as failure:
         error = str(getattr(failure, "detail", failure))
     if request.htmx:
-        html = render(request, "tournaments/_control_result.html", {"error": error, "done": done})
+        started = bool(done) and data["action"] == "start"  # the Start button goes
+        context = {"error": error, "done": done, "started": started}
+        html = render(request, "tournaments/_control_result.html", context)
         html.status_code = 422 if error else 200
         return html
     if error:

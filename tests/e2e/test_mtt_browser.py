@@ -109,6 +109,7 @@ def test_a_director_runs_a_three_table_tournament_from_the_dashboard_with_bots_a
         director.reload()
         director.locator('[data-control="start"]').click()
         director.locator("#control-result .flash").wait_for()
+        director.locator('[data-control="start"]').wait_for(state="detached")  # the Start button goes
         director.locator(".table-card").nth(2).wait_for()
         assert director.locator(".table-card").count() == 3
         clock.locator('[data-stat="tables"]', has_text="3").wait_for()

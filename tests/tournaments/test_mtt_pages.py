@@ -313,6 +313,23 @@ def test_a_control_from_the_dashboard_is_an_event_with_actor_and_reason() -> Non
 
 
 @pytest.mark.django_db
+def test_starting_from_the_dashboard_removes_the_start_button() -> None:
+    for name in PLAYERS:
+        user(name, access.PLAYER)
+    config = MttConfig("Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000),))
+    tournament_id = mtt.create(config, "direttore", PLAYERS)
+    page = browser(user("capo", access.DIRECTOR))
+    assert 'data-control="start"' in page.get(f"/tournaments/{tournament_id}/director/").content.decode()
+    answer = page.post(f"/tournaments/{tournament_id}/control/", {"action": "start"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    assert '<form id="start-control" hx-swap-oob="delete"></form>' in answer.content.decode()
+    assert mtt.load(tournament_id)[1].status.value == "running"
+    assert 'data-control="start"' not in page.get(f"/tournaments/{tournament_id}/director/").content.decode()
+    again = page.post(f"/tournaments/{tournament_id}/control/", {"action": "start"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 422 and "start-control" not in again.content.decode()
+
+
+@pytest.mark.django_db
 def test_a_move_names_the_table_by_number_and_the_seat_from_one() -> None:
     tournament_id = started_tournament()
     detail = Tournament.objects.get(id=tournament_id).detail
