@@ -445,6 +445,7 @@ def play_until_moved(tournament_id: int, table_id: int, player: str, hands: int 
             lambda key=recorded: (
                 manager.subscription().catch_up() >= 0 and key in mtt.load(tournament_id)[1].hands
             ),
+            timeout=60,
             what=f"the process manager to record {recorded}",
         )
         if tables.load(table_id).seat_of(player) is None:
