@@ -290,15 +290,15 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _get(tournament_id)
     if tournament.kind != "mtt":
         raise Http404("Controlli disponibili solo per i tornei multi-tavolo.")
-    error, done = "", ""
+    error, done, started = "", "", False
     try:
         data = validated(api.ControlSerializer(data=_control_data(request, tournament)))
         api.control(tournament_id, data, request.user.get_username())
         done = DONE[data["action"]]
+        started = data["action"] == "start"  # the answer removes the Start button
     except (ValueError, TournamentError, TableError, APIException) as failure:
         error = str(getattr(failure, "detail", failure))
     if request.htmx:
-        started = bool(done) and data["action"] == "start"  # the Start button goes
         context = {"error": error, "done": done, "started": started}
         html = render(request, "tournaments/_control_result.html", context)
         html.status_code = 422 if error else 200
