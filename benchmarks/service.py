@@ -255,7 +255,11 @@ def _conninfo(url: str) -> str:
 
 
 def prepare_environment(options: argparse.Namespace) -> Setup:
-    """Set ``DATABASE_URL`` / ``REDIS_URL`` in this process (the service processes inherit them)."""
+    """Set ``DATABASE_URL`` / ``REDIS_URL`` in this process (the service processes inherit them), and the
+    checkout's development ``SECRET_KEY`` unless one is set."""
+    from config import devservices
+
+    devservices.development_secret()
     if options.external:
         os.environ["DATABASE_URL"] = EXTERNAL_DATABASE_URL
         os.environ["REDIS_URL"] = EXTERNAL_REDIS_URL
@@ -268,8 +272,6 @@ def prepare_environment(options: argparse.Namespace) -> Setup:
             os.environ["REDIS_URL"],
             own_database=False,
         )
-    from config import devservices
-
     had_database = bool(os.environ.get("DATABASE_URL"))
     devservices.ensure_environment("attach" if options.url else "test")
     database_url = os.environ["DATABASE_URL"]

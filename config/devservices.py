@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -117,11 +118,33 @@ def stop_owned() -> None:
 atexit.register(stop_owned)
 
 
+def development_secret() -> None:
+    """Set ``SECRET_KEY`` (when unset) to this checkout's development key: random, made once in
+    ``.dev/secret_key`` (mode 600) and shared by every process of the checkout. Production has no ``.dev/``:
+    there ``SECRET_KEY`` must be set, or the settings refuse to start (``docs/operations.md``)."""
+    if os.environ.get("SECRET_KEY"):
+        return
+    DEV.mkdir(parents=True, exist_ok=True)
+    path = DEV / "secret_key"
+    if not path.exists():
+        draft = DEV / f"secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)  # the first process to link wins: every process then reads the same key
+        draft.unlink()
+    os.environ["SECRET_KEY"] = path.read_text().strip()
+
+
 def ensure_environment(purpose: str = "attach") -> None:
-    """Set ``DATABASE_URL`` and ``REDIS_URL`` to embedded servers when they are unset (see module doc).
+    """Set ``DATABASE_URL`` and ``REDIS_URL`` to embedded servers when they are unset (see module doc), and
+    the development ``SECRET_KEY`` (:func:`development_secret`) for ``make run``, the tests and any process
+    on the embedded PostgreSQL.
 
     ``purpose``: ``run`` (``make run``: the persistent Redis), ``test`` (a throw-away Redis) or ``attach``
     (``manage.py``: the running service's Redis if there is one)."""
+    if purpose in ("run", "test"):
+        development_secret()
     if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
         return
     DEV.mkdir(parents=True, exist_ok=True)
@@ -129,6 +152,7 @@ def ensure_environment(purpose: str = "attach") -> None:
     runtime.mkdir(mode=0o700, exist_ok=True)
     os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))  # pgserver's platformdirs asks for one
     if not os.environ.get("DATABASE_URL"):
+        development_secret()  # the embedded PostgreSQL: a development machine
         os.environ["DATABASE_URL"] = _postgres()
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = _redis(purpose)

@@ -7,19 +7,60 @@ Game service knobs (``MAZZIERE_*``) are documented in ``docs/operations.md``.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-secret-key-change-me-in-production-0123456789")
 DEBUG = env.bool("DEBUG", default=False)
+
+# --- security (docs/operations.md "Production", docs/reliability.md) -------------------------------------
+# No public secret outside DEBUG: without SECRET_KEY, or with a weak one (the checks of Django's
+# security.W009, or the development key once shipped as the default), the service refuses to start.
+# Development without DEBUG (make run, make test, manage.py on the embedded PostgreSQL) gets a random key
+# kept in .dev/secret_key from config.devservices.
+DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-never-in-production"  # DEBUG=true only
+PUBLIC_SECRET_KEYS = {DEVELOPMENT_SECRET_KEY, "dev-only-secret-key-change-me-in-production-0123456789"}
+SECRET_KEY = env.str("SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
+
+
+def _weak_secret(key: str) -> bool:
+    """As Django's ``check --deploy`` (security.W009): shorter than 50 characters, fewer than 5 different
+    ones, or made by ``startproject`` without a secret; and the public development keys."""
+    weak = len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-")
+    return weak or key in PUBLIC_SECRET_KEYS
+
+
+if not DEBUG and _weak_secret(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is missing or public/weak: set SECRET_KEY to a random string of at least 50 characters "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))'), or DEBUG=true for development. "
+        "See docs/operations.md."
+    )
+
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# HTTPS: all off by default (make run serves http on 127.0.0.1); the production environment of
+# docs/operations.md turns them on. Behind a TLS proxy, SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO,https
+# tells Django which requests came in over https (the proxy must overwrite that header).
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+_proxy_ssl_header = env.list("SECURE_PROXY_SSL_HEADER", default=[])
+if _proxy_ssl_header and len(_proxy_ssl_header) != 2:
+    raise ImproperlyConfigured(
+        "SECURE_PROXY_SSL_HEADER must be HEADER,VALUE, e.g. HTTP_X_FORWARDED_PROTO,https"
+    )
+SECURE_PROXY_SSL_HEADER = tuple(_proxy_ssl_header) if _proxy_ssl_header else None
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -33,6 +74,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "channels",
+    "axes",
     "eventstore",
     "tables",
     "tournaments",
@@ -48,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last: turns a login refused by django-axes into config.authentication.lockout_response (429)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -98,9 +142,32 @@ CACHES = {
         "KEY_PREFIX": env.str("CACHE_PREFIX", default="mazziere"),
     }
 }
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "config.sessions"  # cached_db that refuses malformed session keys (a NUL was a 500)
 
-AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []  # demo accounts use short passwords; see docs
+# --- logins (config/authentication.py, docs/reliability.md) ----------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out (user name, address) pair
+    "config.authentication.ModelBackend",
+]
+# django-axes: after AXES_FAILURE_LIMIT failed logins of one user name from one address (form, admin or API
+# Basic auth), that pair is refused for AXES_COOLOFF_MINUTES (every further failure restarts the wait) or
+# until an operator runs `manage.py axes_reset_username NAME` / `axes_reset`; a success clears the count.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "config.authentication.axes_username"
+AXES_LOCKOUT_CALLABLE = "config.authentication.lockout_response"
+AXES_VERBOSE = False
+# Django's four standard validators: they apply where Django validates a password (createsuperuser,
+# changepassword, the admin's forms). `manage.py demo` sets its short demo passwords (= user name) directly,
+# on purpose (docs/operations.md).
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "login"
@@ -119,7 +186,7 @@ STATIC_ROOT = BASE_DIR / ".dev" / "staticfiles"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "config.authentication.BasicAuthentication",  # NUL-safe, counted by django-axes
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
