@@ -25,6 +25,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from drf_spectacular.authentication import BasicScheme
 from rest_framework import authentication, exceptions, status
 
 #: what axes' ``AccessAttempt.username`` holds (``max_length``); longer names are cut for its records
@@ -104,6 +105,12 @@ class BasicAuthentication(authentication.BasicAuthentication):
         if not user.is_active:
             raise exceptions.AuthenticationFailed("Utente disattivato.")
         return user, None
+
+
+class BasicAuthenticationScheme(BasicScheme):
+    """The OpenAPI security scheme of :class:`BasicAuthentication` (drf-spectacular): HTTP Basic, as DRF's."""
+
+    target_class = BasicAuthentication
 
 
 class LoginView(auth_views.LoginView):
