@@ -1,6 +1,15 @@
-"""The director's forms to create a sit-and-go and a multi-table tournament."""
+"""The director's forms: creating a sit-and-go or a multi-table tournament, and the dashboard's controls.
+
+Every number has bounds (issue 15 §8) that keep what is derived from it inside PostgreSQL's columns and the
+engine: an invito fits the ``integer`` columns ``Tournament.invito`` / ``Table.invito`` (≤ 2,147,483,647),
+a level's end in epoch milliseconds fits ``bigint``, and every stack × the most entries (100,000: 10,000
+players × 10 entries) stays far inside ``bigint``. Text that is parsed line by line or place by place is
+capped in size. A refused value gets a message on its own field; nothing is created.
+"""
 
 from __future__ import annotations
+
+import math
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +21,18 @@ from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import Level, TournamentConfig, TournamentError
+
+MAX_STACK = 100_000_000  # chips: the preset's largest invito is 5 × the stack, inside integer
+MAX_INVITO = 1_000_000_000  # Tournament.invito and Table.invito are PostgreSQL integer
+MAX_BUY_IN = 1_000_000_000  # prize pool = entries (≤ 100,000) × buy-in
+MAX_LEVEL_MINUTES = 1440  # a day
+MIN_LEVEL_MS = 1000  # a level of less than a second is a typing error
+MAX_LEVELS = 100  # custom level lines (breaks included)
+MAX_LEVELS_TEXT = 5000  # characters of the custom levels
+MAX_PAYOUT_PLACES = 100  # edited payout percentages (larger fields use the preset by field size)
+MAX_PAYOUT_TEXT = 1000  # characters of the edited payouts
+MAX_CLOCK_MINUTES = 1440  # a clock adjustment: at most a day either way
+MAX_TABLES = 10_000  # table numbers of a multi-table tournament (10,000 players, 2 seats a table at worst)
 
 # level structures: (invito, minutes) — the invito roughly +50% a level (T-LEVEL-1)
 PRESETS = {
@@ -40,12 +61,18 @@ class SitAndGoForm(forms.Form):
         choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
         initial=Limit.POT_LIMIT.value,
     )
-    starting_stack = forms.IntegerField(label=_("Starting stack"), min_value=10, initial=1000)
+    starting_stack = forms.IntegerField(
+        label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=1000
+    )
     structure = forms.ChoiceField(
         label=_("Levels"), choices=[(k, k.title()) for k in PRESETS], initial="regular"
     )
     level_seconds = forms.IntegerField(
-        label=_("Level length (seconds, 0 = preset)"), min_value=0, initial=0, required=False
+        label=_("Level length (seconds, 0 = preset)"),
+        min_value=0,
+        max_value=MAX_LEVEL_MINUTES * 60,
+        initial=0,
+        required=False,
     )
     action_seconds = forms.IntegerField(
         label=_("Action time (seconds)"), min_value=5, max_value=300, initial=30
@@ -95,17 +122,25 @@ def _custom_levels(text: str) -> tuple[MttLevel, ...]:
             if len(parts) != 2:
                 raise ValueError
             minutes = float(parts[1])
-            if minutes <= 0:
-                raise ValueError
-            if parts[0].lower() in ("pausa", "break"):
-                levels.append(MttLevel(0, int(minutes * 60_000), is_break=True))
-            else:
-                levels.append(MttLevel(int(parts[0]), int(minutes * 60_000)))
+            invito = 0 if parts[0].lower() in ("pausa", "break") else int(parts[0])
         except ValueError as error:
             raise forms.ValidationError(
                 _("Line %(number)s: write “invito minutes” or “pausa minutes”, e.g. “50 15”."),
                 params={"number": number},
             ) from error
+        if not (math.isfinite(minutes) and MIN_LEVEL_MS <= minutes * 60_000 <= MAX_LEVEL_MINUTES * 60_000):
+            raise forms.ValidationError(
+                _("Line %(number)s: a level lasts from 1 second to %(max)s minutes."),
+                params={"number": number, "max": MAX_LEVEL_MINUTES},
+            )
+        if parts[0].lower() not in ("pausa", "break") and not 1 <= invito <= MAX_INVITO:
+            raise forms.ValidationError(
+                _("Line %(number)s: the invito goes from 1 to %(max)s."),
+                params={"number": number, "max": MAX_INVITO},
+            )
+        levels.append(MttLevel(invito, round(minutes * 60_000), is_break=invito == 0))
+        if len(levels) > MAX_LEVELS:
+            raise forms.ValidationError(_("At most %(max)s levels."), params={"max": MAX_LEVELS})
     if not levels:
         raise forms.ValidationError(_("Write at least one level."))
     return tuple(levels)
@@ -124,8 +159,10 @@ class MttForm(forms.Form):
         choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
         initial=Limit.POT_LIMIT.value,
     )
-    starting_stack = forms.IntegerField(label=_("Starting stack"), min_value=10, initial=10_000)
-    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, initial=100)
+    starting_stack = forms.IntegerField(
+        label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=10_000
+    )
+    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, max_value=MAX_BUY_IN, initial=100)
     structure = forms.ChoiceField(
         label=_("Levels"),
         choices=[(name, name.title()) for name in MTT_PRESETS] + [("custom", _("Custom"))],
@@ -134,13 +171,21 @@ class MttForm(forms.Form):
     custom_levels = forms.CharField(
         label=_("Custom levels (one per line: invito minutes, or pausa minutes)"),
         widget=forms.Textarea(attrs={"rows": 5, "placeholder": "50 15\n100 15\npausa 10\n150 15"}),
+        max_length=MAX_LEVELS_TEXT,
         required=False,
     )
-    level_minutes = forms.FloatField(
-        label=_("Level length in minutes (0 = the preset's)"), min_value=0, initial=0, required=False
+    level_minutes = forms.FloatField(  # Django's FloatField refuses inf and nan ("1e400" is inf)
+        label=_("Level length in minutes (0 = the preset's)"),
+        min_value=0,
+        max_value=MAX_LEVEL_MINUTES,
+        initial=0,
+        required=False,
     )
     late_registration_levels = forms.IntegerField(
-        label=_("Late registration until the end of level (0 = none)"), min_value=0, initial=0
+        label=_("Late registration until the end of level (0 = none)"),
+        min_value=0,
+        max_value=MAX_LEVELS,
+        initial=0,
     )
     max_entries = forms.IntegerField(
         label=_("Entries per player (more than 1 = re-entry)"), min_value=1, max_value=10, initial=1
@@ -159,6 +204,7 @@ class MttForm(forms.Form):
     payout_percentages = forms.CharField(
         label=_("Payouts in % by place (empty = preset by field size)"),
         required=False,
+        max_length=MAX_PAYOUT_TEXT,
         widget=forms.TextInput(attrs={"placeholder": "50, 30, 20"}),
     )
     bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=1000, initial=0)
@@ -166,9 +212,20 @@ class MttForm(forms.Form):
     def clean_custom_levels(self) -> str:
         return str(self.cleaned_data.get("custom_levels") or "")
 
+    def clean_level_minutes(self) -> float | None:
+        minutes = self.cleaned_data.get("level_minutes")
+        if minutes and minutes * 60_000 < MIN_LEVEL_MS:
+            raise forms.ValidationError(_("A level lasts at least 1 second."))
+        return minutes
+
     def clean_payout_percentages(self) -> tuple[str, ...]:
         text = str(self.cleaned_data.get("payout_percentages") or "")
         parts = tuple(part.strip().rstrip("%") for part in text.replace(";", ",").split(",") if part.strip())
+        if len(parts) > MAX_PAYOUT_PLACES:
+            raise forms.ValidationError(
+                _("At most %(max)s paid places (leave it empty for the preset by field size)."),
+                params={"max": MAX_PAYOUT_PLACES},
+            )
         if parts:
             try:
                 payouts.validate_structure(parts)
@@ -223,3 +280,24 @@ class MttForm(forms.Form):
     def config(self) -> MttConfig:
         """The validated configuration (after ``is_valid()``)."""
         return self._config
+
+
+class ControlForm(forms.Form):
+    """The numbers of the dashboard's control forms (``tournaments/mtt_director.html``), as typed: the clock
+    adjustment in minutes (±), the target table by its number and seat from 1, chips. What they become —
+    ``delta_ms``, ``table_id``, a 0-based seat — is then checked by the API's ``ControlSerializer`` with
+    the rest (action, player, reason). Empty fields are left out."""
+
+    minutes = forms.FloatField(
+        label=_("Minutes"), min_value=-MAX_CLOCK_MINUTES, max_value=MAX_CLOCK_MINUTES, required=False
+    )
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_TABLES, required=False)
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=9, required=False)
+    delta = forms.IntegerField(label=_("Chips"), min_value=-MAX_STACK, max_value=MAX_STACK, required=False)
+    chips = forms.IntegerField(label=_("Chips"), min_value=1, max_value=MAX_STACK, required=False)
+
+    def error_text(self) -> str:
+        """One line per refused field: ``Label: message``."""
+        return " ".join(
+            f"{self.fields[name].label}: {' '.join(messages)}" for name, messages in self.errors.items()
+        )

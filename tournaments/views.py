@@ -22,7 +22,7 @@ from tables import access
 from tables.api import validated
 from tables.service import TableError
 from tournaments import api, dashboard, mtt, service
-from tournaments.forms import MttForm, SitAndGoForm
+from tournaments.forms import ControlForm, MttForm, SitAndGoForm
 from tournaments.models import Tournament
 
 
@@ -68,7 +68,8 @@ def _create(request: HttpRequest, form: Any, create: Callable[..., int], templat
     if request.method == "POST" and form.is_valid():
         tournament_id = create(form.config(), request.user.get_username(), bots(form.cleaned_data["bots"]))
         return redirect("tournament-director", tournament_id=tournament_id)
-    return render(request, template, {**_base(request), "form": form})
+    refused = request.method == "POST"  # the form again, with a message on each refused field
+    return render(request, template, {**_base(request), "form": form}, status=400 if refused else 200)
 
 
 @login_required
@@ -254,18 +255,23 @@ def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     """The page's control form as the API's body: minutes → ``delta_ms``, table number → ``table_id``,
-    seat 1-based → 0-based. Raises ``ValueError`` with a message on a bad number."""
+    seat 1-based → 0-based, each number within :class:`ControlForm`'s bounds. Raises ``ValueError`` with
+    a message per refused field."""
     data: dict[str, Any] = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken" and v != ""}
+    numbers = ControlForm({name: value for name, value in data.items() if name in ControlForm.base_fields})
+    if not numbers.is_valid():
+        raise ValueError(numbers.error_text())
+    data.update({name: numbers.cleaned_data[name] for name in numbers.base_fields if name in data})
     if "minutes" in data:
-        data["delta_ms"] = round(float(data.pop("minutes")) * 60_000)
+        data["delta_ms"] = round(data.pop("minutes") * 60_000)
     if "table" in data:
-        number = int(data.pop("table"))
+        number = data.pop("table")
         ids = {n: t for t, n in dashboard.table_numbers(tournament.detail or {}).items()}
         if number not in ids:
             raise ValueError(f"Non c'è un tavolo {number}.")
         data["table_id"] = ids[number]
     if "seat" in data:
-        data["seat"] = int(data["seat"]) - 1
+        data["seat"] = data["seat"] - 1
     return data
 
 

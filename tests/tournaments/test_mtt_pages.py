@@ -213,7 +213,7 @@ def test_a_bad_configuration_is_shown_and_creates_nothing(
         "action_seconds": 30, "time_bank_seconds": 0, "percent_paid": 15, "bots": 0, **change,
     }  # fmt: skip
     answer = page.post("/tournaments/new-mtt/", fields)
-    assert answer.status_code == 200
+    assert answer.status_code == 400
     errors = answer.context["form"].errors
     assert field in errors and message in " ".join(errors[field]), errors
     assert not Tournament.objects.filter(name="Male").exists()
