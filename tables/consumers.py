@@ -9,6 +9,8 @@ fragment and changes nothing.
 At a table of a multi-table tournament the socket also follows the tournament's stream (group ``mtt-<id>``):
 when the viewer is moved from this table (T-BAL-1/2, or by the director) it gets a notice ("Sei stato
 spostato al tavolo 3, posto 5") that sends the page to the new table after :data:`REDIRECT_MS`.
+
+A refused socket is accepted and closed with 4403 (the user may not watch) or 4404 (no such table).
 """
 
 from __future__ import annotations
@@ -39,6 +41,17 @@ log = logging.getLogger("mazziere.sockets")
 in_pool = functools.partial(database_sync_to_async, thread_sensitive=False)
 MAX_GAP = 200
 REDIRECT_MS = 3000
+# Close codes of a refused socket (the page says why and does not reconnect: static/js/mazziere.js). The
+# socket is accepted first: a close before the accept is answered by the server with a plain HTTP 403 to the
+# handshake, and the browser sees only 1006, which htmx's ws extension retries forever.
+FORBIDDEN, NOT_FOUND = 4403, 4404
+
+
+async def refuse(consumer: AsyncWebsocketConsumer, code: int, reason: str) -> None:
+    """Accept the handshake, then close with ``code`` (:data:`FORBIDDEN`, :data:`NOT_FOUND`) and ``reason``
+    (RFC 6455 §7.4.2: 4000–4999 are the application's), so that the browser's ``CloseEvent`` has them."""
+    await consumer.accept()
+    await consumer.close(code=code, reason=reason)
 
 
 def language_of(scope: dict[str, Any]) -> str:
@@ -79,7 +92,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent = 0
         allowed = user is not None and await database_sync_to_async(access.may_watch)(user)
         if not allowed:
-            await self.close(code=4403)
+            await refuse(self, FORBIDDEN, "Accesso non consentito.")
             return
         self.username = user.get_username()
         self.may_play = await database_sync_to_async(access.may_play)(user)
@@ -87,7 +100,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             html, version = await in_pool(self._render)(0)
         except service.TableNotFound:
-            await self.close(code=4404)
+            await refuse(self, NOT_FOUND, "Tavolo inesistente.")
             return
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -101,9 +101,9 @@ async def test_a_session_cookie_with_a_nul_is_no_session_on_pages_api_and_socket
 
     headers = [(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
     socket = WebsocketCommunicator(application, "/ws/tables/1/", headers=headers)
-    connected, _ = await socket.connect(timeout=5)
-    if connected:  # accepted, then closed with the code that says why (issue 15 §9)
-        assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4403}
+    assert await socket.connect(timeout=5) == (True, None)  # accepted, then closed with why (issue 15 §9)
+    closed = await socket.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close" and closed["code"] == 4403
     await socket.disconnect()
 
 

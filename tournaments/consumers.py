@@ -1,7 +1,8 @@
 """The tournament WebSocket (``/ws/tournaments/<id>/[?view=director|clock]``): the clock, standings and (for
 directors) the table of a sit-and-go; the clock and the dashboard sections of a multi-table tournament
 (:mod:`tournaments.dashboard`). Re-rendered when the tournament or its table reaches a new version, at most
-every :data:`MIN_INTERVAL` seconds (a multi-table stream grows with every hand of every table)."""
+every :data:`MIN_INTERVAL` seconds (a multi-table stream grows with every hand of every table). A refused
+socket is accepted and closed with 4403 (the user may not watch) or 4404 (no such tournament)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.utils import translation
 
 from tables import access, rendering
 from tables import service as tables
-from tables.consumers import in_pool, language_of
+from tables.consumers import FORBIDDEN, NOT_FOUND, in_pool, language_of, refuse
 from tournaments import dashboard
 from tournaments.models import Tournament
 from tournaments.views import context
@@ -36,14 +37,14 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.last_render = 0.0
         self.scheduled = False
         if user is None or not await database_sync_to_async(access.may_watch)(user):
-            await self.close(code=4403)
+            await refuse(self, FORBIDDEN, "Accesso non consentito.")
             return
         self.username = user.get_username()
         self.director = await database_sync_to_async(access.may_direct)(user)
         self.language = language_of(self.scope)
         html, table_id = await in_pool(self._render)()
         if html is None:
-            await self.close(code=4404)
+            await refuse(self, NOT_FOUND, "Torneo inesistente.")
             return
         await self.accept()
         await self._join(f"{self.stream_prefix}{self.tournament_id}")

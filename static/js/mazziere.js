@@ -1,4 +1,4 @@
-// Mazziere: countdowns (action timer, tournament clock) and cambio card selection. No framework.
+// Mazziere: countdowns (action timer, tournament clock), cambio card selection, refused sockets. No framework.
 (function () {
   function pad(n) { return String(n).padStart(2, "0"); }
   function tick() {
@@ -24,6 +24,16 @@
       el.setAttribute("data-redirecting", "");
       setTimeout(function () { window.location.assign(el.dataset.redirect); }, +el.dataset.redirectAfter || 3000);
     });
+  });
+  // a socket refused by the server (tables/consumers.py): 4403 not allowed, 4404 no such table or tournament.
+  // htmx's ws extension does not reconnect on these codes; the page says why (texts in base.html, translated)
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail && e.detail.event && e.detail.event.code;
+    var notice = document.getElementById("socket-closed");
+    if (!notice || (code !== 4403 && code !== 4404)) { return; }
+    notice.textContent = notice.dataset["closed" + code];
+    notice.dataset.code = code;
+    notice.hidden = false;
   });
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {
