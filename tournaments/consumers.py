@@ -81,6 +81,9 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return html, None
         self.stream_prefix = "tournament-"
         with translation.override(self.language):
+            if self.view == "clock":  # the projector screen (tournaments/clock.html)
+                html = render_to_string("tournaments/_sitgo_clock.html", context(tournament))
+                return html, tournament.table_id
             html = render_to_string(
                 "tournaments/_live.html", {**context(tournament), "is_director": self.director}
             )

@@ -91,7 +91,10 @@ def _get(tournament_id: int) -> Tournament:
 
 
 def context(tournament: Tournament) -> dict[str, Any]:
-    """The clock and standings of a tournament (pages and socket fragments)."""
+    """The clock and standings of a sit-and-go (pages and socket fragments): ``level_number`` (1-based),
+    ``next_level`` (``{"invito", "duration_ms"}`` or ``None`` at the last), ``standings`` (``player``,
+    ``stack`` in chips, ``position`` or ``None``), ``players_left`` and their ``average_stack`` (whole chips,
+    rounded down) and ``largest_stack``."""
     config = tournament.config or {}
     levels = config.get("levels", [])
     level = tournament.level
@@ -115,12 +118,16 @@ def context(tournament: Tournament) -> dict[str, Any]:
         ),
         key=lambda r: (r["position"] is not None, r["position"] or 0, -r["stack"]),
     )
+    in_play = [r["stack"] for r in standings if r["position"] is None]
     return {
         "tournament": tournament,
         "level_number": level + 1,
         "next_level": next_level,
         "standings": standings,
         "seats": config.get("seats", 0),
+        "players_left": len(in_play),
+        "average_stack": sum(in_play) // len(in_play) if in_play else 0,
+        "largest_stack": max(in_play, default=0),
     }
 
 
@@ -245,12 +252,16 @@ def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The tournament clock for a projector: level, invito, time left, next level and break, the field."""
+    """The tournament clock for a projector, live through ``/ws/tournaments/<id>/?view=clock``: level,
+    invito, time left, next level, players left and stacks; for a multi-table tournament also the next break
+    and the field (``tournaments/mtt_clock.html``), for a sit-and-go ``tournaments/clock.html``."""
     _watcher(request)
     tournament = _get(tournament_id)
-    if tournament.kind != "mtt":
-        raise Http404("Lo schermo dell'orologio è per i tornei multi-tavolo.")
-    return render(request, "tournaments/mtt_clock.html", {**_base(request), **dashboard.context(tournament)})
+    if tournament.kind == "mtt":
+        return render(
+            request, "tournaments/mtt_clock.html", {**_base(request), **dashboard.context(tournament)}
+        )
+    return render(request, "tournaments/clock.html", {**_base(request), **context(tournament)})
 
 
 def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
