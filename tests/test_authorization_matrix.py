@@ -5,8 +5,8 @@ does not list fails :func:`test_every_route_is_in_the_matrix`; a cell that chang
 
 Roles: ``anon`` (no session), ``seated`` (a player seated at the table requested — the one whose turn it is
 not — and registered in the tournaments requested), ``unseated`` (carla: a player in neither), ``director``,
-``auditor``, ``bot`` (a member of the *bot* group only). Real objects in PostgreSQL: a running sit-and-go whose table has a finished
-hand and a hand in progress, a multi-table tournament open for registration.
+``auditor``, ``bot`` (a member of the *bot* group only). Real objects in PostgreSQL: a running sit-and-go
+whose table has a finished hand and a hand in progress, a multi-table tournament open for registration.
 
 Outcomes: an HTTP status (``200``, ``302`` …), ``login`` (302 to ``/accounts/login/``), ``admin-login``
 (302 to ``/admin/login/``); for sockets ``open`` (accepted, first fragment sent) or the close code (4403 the
