@@ -1,8 +1,9 @@
 """Authentication: who may log in, through which door, and what a bad or repeated attempt gets.
 
-Every door ends in :func:`django.contrib.auth.authenticate` with the request, so django-axes (``AxesBackend``,
-first in ``AUTHENTICATION_BACKENDS``) counts the failures of each (user name, IP address) pair and refuses a
-locked-out pair before any password is checked (settings ``AXES_*``; ``docs/reliability.md``):
+Every door ends in :func:`django.contrib.auth.authenticate` with the request, so django-axes
+(``AxesStandaloneBackend``, first in ``AUTHENTICATION_BACKENDS``) counts the failures of each (user name, IP
+address) pair and refuses a locked-out pair before any password is checked (settings ``AXES_*``;
+``docs/reliability.md``):
 
 * the login form (``/accounts/login/``, :class:`LoginView`) and the admin's: a locked-out client gets
   :func:`lockout_response` from ``AxesMiddleware`` — 429 with the reason;
