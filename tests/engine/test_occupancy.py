@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.occupancy import Seating, seat_of, seatings
@@ -130,6 +130,7 @@ def tables(draw: st.DrawFn) -> tuple[list[object], list[Seating]]:
     return events, during
 
 
+@settings(deadline=None)  # no timing asserted (a loaded CI machine)
 @given(tables(), st.data())
 def test_walking_a_window_back_gives_the_seating_followed_forward(
     table: tuple[list[object], list[Seating]], data: st.DataObject
