@@ -2,7 +2,9 @@
 
 :func:`fragments` returns the out-of-band swaps a socket sends after a new version: the table area
 (``#table``, stamped with the version) and the new hand-log lines (``#hand-log``). Log lines come from
-:func:`engine.italian.view.public_event`, so another player's cards never reach the page.
+:func:`engine.italian.view.public_log`, which redacts and names every event by who sat in its seat when it
+happened, so another player's cards never reach the page (not even the cards of the player who sat in the
+viewer's seat before them).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.utils.translation import ngettext
 from engine.codec import from_data
 from engine.italian.legal import ActionKind
 from engine.italian.model import Phase
-from engine.italian.view import CardsDealtHidden, DiscardedHidden, public_event, view
+from engine.italian.view import CardsDealtHidden, DiscardedHidden, public_log, seating, view
 from eventstore.store import RecordedEvent, read_stream
 from tables import service
 from tables.service import Loaded
@@ -229,20 +231,25 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
 
 
 def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:
-    """``(version, text)`` for ``events`` as ``username`` may see them."""
-    seat = loaded.seat_of(username)
-    names = {i: o.player for i, o in enumerate(loaded.state.seats) if o is not None}
+    """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
+    may see them. Each event is redacted and named by who sat in its seat *when it happened*
+    (:func:`engine.italian.view.public_log`, walking back from the seating of ``loaded``), not by today's
+    seating: a player moved into a seat someone left sees none of that player's cards (issue 15)."""
+    engine_events = [
+        (recorded.version, from_data(cls, recorded.data))
+        for recorded in events
+        if (cls := service.ENGINE_EVENTS.get(recorded.type)) is not None
+    ]
+    entries = public_log([event for _version, event in engine_events], seating(loaded.state), username)
+    texts = {}
+    for (version, _event), entry in zip(engine_events, entries, strict=True):
+        names = {seat: player for seat, player in enumerate(entry.seating) if player is not None}
+        texts[version] = describe(entry.event, names)
     lines = []
     for recorded in events:
-        cls = service.ENGINE_EVENTS.get(recorded.type)
-        if cls is None:
-            if recorded.type == "TableClosed":
-                lines.append((recorded.version, _("The table is closed.")))
-            continue
-        event = from_data(cls, recorded.data)
-        if recorded.type == "PlayerSeated":
-            names[event.seat] = event.player
-        text = describe(public_event(event, seat), names)
+        text = texts.get(recorded.version)
+        if recorded.type == "TableClosed":
+            text = _("The table is closed.")
         if text:
             lines.append((recorded.version, text))
     return lines

@@ -192,8 +192,16 @@ def _ev_seated(state: TableState, e: PlayerSeated) -> TableState:
     return replace(state, seats=_set(state.seats, e.seat, seat))
 
 
+def _left(state: TableState, seat: int) -> TableState:
+    """``seat`` is emptied; an uncontested winner leaving takes their right to show along (IT-SHOW-1): the
+    next player in that seat must not be offered MOSTRO on their cards (issue 15)."""
+    if state.last_winner == seat:
+        state = replace(state, last_winner=None, last_cards=())
+    return replace(state, seats=_set(state.seats, seat, None))
+
+
 def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
-    return replace(state, seats=_set(state.seats, e.seat, None))
+    return _left(state, e.seat)
 
 
 def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
@@ -482,7 +490,7 @@ def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
 
 
 def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
-    return replace(state, seats=_set(state.seats, e.seat, None))
+    return _left(state, e.seat)
 
 
 def _ev_seed_revealed(state: TableState, e: SeedRevealed) -> TableState:

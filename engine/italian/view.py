@@ -4,10 +4,15 @@ A seated player sees their own cards, everything public (stacks, bets, pots, eac
 cards and of discarded cards, shown hands) and nothing else; a spectator or director sees only what is
 public; an auditor (``reveal=True``) sees every card and the stock. The service decides who may reveal
 (auditors, and only for finished hands: ``shared/ARCHITECTURE.md``).
+
+An event belongs to the player who sat in its seat *when it happened*: :func:`public_log` redacts and names
+each event of a window of the log by that seating (:mod:`engine.occupancy`), never by today's, so a player
+moved into a seat someone just left sees none of that player's cards (issue 15).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
@@ -20,11 +25,33 @@ from engine.italian.model import (
     Event,
     HandStarted,
     Phase,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerSeated,
     TableState,
 )
+from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError
 
-__all__ = ["CardsDealtHidden", "DiscardedHidden", "PotView", "SeatView", "TableView", "public_event", "view"]
+__all__ = [
+    "ARRIVALS",
+    "DEPARTURES",
+    "CardsDealtHidden",
+    "DiscardedHidden",
+    "LogEntry",
+    "PotView",
+    "SeatView",
+    "TableView",
+    "public_event",
+    "public_log",
+    "seating",
+    "view",
+]
+
+ARRIVALS = (PlayerSeated,)
+"""The events that seat a player (:mod:`engine.occupancy`)."""
+DEPARTURES = (PlayerRemoved, PlayerEliminated)
+"""The events that empty a seat (:mod:`engine.occupancy`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +207,11 @@ PublicEvent = Event | CardsDealtHidden | DiscardedHidden
 
 
 def public_event(event: Event, viewer: int | None = None, reveal: bool = False) -> PublicEvent:
-    """``event`` as ``viewer`` may receive it: another player's dealt or discarded cards become their
-    number only (:class:`CardsDealtHidden`, :class:`DiscardedHidden`); the deck and a reshuffled stock are
-    emptied. ``reveal`` (auditors) returns the event unchanged."""
+    """``event`` as the player sitting at seat ``viewer`` *when it happened* may receive it (``None``: a
+    spectator): another seat's dealt or discarded cards become their number only (:class:`CardsDealtHidden`,
+    :class:`DiscardedHidden`); the deck and a reshuffled stock are emptied. ``reveal`` (auditors) returns
+    the event unchanged. For events of the log use :func:`public_log`, which finds that seat: the viewer's
+    seat today may have been someone else's then."""
     if reveal:
         return event
     if isinstance(event, HandStarted):
@@ -194,3 +223,33 @@ def public_event(event: Event, viewer: int | None = None, reveal: bool = False) 
     if isinstance(event, Discarded) and event.seat != viewer:
         return DiscardedHidden(event.seat, len(event.cards))
     return event
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One event of the log as a viewer may receive it: ``event`` redacted for them, ``seating`` who sat
+    where when it happened (the names of its seats)."""
+
+    event: PublicEvent
+    seating: Seating
+
+
+def seating(state: TableState) -> Seating:
+    """Who sits where at ``state``: one player name (or ``None``) per seat."""
+    return tuple(o.player if o is not None else None for o in state.seats)
+
+
+def public_log(
+    events: Sequence[Event], now: Seating, viewer: str | None, reveal: bool = False
+) -> tuple[LogEntry, ...]:
+    """``events`` (consecutive events of one table, the last of them leading to the seating ``now``) as the
+    player ``viewer`` (a name; ``None``: a spectator or director) may receive them.
+
+    Each event is redacted with :func:`public_event` for the seat ``viewer`` held *when it happened*
+    (:func:`engine.occupancy.seatings`, from :data:`ARRIVALS` and :data:`DEPARTURES`): cards dealt to a seat
+    before ``viewer`` sat there stay hidden from them, and each entry carries the seating that names its
+    seats. ``reveal``: every event unchanged (auditors)."""
+    entries = []
+    for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True):
+        entries.append(LogEntry(public_event(event, seat_of(at, viewer), reveal), at))
+    return tuple(entries)

@@ -72,8 +72,10 @@ from engine.italian.model import (
     PlayerTimedOut,
     PotAwarded,
     Raised,
+    RemovePlayer,
     ReturnToPlay,
     SayParol,
+    SeatPlayer,
     ShowHand,
     SitOut,
     StartHand,
@@ -1078,6 +1080,26 @@ def test_it_show_1_the_uncontested_winner_may_no_longer_show_once_the_next_hand_
     assert all(action.kind is not ActionKind.SHOW for action in legal_actions(state, 0))
     with pytest.raises(NotYourTurn):
         decide(state, ShowHand(0))
+
+
+@pytest.mark.parametrize("leave", ["removed", "eliminated"])
+def test_it_show_1_the_uncontested_winner_who_leaves_takes_the_right_to_show_along(leave: str) -> None:
+    """Issue 15: a player seated where the uncontested winner sat (a move between hands) was offered MOSTRO
+    and, pressing it, published the winner's hidden cards as their own."""
+    state = start(table([1000] * 4), H4, button=3)
+    state = run(state, BetOrRaise(0, 40), Fold(1), Fold(2), Fold(3))
+    assert legal_actions(state, 0) == (LegalAction(ActionKind.SHOW, "MOSTRO"),)
+    winner = state.seats[0]
+    assert winner is not None
+    if leave == "removed":
+        state = run(state, RemovePlayer(0))
+    else:  # the same seat emptied by an elimination event (evolve is total: any order of the log)
+        state = evolve(state, PlayerEliminated(0, winner.player, 1, 1000))
+    state = run(state, SeatPlayer(0, "nuovo", 1000))
+    assert legal_actions(state, 0) == ()
+    with pytest.raises(NoHandInProgress):
+        decide(state, ShowHand(0))
+    assert state.last_cards == ()
 
 
 def test_it_show_1_the_uncontested_winners_cards_are_not_published_in_the_events() -> None:
