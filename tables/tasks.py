@@ -1,6 +1,8 @@
-"""Celery tasks of the tables: action timeouts, bot moves, next-hand starts and the beat sweep.
+"""Celery tasks of the tables: action timeouts, bot moves and next-hand starts.
 
-Each takes ``(table_id, version)`` and acts only if the table is still at ``version``.
+Each takes ``(table_id, version)`` and acts only if the table is still at ``version``. The runners
+(:data:`RUNNERS`) are plain functions: the timekeeper (:mod:`tables.timekeeper`) calls them directly for the
+tasks that are overdue, so lost tasks never depend on the worker.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
+from collections import OrderedDict
 
 from celery import shared_task
 
@@ -19,6 +23,12 @@ from tables.service import Loaded, StaleVersion, TableError
 
 log = logging.getLogger("mazziere.tasks")
 _rng = random.Random(secrets.randbits(64))
+
+# (runner, table id, version) the engine refused: the answer cannot change while the table stays at that
+# version, so it is logged once and not tried again (the timekeeper would otherwise retry every second)
+_REFUSED: OrderedDict[tuple[str, int, int], None] = OrderedDict()
+_REFUSED_KEPT = 10_000
+_refused_lock = threading.Lock()
 
 
 def run_timeout(table_id: int, version: int) -> bool:
@@ -63,6 +73,9 @@ def run_start_hand(table_id: int, version: int) -> bool:
 def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignore[no-untyped-def]
     if service.moved_on(table_id, version):
         return False  # obsolete, known without opening a transaction (most timeouts end here)
+    key = (name, table_id, version)
+    if key in _REFUSED:
+        return False  # refused already at this version: logged then
     try:
         outcome = service.handle(table_id, decide, expected_version=version, actor="system")
     except StaleVersion:
@@ -72,7 +85,11 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
         timers.schedule(loaded)
         return False
     except (TableError, IllegalAction):
-        log.exception("%s at table %s v%s refused", name, table_id, version)
+        log.exception("%s at table %s v%s refused (not tried again at this version)", name, table_id, version)
+        with _refused_lock:
+            _REFUSED[key] = None
+            while len(_REFUSED) > _REFUSED_KEPT:
+                _REFUSED.popitem(last=False)
         return False
     return bool(outcome.events)
 
@@ -93,12 +110,3 @@ def start_hand(table_id: int, version: int) -> None:
 
 
 RUNNERS = {"timeout": run_timeout, "bot_act": run_bot, "start_hand": run_start_hand}
-
-
-@shared_task(ignore_result=True)
-def sweep() -> int:
-    """Beat, every second: run whatever is overdue (its task was lost or the worker was down)."""
-    done = 0
-    for name, table_id, version in timers.due():
-        done += RUNNERS[name](table_id, version)
-    return done
