@@ -60,9 +60,10 @@ def sweep(now: int | None = None) -> int:
 
 
 class Round:
-    """One round of the timekeeper: the sweep, then each job. A part that fails is logged with its traceback
-    the first time; while it keeps failing (the database is down) it is logged again once a minute, and
-    its recovery once."""
+    """One round of the timekeeper: each job (they are short: a query, now and then a level to advance), then
+    the sweep (as long as there are overdue tables). A part that fails is logged with its traceback the first
+    time; while it keeps failing (the database is down) it is logged again once a minute, and its recovery
+    once."""
 
     REPEAT_MS = 60_000
 
@@ -71,7 +72,7 @@ class Round:
 
     def __call__(self) -> dict[str, int]:
         done: dict[str, int] = {}
-        for part, call in [("sweep", sweep), *jobs().items()]:
+        for part, call in [*jobs().items(), ("sweep", sweep)]:
             try:
                 done[part] = call()
             except Exception:
