@@ -24,8 +24,8 @@ from tables.service import Loaded, StaleVersion, TableError
 log = logging.getLogger("mazziere.tasks")
 _rng = random.Random(secrets.randbits(64))
 
-# (runner, table id, version) the engine refused: the answer cannot change while the table stays at that
-# version, so it is logged once and not tried again (the timekeeper would otherwise retry every second)
+# (runner, table id, version) whose refusal was logged: the timekeeper tries an overdue runner again every
+# second, and one refusal is enough in the log (the next ones at DEBUG)
 _REFUSED: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 _REFUSED_KEPT = 10_000
 _refused_lock = threading.Lock()
@@ -73,9 +73,6 @@ def run_start_hand(table_id: int, version: int) -> bool:
 def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignore[no-untyped-def]
     if service.moved_on(table_id, version):
         return False  # obsolete, known without opening a transaction (most timeouts end here)
-    key = (name, table_id, version)
-    if key in _REFUSED:
-        return False  # refused already at this version: logged then
     try:
         outcome = service.handle(table_id, decide, expected_version=version, actor="system")
     except StaleVersion:
@@ -85,11 +82,16 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
         timers.schedule(loaded)
         return False
     except (TableError, IllegalAction):
-        log.exception("%s at table %s v%s refused (not tried again at this version)", name, table_id, version)
+        key = (name, table_id, version)
         with _refused_lock:
+            first = key not in _REFUSED
             _REFUSED[key] = None
             while len(_REFUSED) > _REFUSED_KEPT:
                 _REFUSED.popitem(last=False)
+        if first:
+            log.exception("%s at table %s v%s refused (logged once at this version)", name, table_id, version)
+        else:
+            log.debug("%s at table %s v%s refused again", name, table_id, version)
         return False
     return bool(outcome.events)
 

@@ -47,15 +47,27 @@ def jobs() -> dict[str, Job]:
     return dict(_jobs)
 
 
+class SweepFailed(Exception):
+    """Some overdue tables could not be handled in a round (the first error is the ``__cause__``)."""
+
+
 def sweep(now: int | None = None) -> int:
     """Run every overdue timer, bot move and next-hand start (:func:`tables.timers.due`) here, now; returns
-    how many acted. A runner that fails is logged and the others still run."""
+    how many acted. A runner that fails does not stop the others; then :class:`SweepFailed` is raised at
+    the end (e.g. the broker is down when the next timer is queued: the events are committed, the table goes
+    on at the next round), and :class:`Round` logs it without flooding the log."""
     done = 0
-    for name, table_id, version in timers.due(now):
+    failures: list[Exception] = []
+    overdue = timers.due(now)
+    for name, table_id, version in overdue:
         try:
             done += tasks.RUNNERS[name](table_id, version)
-        except Exception:  # e.g. the broker is down when the next timer is queued: the next round retries
-            log.exception("%s at table %s v%s failed", name, table_id, version)
+        except Exception as error:
+            failures.append(error)
+    if failures:
+        raise SweepFailed(
+            f"{len(failures)} of {len(overdue)} overdue tables failed ({done} acted); the first error follows"
+        ) from failures[0]
     return done
 
 

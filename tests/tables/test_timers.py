@@ -113,9 +113,9 @@ def test_bug_a_start_the_engine_refuses_is_not_tried(players, caplog) -> None:
 
 
 def test_a_refused_start_is_logged_once_not_at_every_sweep(players, caplog) -> None:
-    """A refusal cannot change while the table stays at its version: it is logged once (with the traceback)
-    and not tried again at that version. The refusal used here: the first hand's button (the draw) is on a
-    seat left empty before that hand (``StartHand`` names an empty seat)."""
+    """The timekeeper tries an overdue start again every second; its refusal is logged once at a table
+    version (with the traceback), the next ones at DEBUG. The refusal used here: the first hand's button
+    (the draw) is on a seat left empty before that hand (``StartHand`` names an empty seat)."""
     seated = [(0, "anna", 500), (1, "bruno", 500)]
     loaded = service.open_table("T", TableConfig(seats=3), seated, first_button=2)
     table = loaded.table_id
@@ -124,5 +124,6 @@ def test_a_refused_start_is_logged_once_not_at_every_sweep(players, caplog) -> N
             assert tasks.run_start_hand(table, loaded.version) is False
     refused = [r for r in caplog.records if r.levelname == "ERROR"]
     assert len(refused) == 1, [r.getMessage() for r in refused]
+    assert len([r for r in caplog.records if "refused again" in r.getMessage()]) == 4
     assert "start at table" in refused[0].getMessage() and refused[0].exc_info is not None
     assert "Il posto 2 è vuoto" in str(refused[0].exc_info[1])
