@@ -14,7 +14,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## The service with a live demo sit-and-go (embedded PostgreSQL and Redis unless DATABASE_URL/REDIS_URL are set).
+## The service with a live demo sit-and-go (embedded PostgreSQL and Redis unless DATABASE_URL/REDIS_URL are set),
+## on ${MAZZIERE_HOST:-127.0.0.1}:${MAZZIERE_PORT:-8000}. The processes are the Procfile's; one that dies is started
+## again (config/respawn.sh). Ctrl-C stops them all (docs/operations.md, "Processes").
 run: $(STAMP)
 	$(PY) -m config.devservices sh -c 'python manage.py migrate --noinput -v0 && python manage.py demo && exec honcho start -f Procfile'
 

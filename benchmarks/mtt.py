@@ -14,8 +14,8 @@ The benchmark's own database is dropped and created again (``--keep-db`` reuses 
 (``mazziere-sim``). Every option after the known ones goes to ``simulate_tournament`` as is.
 
 ``--py-spy DIR``: ``--py-spy-after`` seconds after the start, py-spy records each process of the simulation
-(the command, its Celery workers, beat and subscribers) for ``--py-spy-seconds`` (``--format raw``: collapsed
-stacks of the CPU samples, ``--nonblocking``), into ``DIR/<name>-<pid>.txt``.
+(the command, its Celery workers, timekeeper and subscribers) for ``--py-spy-seconds`` (``--format raw``:
+collapsed stacks of the CPU samples, ``--nonblocking``), into ``DIR/<name>-<pid>.txt``.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def profile(pid: int, options: argparse.Namespace) -> None:
             name = (
                 "subscribers"
                 if "run_subscribers" in line
-                else "beat"
-                if " beat" in line
+                else "timekeeper"
+                if "run_timekeeper" in line
                 else "worker"
                 if "celery" in line and " worker " in line
                 else "simulator"

@@ -11,7 +11,7 @@ What it does, and how it measures:
 - **The service.** Unless ``--url`` points at a running one, the script starts it as ``make run`` would
   (``Procfile``), each process in its own session and stopped at the end (Ctrl-C and errors included):
   ``uvicorn config.asgi:application`` on a free port (``--web-workers`` processes), a Celery worker
-  (``--pool threads --concurrency 8``) and ``manage.py run_subscribers`` (the broadcaster); the Celery beat
+  (``--pool threads --concurrency 8``) and ``manage.py run_subscribers`` (the broadcaster); the timekeeper
   (the sweep of lost timers) is not started: nothing is lost in a run. ``manage.py migrate`` runs first.
   Databases: ``DATABASE_URL`` / ``REDIS_URL`` when set; ``--external``: PostgreSQL at 127.0.0.1:5432
   (database ``mazziere_bench``) and Redis at 127.0.0.1:6379/5; else the embedded ones of

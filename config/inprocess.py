@@ -1,4 +1,4 @@
-"""The service's background parts as threads of one process: a Celery worker, Celery beat and the
+"""The service's background parts as threads of one process: a Celery worker, the timekeeper and the
 subscribers (what ``make run`` starts as processes, ``Procfile``). Used by ``manage.py simulate_tournament``
 and by the tests (``tests/service_harness.py``).
 """
@@ -64,20 +64,35 @@ def celery_worker(concurrency: int = 4, pool: str = "threads") -> Iterator[Any]:
     purge_queue(queue)
 
 
-@contextmanager
-def celery_beat(max_interval: float = 0.25) -> Iterator[Any]:
-    """Celery beat in a thread with an in-memory schedule (no ``celerybeat-schedule`` file): the entries
-    of ``CELERY_BEAT_SCHEDULE`` (the sweep and the tournament clocks), sent to the test's queue."""
-    from celery.beat import Scheduler, Service
+# --- the timekeeper ----------------------------------------------------------------------------------------
 
-    service = Service(celery_app(), max_interval=max_interval, scheduler_cls=Scheduler, remote_control=False)
-    thread = threading.Thread(target=service.start, name="celery-beat", daemon=True)
+
+@contextmanager
+def timekeeper(interval: float = 0.25) -> Iterator[threading.Thread]:
+    """The timekeeper (``manage.py run_timekeeper``, :mod:`tables.timekeeper`) in a thread: every
+    ``interval`` seconds the overdue table timers, run in this thread (not through Celery), and the
+    tournament clocks."""
+    from tables import timekeeper as keeper
+
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            keeper.run(stop, interval)
+        except BaseException as error:  # reported at teardown
+            failure.append(error)
+
+    thread = threading.Thread(target=target, name="timekeeper", daemon=True)
     thread.start()
     try:
-        yield service
+        yield thread
     finally:
-        service.stop(wait=True)
-        thread.join(10)
+        stop.set()
+        thread.join(30)
+        assert not thread.is_alive(), "the timekeeper thread did not stop"
+        if failure:
+            raise AssertionError(f"the timekeeper stopped with {failure[0]!r}") from failure[0]
 
 
 # --- subscribers -------------------------------------------------------------------------------------------

@@ -222,14 +222,8 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="mazziere")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
-CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "tables.tasks.sweep", "schedule": 1.0, "options": {"expires": 2.0}},
-    "tournament-clocks": {
-        "task": "tournaments.tasks.tick_clocks",
-        "schedule": 1.0,
-        "options": {"expires": 2.0},
-    },
-}
+# no Celery beat: the lost-timer sweep and the tournament clocks run in the timekeeper process
+# (manage.py run_timekeeper, tables/timekeeper.py), which does not depend on the worker
 
 # --- game service --------------------------------------------------------------------------------------
 # pause between the end of a hand and the start of the next (seconds)

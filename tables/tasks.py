@@ -1,6 +1,8 @@
-"""Celery tasks of the tables: action timeouts, bot moves, next-hand starts and the beat sweep.
+"""Celery tasks of the tables: action timeouts, bot moves and next-hand starts.
 
-Each takes ``(table_id, version)`` and acts only if the table is still at ``version``.
+Each takes ``(table_id, version)`` and acts only if the table is still at ``version``. The runners
+(:data:`RUNNERS`) are plain functions: the timekeeper (:mod:`tables.timekeeper`) calls them directly for the
+tasks that are overdue, so lost tasks never depend on the worker.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
+from collections import OrderedDict
 
 from celery import shared_task
 
@@ -19,6 +23,12 @@ from tables.service import Loaded, StaleVersion, TableError
 
 log = logging.getLogger("mazziere.tasks")
 _rng = random.Random(secrets.randbits(64))
+
+# (runner, table id, version) whose refusal was logged: the timekeeper tries an overdue runner again every
+# second, and one refusal is enough in the log (the next ones at DEBUG)
+_REFUSED: OrderedDict[tuple[str, int, int], None] = OrderedDict()
+_REFUSED_KEPT = 10_000
+_refused_lock = threading.Lock()
 
 
 def run_timeout(table_id: int, version: int) -> bool:
@@ -72,7 +82,16 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
         timers.schedule(loaded)
         return False
     except (TableError, IllegalAction):
-        log.exception("%s at table %s v%s refused", name, table_id, version)
+        key = (name, table_id, version)
+        with _refused_lock:
+            first = key not in _REFUSED
+            _REFUSED[key] = None
+            while len(_REFUSED) > _REFUSED_KEPT:
+                _REFUSED.popitem(last=False)
+        if first:
+            log.exception("%s at table %s v%s refused (logged once at this version)", name, table_id, version)
+        else:
+            log.debug("%s at table %s v%s refused again", name, table_id, version)
         return False
     return bool(outcome.events)
 
@@ -93,12 +112,3 @@ def start_hand(table_id: int, version: int) -> None:
 
 
 RUNNERS = {"timeout": run_timeout, "bot_act": run_bot, "start_hand": run_start_hand}
-
-
-@shared_task(ignore_result=True)
-def sweep() -> int:
-    """Beat, every second: run whatever is overdue (its task was lost or the worker was down)."""
-    done = 0
-    for name, table_id, version in timers.due():
-        done += RUNNERS[name](table_id, version)
-    return done

@@ -1,7 +1,8 @@
 """What happens next at a table, scheduled after each commit (``shared/ARCHITECTURE.md``, "Time").
 
 Each scheduled task carries ``(table id, version)`` and does nothing if the table has moved on, so a late or
-repeated timer can never act twice. Lost tasks are caught by :func:`sweep` (Celery beat, every second).
+repeated timer can never act twice. Lost tasks (a dead or stopped worker) are found by :func:`due` and run by
+the timekeeper (:mod:`tables.timekeeper`, every second, in its own process: never through the worker).
 ``MAZZIERE_TIMERS``: ``"celery"`` (the service) or ``"off"`` (tests that drive tables themselves).
 """
 
@@ -14,6 +15,7 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from engine.italian.game import can_start_hand
 from tables.models import Table
 from tables.service import Loaded, now_ms
 
@@ -42,11 +44,13 @@ def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
 
 
 def can_start(loaded: Loaded) -> bool:
-    state = loaded.state
-    if loaded.closed or state.hand is not None:
+    """Whether the next hand may start now: the table is open, the engine would deal it
+    (:func:`engine.italian.game.can_start_hand`: the players dealt in, IT-ANTE-1 and T-SITOUT-1) and its
+    tournament allows it (:func:`hand_settings`). The start task asks this, so it never tries a start the
+    engine refuses."""
+    if loaded.closed or not can_start_hand(loaded.state):
         return False
-    with_chips = sum(1 for o in state.seats if o is not None and o.stack > 0)
-    return with_chips >= 2 and hand_settings(loaded)[0]
+    return hand_settings(loaded)[0]
 
 
 def _enabled() -> bool:

@@ -5,8 +5,8 @@ database and the test run's Redis:
 
 * a real Celery worker (:func:`celery_worker`, thread pool) consuming this test process's own queue
   (``settings.CELERY_TASK_DEFAULT_QUEUE``, one per xdist worker: ``config/testing.py``), purged first;
-* Celery beat (:func:`celery_beat`, in-memory schedule, ``CELERY_BEAT_SCHEDULE``): the deadline sweep and
-  the tournament clocks — without it levels never advance;
+* the timekeeper (:func:`timekeeper`, ``manage.py run_timekeeper``): the sweep of overdue timers and the
+  tournament clocks — without it levels never advance;
 * the subscribers (:func:`subscribers`): the tournament process manager and the broadcaster;
 * an ASGI server (:func:`asgi_server`, uvicorn on a free port) for the browser tests.
 
@@ -29,10 +29,10 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection
 
-# the worker, beat and subscribers threads live in config/inprocess.py (manage.py simulate_tournament too)
-from config.inprocess import celery_app, celery_beat, celery_worker, purge_queue, subscribers
+# the worker, timekeeper and subscribers threads are in config/inprocess.py (simulate_tournament too)
+from config.inprocess import celery_app, celery_worker, purge_queue, subscribers, timekeeper
 
-__all__ = ["celery_app", "celery_beat", "celery_worker", "purge_queue", "subscribers"]
+__all__ = ["celery_app", "celery_worker", "purge_queue", "subscribers", "timekeeper"]
 
 T = TypeVar("T")
 
@@ -158,7 +158,7 @@ class LiveService:
 
     queue: str
     worker: Any
-    beat: Any
+    timekeeper: Any
     errors: ErrorRecords
     speed: dict[str, float] = field(default_factory=dict)
 
@@ -178,7 +178,7 @@ def game_speed() -> dict[str, float]:
 def live_service(
     request: pytest.FixtureRequest, transactional_db: None, settings: Any, game_speed: dict[str, float]
 ) -> Iterator[LiveService]:
-    """Worker, beat and subscribers running against the test database (tests marked ``timers``)."""
+    """Worker, timekeeper and subscribers running against the test database (tests marked ``timers``)."""
     if request.node.get_closest_marker("timers") is None or settings.MAZZIERE_TIMERS != "celery":
         pytest.fail("live_service needs a test marked @pytest.mark.timers (MAZZIERE_TIMERS=celery)")
     for name, value in game_speed.items():
@@ -194,8 +194,8 @@ def live_service(
         # of the configured loggers
         errors = stack.enter_context(error_records())
         stack.enter_context(subscribers())
-        beat = stack.enter_context(celery_beat())
-        yield LiveService(settings.CELERY_TASK_DEFAULT_QUEUE, worker, beat, errors, dict(game_speed))
+        keeper = stack.enter_context(timekeeper())
+        yield LiveService(settings.CELERY_TASK_DEFAULT_QUEUE, worker, keeper, errors, dict(game_speed))
     tables.forget_cache()
     timers.is_bot.cache_clear()
 

@@ -2,12 +2,13 @@
 
 :func:`simulate` creates the bots (users of the groups *player* and *bot*), a tournament, starts it and waits
 until it is won, while the service's background parts run: a Celery worker (bot moves, timeouts, next hands),
-beat (tournament clocks, the deadline sweep) and the subscribers (process manager, broadcaster) — as threads
-(:mod:`config.inprocess`, the command's default), as processes this module starts (:func:`service_processes`,
-``--worker-processes``) or already running (``make run``). Then it checks the log: chips conserved after every
-recorded hand, every player placed once, prizes summing to the pool, and the projections rebuilt from the log
-equal to the live ones. :func:`play` can also stop after a given wall time (``duration_s``): the summary then
-says ``finished: false`` and the checks that only hold at the end are ``null``.
+the timekeeper (tournament clocks, the deadline sweep) and the subscribers (process manager, broadcaster) — as
+threads (:mod:`config.inprocess`, the command's default), as processes this module starts
+(:func:`service_processes`, ``--worker-processes``) or already running (``make run``). Then it checks the log:
+chips conserved after every recorded hand, every player placed once, prizes summing to the pool, and the
+projections rebuilt from the log equal to the live ones. :func:`play` can also stop after a given wall time
+(``duration_s``): the summary then says ``finished: false`` and the checks that only hold at the end are
+``null``.
 
 Measurements (:func:`summary`), all from the log or the operating system, none from new events:
 
@@ -442,7 +443,7 @@ class Resources:
     descendants (the service processes of :func:`service_processes`), the PostgreSQL server (postmaster
     ``pg_pid`` and its backends) and the Redis server (``redis_pid``).
 
-    Groups: ``simulator`` (this process), ``celery workers``, ``celery beat``, ``subscribers`` (the processes
+    Groups: ``simulator`` (this process), ``celery workers``, ``timekeeper``, ``subscribers`` (the processes
     of :func:`service_processes`; in-process threads count as ``simulator``), ``postgresql``, ``redis``.
     CPU seconds per group = the growth of each process's user + system time between the first and the last
     sample that saw it (a process started in between counts from 0; the CPU of a process's last interval
@@ -548,8 +549,10 @@ def _role(process: Any) -> str:
         line = " ".join(process.cmdline())
         if "run_subscribers" in line:
             return "subscribers"
+        if "run_timekeeper" in line:
+            return "timekeeper"
         if "celery" in line:
-            return "celery beat" if " beat" in line else "celery workers"
+            return "celery workers"
     return "other children"
 
 
@@ -609,12 +612,12 @@ def server_pids() -> tuple[int | None, int | None]:
 
 @contextmanager
 def service_processes(workers: int, concurrency: int, environment: dict[str, str]) -> Iterator[Any]:
-    """Start ``workers`` Celery worker processes (``--pool threads --concurrency``), Celery beat and
-    ``manage.py run_subscribers`` (as ``Procfile``), with this process's environment plus ``environment``
-    and this process's Celery queue (purged before and after); wait until each worker answers a ping and the
-    subscribers run; stop them all at the end (errors and Ctrl-C included). Yields the
-    :class:`benchmarks.service.Services` (``check_alive()`` raises if one of them died; logs in a temporary
-    directory, ``.logs``)."""
+    """Start ``workers`` Celery worker processes (``--pool threads --concurrency``), ``manage.py
+    run_timekeeper`` and ``manage.py run_subscribers`` (as ``Procfile``), with this process's environment plus
+    ``environment`` and this process's Celery queue (purged before and after); wait until each worker answers
+    a ping and the subscribers and the timekeeper run; stop them all at the end (errors and Ctrl-C included).
+    Yields the :class:`benchmarks.service.Services` (``check_alive()`` raises if one of them died; logs in a
+    temporary directory, ``.logs``)."""
     from benchmarks.service import Services, wait_for_log, wait_for_worker
     from config.inprocess import purge_queue
 
@@ -633,12 +636,12 @@ def service_processes(workers: int, concurrency: int, environment: dict[str, str
             argv += ["-n", name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
             services.spawn(f"worker{number}", argv)
         services.spawn("subscribers", [sys.executable, "manage.py", "run_subscribers"])
-        schedule = str(logs / "celerybeat-schedule")
-        services.spawn("beat", [*celery, "beat", "--loglevel", "WARNING", "--schedule", schedule])
+        services.spawn("timekeeper", [sys.executable, "manage.py", "run_timekeeper"])
         for name in names:
             if not wait_for_worker(services, name):
                 raise RuntimeError(f"the Celery worker {name} did not answer a ping (logs: {logs})")
         wait_for_log(services, "subscribers", "subscribers running")
+        wait_for_log(services, "timekeeper", "timekeeper running")
         yield services
     finally:
         services.stop()

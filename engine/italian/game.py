@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -1088,13 +1089,79 @@ def _on_remove(b: _Builder, c: RemovePlayer) -> None:
     b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
 
 
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    """Who takes part in the next hand: seats dealt in (clockwise from the button's left), seats posting the
+    invito, and ``(seat, chips owed)`` of the adeguamento before a parol hand (IT-PAROL-4)."""
+
+    dealt: tuple[int, ...]
+    ante_payers: tuple[int, ...]
+    adeguamento: tuple[tuple[int, int], ...]
+
+
+def _deal_plan(state: TableState, order: list[int], active: list[int], present: list[int]) -> _Deal:
+    """The next hand's :class:`_Deal` when ``present`` (seats with chips, not sitting out) may be dealt in;
+    ``order`` is every seat clockwise from the button's left, ``active`` the seats with chips."""
+    if state.parol_players:
+        # a parol player sitting out is not dealt in: their stake stays in the pot (as IT-ANTE-1)
+        stayed = [s for s in state.parol_players if s in present]
+        previous = dict(state.last_contributions)
+        adeguamento = tuple(
+            (s, max(0, state.parol_stake - previous.get(s, 0)))
+            for s in order
+            if s in active and s not in state.parol_players
+        )
+        owing = {s for s, _ in adeguamento}
+        dealt = tuple(s for s in order if s in stayed or s in owing)
+        return _Deal(dealt, tuple(stayed) if state.config.parol_hand_invito else (), adeguamento)
+    ante_payers = tuple(s for s in order if s in (active if state.config.tournament else present))
+    return _Deal(tuple(s for s in order if s in present), ante_payers, ())
+
+
+def _next_deal_plan(state: TableState, button: int) -> _Deal:
+    """Who takes part in the next hand with the button at ``button`` (IT-ANTE-1, T-SITOUT-1, IT-PAROL-4).
+
+    In a tournament a sitting-out player posts the invito and is not dealt in (IT-ANTE-1). When that would
+    leave **no player present** in the hand (everyone with chips sits out), T-SITOUT-1 applies instead:
+    everyone with chips is dealt in and posts, and the engine plays their turns (IT-SIT-1), so a table of
+    absent players still reaches a winner (``docs/rules-decisions.md``, "Invito and sit-out")."""
+    n = len(state.seats)
+    active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
+    present = [s for s in active if not state.seats[s].sitting_out]  # type: ignore[union-attr]
+    order = _clockwise(n, button)
+    plan = _deal_plan(state, order, active, present)
+    if state.config.tournament and len(active) >= 2 and not any(s in present for s in plan.dealt):
+        plan = _deal_plan(state, order, active, active)  # T-SITOUT-1: the absent keep being dealt in
+    return plan
+
+
+def _enough(state: TableState, plan: _Deal) -> bool:
+    """A hand needs two players dealt in; in a tournament one is enough when another player with chips
+    sits out: he takes the forfeited invitos at once (IT-ANTE-1). At most nine are dealt (IT-DECK-1)."""
+    if len(plan.dealt) > 9:
+        return False
+    if len(plan.dealt) >= 2:
+        return True
+    active = sum(1 for o in state.seats if o is not None and o.stack > 0)
+    return state.config.tournament and active >= 2 and len(plan.dealt) == 1
+
+
+def can_start_hand(state: TableState) -> bool:
+    """Whether :class:`StartHand` would be accepted now as far as the players go: no hand is in progress and
+    :func:`_next_deal_plan` deals in enough players (``NotEnoughPlayers`` otherwise). The service asks this
+    before it tries a start, so that it never tries one the engine refuses. Pure; the button does not
+    change the answer."""
+    if state.hand is not None:
+        return False
+    return _enough(state, _next_deal_plan(state, max(state.button, 0)))
+
+
 def _on_start(b: _Builder, c: StartHand) -> None:
     state = b.state
     if state.hand is not None:
         raise NoHandInProgress("C'è già una mano in corso.", "a hand is already in progress")
     n = len(state.seats)
     active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
-    playing = [s for s in active if not state.seats[s].sitting_out]  # type: ignore[union-attr]
     if c.button is not None:
         _occupant(state, c.button)
         button = c.button
@@ -1105,25 +1172,10 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     invito = state.invito if c.invito is None else c.invito
     if invito < 0:
         raise BadAmount("L'invito non può essere negativo.", "the invito cannot be negative")
-    order = [s for s in _clockwise(n, button)]
     parol_hand = bool(state.parol_players)
-    adeguamento: list[tuple[int, int]] = []
-    if parol_hand:
-        # a parol player sitting out is not dealt in: their stake stays in the pot (as IT-ANTE-1)
-        stayed = [s for s in state.parol_players if s in playing]
-        previous = dict(state.last_contributions)
-        for s in order:
-            if s in active and s not in state.parol_players:
-                adeguamento.append((s, max(0, state.parol_stake - previous.get(s, 0))))
-        dealt = [s for s in order if s in stayed or any(s == a for a, _ in adeguamento)]
-        ante_payers = [s for s in stayed] if state.config.parol_hand_invito else []
-    else:
-        dealt = [s for s in order if s in playing]
-        ante_payers = [s for s in order if s in (active if state.config.tournament else playing)]
-    # In a tournament the sitting-out players post and forfeit their invito (IT-ANTE-1), so one player
-    # dealt in is enough: he takes the pot. Elsewhere a hand needs two players dealt in.
-    enough = len(dealt) >= 2 or (state.config.tournament and len(active) >= 2 and len(dealt) == 1)
-    if not enough or len(dealt) > 9:
+    plan = _next_deal_plan(state, button)
+    dealt, ante_payers, adeguamento = plan.dealt, plan.ante_payers, plan.adeguamento
+    if not _enough(state, plan):
         raise NotEnoughPlayers(
             "Servono almeno due giocatori con chips.", "at least two players with chips are needed"
         )
@@ -1148,7 +1200,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             number=state.hand_number + 1,
             hand_id=c.hand_id,
             button=button,
-            dealt=tuple(dealt),
+            dealt=dealt,
             antes=antes,
             carried=carried,
             opening=Rank.KING if parol_hand else state.opening,
@@ -1156,7 +1208,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             min_bet=min_bet,
             invito=invito,
             deck=deck,
-            adeguamento=tuple(adeguamento),
+            adeguamento=adeguamento,
             at=c.at,
             commitment=c.commitment,
             shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",

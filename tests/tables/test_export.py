@@ -53,11 +53,11 @@ PLAYERS, STACK = 12, 300
 @pytest.fixture(scope="module")
 def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[Played]:
     """A 12-bot multi-table tournament (two tables, moves, a table broken) played to its winner on the live
-    service (worker, beat, subscribers as threads), committed; every table is flushed at the end."""
+    service (worker, timekeeper, subscribers as threads), committed; every table is flushed at the end."""
     from django.conf import settings
 
     from tables import timers
-    from tests.service_harness import celery_beat, celery_worker, error_records, subscribers
+    from tests.service_harness import celery_worker, error_records, subscribers, timekeeper
 
     speed = {"MAZZIERE_TIMERS": "celery", "MAZZIERE_BOT_THINK": 0.0, "MAZZIERE_NEXT_HAND_DELAY": 0.0}
     saved = {name: getattr(settings, name) for name in speed}
@@ -71,7 +71,7 @@ def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[Played]:
                 stack.enter_context(celery_worker())
                 errors = stack.enter_context(error_records())
                 stack.enter_context(subscribers())
-                stack.enter_context(celery_beat())
+                stack.enter_context(timekeeper())
                 result = play(PLAYERS, seed=3, timeout_s=300, starting_stack=STACK, level_ms=3_000)
             assert result.finished, result
             assert not errors.records, errors.text()

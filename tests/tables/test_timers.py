@@ -82,3 +82,48 @@ def test_start_hand_task_runs_once_per_version(players) -> None:
     assert tasks.run_start_hand(table, version) is False  # stale: the hand already started
     assert tasks.run_start_hand(table, loaded.version) is False  # a hand is running: nothing to start
     assert events(table) == after
+
+
+# --- issue 15, defect 4: the start task and the sweep agree with the engine ---------------------------------
+
+
+def test_bug_a_start_the_engine_refuses_is_not_tried(players, caplog) -> None:
+    """A ring table where everyone sits out: the engine deals no hand (two players present are needed,
+    IT-ANTE-1), but ``can_start`` counted players with chips, so the start task (and the sweep, every
+    second) tried it and logged the refusal with its traceback. Now ``can_start`` asks the engine."""
+    table = open_three(config=TableConfig(seats=3, tournament=False))
+    for player in ("anna", "bruno", "carla"):
+        service.act(table, player, "sit_out")
+    loaded = service.load(table)
+    assert not timers.can_start(loaded)
+    before = events(table)
+    with caplog.at_level("DEBUG", logger="mazziere"):
+        for _ in range(3):  # the sweep's rounds
+            assert tasks.run_start_hand(table, loaded.version) is False
+    assert events(table) == before
+    assert [r for r in caplog.records if r.levelname == "ERROR"] == []
+    # one player back: still nobody to play against; two back: the hand starts
+    service.act(table, "anna", "return")
+    assert not timers.can_start(service.load(table))
+    service.act(table, "bruno", "return")
+    loaded = service.load(table)
+    assert timers.can_start(loaded)
+    assert tasks.run_start_hand(table, loaded.version) is True
+    assert sorted(service.load(table).state.hand.dealt) == [0, 1]  # carla sits out: not dealt in
+
+
+def test_a_refused_start_is_logged_once_not_at_every_sweep(players, caplog) -> None:
+    """The timekeeper tries an overdue start again every second; its refusal is logged once at a table
+    version (with the traceback), the next ones at DEBUG. The refusal used here: the first hand's button
+    (the draw) is on a seat left empty before that hand (``StartHand`` names an empty seat)."""
+    seated = [(0, "anna", 500), (1, "bruno", 500)]
+    loaded = service.open_table("T", TableConfig(seats=3), seated, first_button=2)
+    table = loaded.table_id
+    with caplog.at_level("DEBUG", logger="mazziere"):
+        for _ in range(5):
+            assert tasks.run_start_hand(table, loaded.version) is False
+    refused = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(refused) == 1, [r.getMessage() for r in refused]
+    assert len([r for r in caplog.records if "refused again" in r.getMessage()]) == 4
+    assert "start at table" in refused[0].getMessage() and refused[0].exc_info is not None
+    assert "Il posto 2 è vuoto" in str(refused[0].exc_info[1])

@@ -28,7 +28,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.inprocess import celery_beat, celery_worker, subscribers
+from config.inprocess import celery_worker, subscribers, timekeeper
 from config.routing import websocket_urlpatterns
 from engine.italian.model import HandStarted
 from eventstore.store import RecordedEvent, read_stream, stream_version
@@ -77,7 +77,7 @@ class Finished:
 
 @pytest.fixture(scope="module")
 def finished(django_db_setup: None, django_db_blocker: Any) -> Iterator[Finished]:
-    """A 12-bot tournament played to its end by the live service (worker, beat, subscribers as threads),
+    """A 12-bot tournament played to its end by the live service (worker, timekeeper, subscribers threads),
     committed for the whole module; the database is emptied after the module."""
     with django_db_blocker.unblock():
         saved = {
@@ -96,7 +96,7 @@ def finished(django_db_setup: None, django_db_blocker: Any) -> Iterator[Finished
                 stack.enter_context(celery_worker())
                 errors = stack.enter_context(error_records())
                 stack.enter_context(subscribers())
-                stack.enter_context(celery_beat())
+                stack.enter_context(timekeeper())
                 played = play(
                     12, seed=SEED, fast_clock=True, timeout_s=300, starting_stack=300, level_ms=3_000
                 )

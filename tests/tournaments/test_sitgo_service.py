@@ -1,5 +1,5 @@
-"""A whole sit-and-go on the live service: 6 bots play to a winner with Celery timers, the beat clock and
-the tournament process manager, then the projections are checked against the log."""
+"""A whole sit-and-go on the live service: 6 bots play to a winner with Celery timers, the timekeeper's
+clock and the tournament process manager, then the projections are checked against the log."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_six_bots_play_a_sit_and_go_to_a_winner(live_service: LiveService) -> No
     assert table_events[-1].type == "TableClosed"
     assert [e.type for e in table_events].count("TableClosed") == 1
 
-    # the clock advanced the level at least once (the beat's tournament clock)
+    # the clock advanced the level at least once (the timekeeper's tournament clock)
     levels = [e.data["level"] for e in t_events if e.type == "LevelStarted"]
     assert levels[0] == 0 and max(levels) >= 1, levels
     assert levels == sorted(levels)

@@ -4,9 +4,9 @@ real service, then a JSON summary on stdout (finishing order, payouts, hands, ev
 bots' action latency, CPU and memory, the machine, the checks: chips conserved, projections verified, prizes,
 places). Exit 1 if a check fails.
 
-The service's background parts (a Celery worker, beat and the subscribers) run as threads of this command
-(the default), as processes it starts (``--worker-processes K``: K Celery worker processes of
-``--concurrency`` threads each, one beat, one ``run_subscribers``), or are already running
+The service's background parts (a Celery worker, the timekeeper and the subscribers) run as threads of this
+command (the default), as processes it starts (``--worker-processes K``: K Celery worker processes of
+``--concurrency`` threads each, one ``run_timekeeper``, one ``run_subscribers``), or are already running
 (``--external-workers``, e.g. under ``make run``). ``--duration``: stop after that many seconds of play even
 if the tournament is not over (``finished: false``; the checks that hold only at the end are ``null``).
 Ctrl-C (or SIGTERM) ends the play the same way; a second one stops at once.
@@ -69,11 +69,14 @@ class Command(BaseCommand):
             "--worker-processes",
             type=int,
             default=0,
-            help="run K Celery worker processes, beat and the subscribers as processes (default 0: threads)",
+            help="run K Celery worker processes, the timekeeper and the subscribers as processes "
+            "(default 0: threads)",
         )
         parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
         parser.add_argument(
-            "--external-workers", action="store_true", help="use the running worker, beat and subscribers"
+            "--external-workers",
+            action="store_true",
+            help="use the running worker, timekeeper and subscribers",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -121,11 +124,11 @@ class Command(BaseCommand):
                     )
                 )
             elif not options["external_workers"]:
-                from config.inprocess import celery_beat, celery_worker, subscribers
+                from config.inprocess import celery_worker, subscribers, timekeeper
 
                 stack.enter_context(celery_worker(concurrency=options["concurrency"]))
                 stack.enter_context(subscribers())
-                stack.enter_context(celery_beat())
+                stack.enter_context(timekeeper())
             bar = stack.enter_context(tqdm(total=options["players"], desc="eliminated", unit="player"))
 
             def progress(done: int, total: int) -> None:
