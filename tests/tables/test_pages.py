@@ -127,3 +127,18 @@ def test_swagger_docs(client) -> None:
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
     assert b"/api/schema/" in response.content
+
+
+def test_an_unknown_table_and_a_refused_page_are_pages_of_the_site(web_as, players) -> None:
+    """A 404 and a 403 keep the site's header and say where to go (Italian by default), not Django's bare
+    "Not Found" text."""
+    client = web_as(players["anna"])
+    missing = client.get("/tables/999999/")
+    assert missing.status_code == 404
+    html = missing.content.decode()
+    assert '<a class="brand"' in html
+    assert "Questa pagina non esiste" in html and "Torna alla sala" in html
+    refused = client.get("/tournaments/new/")  # a player is not a director
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert '<a class="brand"' in html and "Solo i direttori di torneo." in html
