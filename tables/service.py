@@ -600,7 +600,7 @@ def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | Non
     conflicting start rolls the row back with it. Raises ``IllegalAction`` when no hand can start.
     """
     state = loaded.state
-    button = loaded.first_button if state.hand_number == 0 else None
+    button = first_button(loaded) if state.hand_number == 0 else None
     probe = apply(state, StartHand((), at, invito, button, ""))[1]
     started = next(e for e in probe if isinstance(e, HandStarted))
     players = deck_players(len(started.dealt))
@@ -619,6 +619,22 @@ def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | Non
         commitment=hashlib.sha256(seed).hexdigest(),
         shuffle_algorithm=ALGORITHM,
     )
+
+
+def first_button(loaded: Loaded) -> int | None:
+    """The seat (0-based) of the first hand's button: the one drawn when the table opened (G-DRAW-1), or,
+    if that seat has no player with chips any more (moved or removed before the first hand), the next such
+    seat clockwise, as if the button had moved on (G-BTN-1). ``None`` when no draw was recorded (the engine
+    then gives it to the last player with chips)."""
+    drawn = loaded.first_button
+    seats = loaded.state.seats
+    if drawn is None or not 0 <= drawn < len(seats):
+        return None
+    for step in range(len(seats)):
+        occupant = seats[(drawn + step) % len(seats)]
+        if occupant is not None and occupant.stack > 0:
+            return (drawn + step) % len(seats)
+    return None
 
 
 def deck_players(dealt: int) -> int:

@@ -113,17 +113,34 @@ def test_bug_a_start_the_engine_refuses_is_not_tried(players, caplog) -> None:
 
 
 def test_a_refused_start_is_logged_once_not_at_every_sweep(players, caplog) -> None:
-    """The timekeeper tries an overdue start again every second; its refusal is logged once at a table
-    version (with the traceback), the next ones at DEBUG. The refusal used here: the first hand's button
-    (the draw) is on a seat left empty before that hand (``StartHand`` names an empty seat)."""
+    """The timekeeper tries an overdue job again every second; its refusal is logged once at a table version
+    (with the traceback), the next ones at DEBUG. The refusal used here: a start naming an empty seat for the
+    button (the engine's ``SeatError``), through the runner the start task uses."""
+    from engine.italian.model import StartHand
+
     seated = [(0, "anna", 500), (1, "bruno", 500)]
-    loaded = service.open_table("T", TableConfig(seats=3), seated, first_button=2)
+    loaded = service.open_table("T", TableConfig(seats=3), seated)
     table = loaded.table_id
     with caplog.at_level("DEBUG", logger="mazziere"):
         for _ in range(5):
-            assert tasks.run_start_hand(table, loaded.version) is False
+            refused_start = lambda _, at: StartHand((), at, None, 2)  # noqa: E731
+            assert tasks._run(table, loaded.version, refused_start, "start") is False
     refused = [r for r in caplog.records if r.levelname == "ERROR"]
     assert len(refused) == 1, [r.getMessage() for r in refused]
     assert len([r for r in caplog.records if "refused again" in r.getMessage()]) == 4
     assert "start at table" in refused[0].getMessage() and refused[0].exc_info is not None
     assert "Il posto 2 è vuoto" in str(refused[0].exc_info[1])
+
+
+def test_the_first_hand_starts_when_the_drawn_button_seat_was_emptied(players) -> None:
+    """G-DRAW-1 drew seat 1 for the button, then its player left before the first hand (moved by the
+    tournament): the button goes to the next seat with chips (G-BTN-1) instead of every start being refused
+    forever (the table stalled)."""
+    from engine.italian.model import RemovePlayer
+
+    seated = [(seat, name, 500) for seat, name in enumerate(("anna", "bruno", "carla"))]
+    loaded = service.open_table("T", TableConfig(seats=3), seated, first_button=1)
+    service.handle(loaded.table_id, lambda loaded, at: RemovePlayer(1, at))
+    assert tasks.run_start_hand(loaded.table_id, service.load(loaded.table_id).version)
+    hand = service.load(loaded.table_id).state.hand
+    assert hand is not None and hand.button == 2
