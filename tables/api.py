@@ -25,6 +25,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.validators import RegexValidator
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -201,8 +202,9 @@ CARDS = tuple(str(Card.from_code(code)) for code in range(52))
 BET_ACTIONS = ("bet", "raise", "blind_bet")
 
 
-class ActSerializer(serializers.Serializer):
-    """An action, as the socket receives it from the page's form (numbers may come as text)."""
+class ActRequest(JSONBody):
+    """An action, over the API or the socket (:func:`tables.consumers.action_of`), JSON types as the schema
+    says; ``amount`` required for :data:`BET_ACTIONS`."""
 
     command_id = CommandId(help_text="client-generated UUID; a repeat returns the first response")
     expected_version = integer(0, limits.MAX_VERSION, help_text="the table version you acted on")
@@ -225,10 +227,6 @@ class ActSerializer(serializers.Serializer):
         if attrs["action"] in BET_ACTIONS and attrs.get("amount") is None:
             raise serializers.ValidationError({"amount": f"serve un importo per {attrs['action']}."})
         return attrs
-
-
-class ActRequest(JSONBody, ActSerializer):
-    """An action over the API: JSON types as the schema says."""
 
 
 def _act_variant(name: str, actions: tuple[str, ...], amount_required: bool) -> type[ActRequest]:
@@ -284,6 +282,17 @@ def errors(*statuses: int, **descriptions: str) -> dict[int, OpenApiResponse]:
         code: OpenApiResponse(ERROR, description=descriptions.get(f"s{code}", defaults[code]))
         for code in statuses
     }
+
+
+class BodyRequired(AutoSchema):
+    """The schema of a view whose body is required (drf-spectacular cannot tell for a ``oneOf`` body, and
+    leaves ``requestBody.required`` out: a missing body would then be valid)."""
+
+    def _get_request_body(self, direction: str = "request") -> Any:
+        body = super()._get_request_body(direction)
+        if body:
+            body["required"] = True
+        return body
 
 
 def id_parameter(name: str, description: str = "") -> OpenApiParameter:
@@ -346,6 +355,7 @@ class TableDetail(APIView):
 
 class TableAct(APIView):
     permission_classes = [permissions.IsAuthenticated, Watcher]
+    schema = BodyRequired()
 
     @extend_schema(
         parameters=[id_parameter("table_id")],
@@ -373,7 +383,7 @@ class TableAct(APIView):
 
 
 def perform(table_id: int, username: str, data: dict[str, Any], respond: bool = True) -> service.Outcome:
-    """The validated action ``data`` (:class:`ActSerializer`) of ``username`` at the table (raises what
+    """The validated action ``data`` (:class:`ActRequest`) of ``username`` at the table (raises what
     :func:`tables.service.act` raises). ``respond``: keep the table as ``username`` sees it as the response
     of the ``command_id`` (the API's; the socket answers with fragments instead)."""
     return service.act(

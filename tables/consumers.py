@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -40,6 +41,7 @@ log = logging.getLogger("mazziere.sockets")
 in_pool = functools.partial(database_sync_to_async, thread_sensitive=False)
 MAX_GAP = 200
 REDIRECT_MS = 3000
+DIGITS = re.compile(r"[0-9]{1,19}")  # a number as the page's form sends it
 
 
 def language_of(scope: dict[str, Any]) -> str:
@@ -62,18 +64,21 @@ def language_of(scope: dict[str, Any]) -> str:
 
 
 def action_of(body: Any) -> dict[str, Any]:
-    """The action in a frame, validated by the API's :class:`tables.api.ActSerializer`: ``command_id`` (a
-    UUID) and ``expected_version`` are required, as over the API. The page's form sends numbers as text,
-    ``""`` for an empty amount and one ticked card as a string: those are read as the API's values. Raises
+    """The action in a frame, validated as the API's (:class:`tables.api.ActRequest`): ``command_id`` (a
+    UUID) and ``expected_version`` are required. The page's form sends numbers as digits, ``""`` for an
+    empty amount and one ticked card as a string: those alone are read as the API's values. Raises
     :class:`tables.api.BadBody` ("Messaggio non valido — field: problem") or ``BadRequest``."""
     if not isinstance(body, dict):
         raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
     body = dict(body)
+    for name in ("expected_version", "amount"):
+        if isinstance(body.get(name), str) and DIGITS.fullmatch(body[name]):
+            body[name] = int(body[name])
     if body.get("amount") == "":
         body["amount"] = None
     if isinstance(body.get("cards"), str):
         body["cards"] = [body["cards"]]
-    return api.validated(api.ActSerializer(data=body), "Messaggio non valido")
+    return api.validated(api.ActRequest(data=body), "Messaggio non valido")
 
 
 class TableConsumer(AsyncWebsocketConsumer):

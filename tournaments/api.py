@@ -28,7 +28,17 @@ from rest_framework.views import APIView
 
 from engine.tournament.mtt import MAX_SEATS
 from tables import access, limits
-from tables.api import Choice, JSONBody, Watcher, errors, id_parameter, integer, text_field, validated
+from tables.api import (
+    BodyRequired,
+    Choice,
+    JSONBody,
+    Watcher,
+    errors,
+    id_parameter,
+    integer,
+    text_field,
+    validated,
+)
 from tournaments import mtt
 from tournaments.models import Tournament
 
@@ -163,6 +173,7 @@ class TournamentDetail(APIView):
 
 class TournamentControl(APIView):
     permission_classes = [permissions.IsAuthenticated, Director]
+    schema = BodyRequired()
 
     @extend_schema(
         parameters=[id_parameter("tournament_id")],

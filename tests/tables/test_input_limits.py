@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from django.test import Client
 
+from config.routing import websocket_urlpatterns
 from engine.tournament.mtt import Level, MttConfig
 from eventstore.models import Event, ProcessedCommand
 from eventstore.store import read_stream
-from tables import limits, service
-from tests.tables.helpers import body, to_act
+from tables import broadcast, limits, service
+from tests.tables.helpers import WebsocketCommunicator, body, to_act
 from tests.tables.test_consumers import TIMEOUT, connected, count, error_of, load, version_of
 from tournaments import mtt
 
@@ -339,3 +341,30 @@ async def test_a_long_action_over_the_socket_is_quoted_truncated(players, dealt_
     reply = error_of(await communicator.receive_from(timeout=TIMEOUT))
     assert "w" * 40 + "…" in reply and "w" * 41 not in reply
     await still_open(communicator, dealt_table, player)
+
+
+@socket_test
+async def test_the_tournament_socket_drops_what_it_is_sent_and_stays_open(director, tournament) -> None:
+    """The tournament socket takes no messages: garbage is dropped unread, and the next update arrives."""
+
+
+    await database_sync_to_async(broadcast.subscription().catch_up)()
+    dash = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/tournaments/{tournament}/?view=director"
+    )
+    dash.scope["user"] = director
+    accepted, _ = await dash.connect(timeout=TIMEOUT)
+    assert accepted
+    assert 'id="clock"' in await dash.receive_from(timeout=TIMEOUT)
+    for frame in (DEEP, "x" * 5_000_000, '{"action": "pause"}', "{not json"):
+        await dash.send_to(text_data=frame)
+    await dash.send_to(bytes_data=b"\xff" * 100_000)
+    assert await dash.receive_nothing(timeout=0.5)
+    await database_sync_to_async(mtt.pause)(tournament, "direttore", "cena")
+    for _ in range(200):
+        await database_sync_to_async(broadcast.subscription().catch_up)()
+        if not await dash.receive_nothing(timeout=0.05):
+            break
+    update = await dash.receive_from(timeout=TIMEOUT)
+    assert 'id="clock"' in update and "In pausa" in update
+    await dash.disconnect()
