@@ -113,8 +113,9 @@ class Choice(serializers.ChoiceField):
         try:
             return super().to_internal_value(data)
         except serializers.ValidationError:
+            allowed = f" ({', '.join(map(str, self.choices))})" if len(self.choices) <= 16 else ""
             raise serializers.ValidationError(
-                f"{limits.quote(data)!r} non è tra i valori ammessi ({', '.join(map(str, self.choices))})."
+                f"{limits.quote(data)!r} non è tra i valori ammessi{allowed}."
             ) from None
 
 
