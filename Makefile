@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint bench bench-service bench-mtt bench-replay clean
+.PHONY: run test fuzz lint bench bench-service bench-mtt bench-replay clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
@@ -25,6 +25,13 @@ test: $(STAMP)
 	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks
 	$(PY) -m mypy --strict engine
 	$(PY) -m config.devservices --test $(PY) -m pytest -n 2 -q
+
+## Long fuzz runs (docs/reliability.md; `make test` runs the same checks bounded): Schemathesis against
+## /api/schema/ for every role with its coverage phase and 100 examples per operation, and 3,000 garbage
+## frames on a live table socket; figures in .dev/api-fuzz-*.json and .dev/socket-fuzz-*.json.
+fuzz: $(STAMP)
+	MAZZIERE_FUZZ_COVERAGE=1 MAZZIERE_FUZZ_EXAMPLES=100 MAZZIERE_FUZZ_FRAMES=3000 \
+		$(PY) -m config.devservices --test $(PY) -m pytest tests/test_api_fuzz.py tests/tables/test_socket_fuzz.py -q
 
 lint: $(STAMP)
 	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks

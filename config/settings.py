@@ -189,6 +189,7 @@ REST_FRAMEWORK = {
         "config.authentication.BasicAuthentication",  # NUL-safe, counted by django-axes
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["tables.limits.BoundedJSONParser"],  # JSON only, size and depth bounded
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tables.api.exception_handler",
 }

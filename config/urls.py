@@ -1,8 +1,15 @@
-"""URLs: pages, the REST API with its OpenAPI schema and docs, login/logout and the language switch."""
+"""URLs: pages, the REST API with its OpenAPI schema and docs, login/logout and the language switch.
+
+A path under ``/api/`` that matches no route (``/api/tables/abc/``, ``/api/tables/-1/``) is a JSON 404 like
+every other API error (:func:`not_found`); elsewhere Django's page."""
+
+from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import authentication
@@ -80,3 +87,17 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+API_NOT_FOUND = "Risorsa API inesistente."
+
+
+def not_found(request: HttpRequest, exception: Any) -> HttpResponse:
+    """``handler404``: ``{"detail": "Risorsa API inesistente."}`` for ``/api/…`` (the path is not echoed), the
+    HTML page elsewhere. Django calls it for unmatched paths and ``Http404`` when ``DEBUG`` is off (the
+    technical page otherwise)."""
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": API_NOT_FOUND}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+handler404 = not_found

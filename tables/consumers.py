@@ -3,8 +3,10 @@
 On connect the viewer gets the full table and hand log; on every ``stream.updated`` from the broadcaster
 the fragments since the last version it was sent (the full state again after a gap of more than
 :data:`MAX_GAP` versions or a reconnect). Actions arrive as the JSON htmx's ``ws-send`` posts
-(``{action, amount, cards, expected_version, command_id}``); a refusal is answered with a ``#messages``
-fragment and changes nothing.
+(``{action, amount, cards, expected_version, command_id}``, about 400 bytes), validated as the API's
+(:func:`action_of`); a refusal — a frame over :data:`tables.limits.MAX_FRAME_BYTES`, binary, not JSON, too
+deep, malformed, or refused by the rules — is answered with a ``#messages`` fragment, changes nothing and
+leaves the socket open.
 
 At a table of a multi-table tournament the socket also follows the tournament's stream (group ``mtt-<id>``):
 when the viewer is moved from this table (T-BAL-1/2, or by the director) it gets a notice ("Sei stato
@@ -16,9 +18,8 @@ A refused socket is accepted and closed with 4403 (the user may not watch) or 44
 from __future__ import annotations
 
 import functools
-import json
 import logging
-import uuid
+import re
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -27,10 +28,11 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
+from rest_framework.exceptions import APIException
 
 from engine.italian.errors import IllegalAction
 from eventstore.store import RecordedEvent
-from tables import access, broadcast, rendering, service
+from tables import access, api, broadcast, limits, rendering, service
 from tables.models import Table
 from tables.service import BadRequest, TableError
 
@@ -41,6 +43,7 @@ log = logging.getLogger("mazziere.sockets")
 in_pool = functools.partial(database_sync_to_async, thread_sensitive=False)
 MAX_GAP = 200
 REDIRECT_MS = 3000
+DIGITS = re.compile(r"[0-9]{1,19}")  # a number as the page's form sends it
 # Close codes of a refused socket (the page says why and does not reconnect: static/js/mazziere.js). The
 # socket is accepted first: a close before the accept is answered by the server with a plain HTTP 403 to the
 # handshake, and the browser sees only 1006, which htmx's ws extension retries forever.
@@ -73,15 +76,22 @@ def language_of(scope: dict[str, Any]) -> str:
     return language
 
 
-def _integer(value: Any, message: str) -> int | None:
-    if value in (None, ""):
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise BadRequest(message)
-    try:
-        return int(value)
-    except ValueError as error:
-        raise BadRequest(message) from error
+def action_of(body: Any) -> dict[str, Any]:
+    """The action in a frame, validated as the API's (:class:`tables.api.ActRequest`): ``command_id`` (a
+    UUID) and ``expected_version`` are required. The page's form sends numbers as digits, ``""`` for an
+    empty amount and one ticked card as a string: those alone are read as the API's values. Raises
+    :class:`tables.api.BadBody` ("Messaggio non valido — field: problem") or ``BadRequest``."""
+    if not isinstance(body, dict):
+        raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
+    body = dict(body)
+    for name in ("expected_version", "amount"):
+        if isinstance(body.get(name), str) and DIGITS.fullmatch(body[name]):
+            body[name] = int(body[name])
+    if body.get("amount") == "":
+        body["amount"] = None
+    if isinstance(body.get("cards"), str):
+        body["cards"] = [body["cards"]]
+    return api.validated(api.ActRequest(data=body), "Messaggio non valido")
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -189,43 +199,37 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """One action frame: refused with a ``#messages`` fragment (the socket stays open, nothing is
+        appended) when over :data:`tables.limits.MAX_FRAME_BYTES`, binary, not JSON, nested deeper than
+        :data:`tables.limits.MAX_DEPTH`, malformed (:func:`action_of`) or refused by the service."""
         try:
-            body = json.loads(text_data or "{}")
-        except ValueError:
-            await self._error("Messaggio non valido.")
+            body = self._frame(text_data, bytes_data)
+        except ValueError as error:
+            await self._error(str(error))
             return
         if not self.may_play:
             await self._error("Solo i giocatori possono agire.")
             return
         try:
             outcome = await in_pool(self._act)(body)
-        except (TableError, IllegalAction, ValueError) as error:
-            await self._error(str(error))
+        except (TableError, IllegalAction, APIException, ValueError) as error:
+            await self._error(str(getattr(error, "detail", error)))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
 
+    @staticmethod
+    def _frame(text_data: str | None, bytes_data: bytes | None) -> Any:
+        """The frame's JSON value; ``ValueError`` (:class:`tables.limits.InputRefused`) with the message."""
+        if text_data is None:
+            size = len(bytes_data or b"")
+            if size > limits.MAX_FRAME_BYTES:
+                raise limits.TooLarge(f"Messaggio troppo grande: al massimo {limits.MAX_FRAME_BYTES} byte.")
+            raise limits.InputRefused("Messaggio non valido: serve testo JSON, non dati binari.")
+        return limits.loads(text_data, limits.MAX_FRAME_BYTES)
+
     def _act(self, body: Any) -> service.Outcome:
-        if not isinstance(body, dict):
-            raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
-        cards = body.get("cards") or []
-        if isinstance(cards, str):
-            cards = [cards]
-        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
-            raise BadRequest("Carte non valide.")
-        try:
-            command_id = str(uuid.UUID(str(body.get("command_id") or uuid.uuid4())))
-        except ValueError as error:
-            raise BadRequest("command_id non valido: serve un UUID.") from error
-        return service.act(
-            self.table_id,
-            self.username,
-            str(body.get("action", "")),
-            amount=_integer(body.get("amount"), "Importo non valido."),
-            cards=cards,
-            expected_version=_integer(body.get("expected_version"), "Versione non valida."),
-            command_id=command_id,
-        )
+        return api.perform(self.table_id, self.username, action_of(body), respond=False)
 
     async def _error(self, text: str) -> None:
         html = render_to_string("tables/_messages.html", {"error": text})

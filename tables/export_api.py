@@ -33,7 +33,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from tables import access, export
-from tables.api import ERROR
+from tables.api import errors, id_parameter
 
 PHH_TYPE = "application/toml"
 JSONL_TYPE = "application/jsonl"
@@ -105,8 +105,12 @@ def attachment(
 def _described(what: str, media_type: str) -> dict[Any, Any]:
     return {
         (200, media_type): OpenApiResponse(OpenApiTypes.STR, description=what),
-        403: OpenApiResponse(ERROR, description="not an auditor or a director"),
-        404: OpenApiResponse(ERROR, description="unknown table, tournament, stream or finished hand"),
+        **errors(
+            403,
+            404,
+            s403="not logged in, or not an auditor or a director",
+            s404="unknown table, tournament, stream or finished hand, or a path value matching no route",
+        ),
     }
 
 
@@ -119,6 +123,7 @@ class TableHands(_ExportView):
     @extend_schema(
         operation_id="audit_table_phhs",
         summary="A table's finished hands (PHH, .phhs)",
+        parameters=[id_parameter("table_id")],
         responses=_described("every finished hand of the table, in order", PHH_TYPE),
     )
     def get(self, request: Request, table_id: int) -> HttpResponseBase:
@@ -130,6 +135,10 @@ class TableHand(_ExportView):
     @extend_schema(
         operation_id="audit_hand_phh",
         summary="One finished hand (PHH, .phh)",
+        parameters=[
+            id_parameter("table_id"),
+            id_parameter("number", "the hand's number at the table: 1, 2, …"),
+        ],
         responses=_described("hand `number` of the table (1, 2, …), finished", PHH_TYPE),
     )
     def get(self, request: Request, table_id: int, number: int) -> HttpResponseBase:
@@ -141,6 +150,7 @@ class TournamentHands(_ExportView):
     @extend_schema(
         operation_id="audit_tournament_phhs",
         summary="A tournament's finished hands (PHH, .phhs)",
+        parameters=[id_parameter("tournament_id")],
         responses=_described("every finished hand of its tables, in the order they ended", PHH_TYPE),
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:
@@ -154,12 +164,15 @@ class StreamEvents(_ExportView):
         summary="A stream's events (JSON Lines, with their hashes)",
         parameters=[
             OpenApiParameter(
-                "stream_id", str, OpenApiParameter.PATH, description="table-N, tournament-N or mtt-N"
+                "stream_id",
+                {"type": "string", "pattern": f"^{export.STREAM_ID.pattern}$"},
+                OpenApiParameter.PATH,
+                description="table-N, tournament-N or mtt-N (N from 1, at most 18 digits)",
             )
         ],
         responses={
             **_described("one JSON object per event, in version order", JSONL_TYPE),
-            400: OpenApiResponse(ERROR, description="not a stream id (table-N, tournament-N, mtt-N)"),
+            **errors(400, s400="not a stream id (table-N, tournament-N, mtt-N)"),
         },
     )
     def get(self, request: Request, stream_id: str) -> HttpResponseBase:
@@ -171,6 +184,7 @@ class TournamentEvents(_ExportView):
     @extend_schema(
         operation_id="audit_tournament_jsonl",
         summary="A tournament's events and its tables' (JSON Lines, with their hashes)",
+        parameters=[id_parameter("tournament_id")],
         responses=_described("the tournament's stream, then each table's", JSONL_TYPE),
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponseBase:

@@ -7,7 +7,11 @@
   ``pause``, ``resume``, ``adjust_clock`` (``delta_ms``), ``move`` (``player``, ``table_id``, ``seat``
   0-based), ``chips`` (``player``, ``delta``), ``disqualify`` (``player``), ``undo_elimination``
   (``chips``), ``start``. 200 with the tournament; 403 without the director group; 400 with a readable
-  message when refused (nothing appended); 404 unknown tournament; 409 when the tournament changed meanwhile.
+  message when refused (nothing appended), for a malformed body ("Richiesta non valida — field: problem",
+  a field missing for the action included) or a number out of its range (:mod:`tables.limits`); 404 unknown
+  tournament; 409 when the tournament changed meanwhile; 413 / 415 as every API body
+  (:mod:`tables.api`). The schema gives each action's body as its own variant (``oneOf`` on ``action``),
+  with the fields that action requires.
 """
 
 from __future__ import annotations
@@ -15,15 +19,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables import access
-from tables.api import ERROR, Watcher, validated
+from engine.tournament.mtt import MAX_SEATS
+from tables import access, limits
+from tables.api import (
+    BodyRequired,
+    Choice,
+    JSONBody,
+    Watcher,
+    errors,
+    id_parameter,
+    integer,
+    text_field,
+    validated,
+)
 from tournaments import mtt
 from tournaments.models import Tournament
 
@@ -44,14 +59,25 @@ ACTIONS = ("start", "pause", "resume", "adjust_clock", "move", "chips", "disqual
 
 
 class ControlSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=ACTIONS)
-    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    player = serializers.CharField(max_length=150, required=False)
-    table_id = serializers.IntegerField(required=False, min_value=1)
-    seat = serializers.IntegerField(required=False, min_value=0, help_text="0-based")
-    delta = serializers.IntegerField(required=False, help_text="chips to add (negative: remove)")
-    delta_ms = serializers.IntegerField(required=False, help_text="ms to add to the level (negative: remove)")
-    chips = serializers.IntegerField(required=False, min_value=1, help_text="stack given back on an undo")
+    """A director's control (the API's body, and the dashboard's form turned into it: numbers may come as
+    text there). Ranges keep every number inside its column: chips within ±:data:`tables.limits.MAX_CHIPS`,
+    the clock within ±:data:`tables.limits.MAX_CLOCK_DELTA_MS`, seats 0..MAX_SEATS-1."""
+
+    action = Choice(choices=ACTIONS)
+    reason = text_field(200, required=False, default="")
+    player = text_field(150, 1, required=False, help_text="username")
+    table_id = integer(1, limits.MAX_ID, required=False)
+    seat = integer(0, MAX_SEATS - 1, required=False, help_text="0-based")
+    delta = integer(
+        -limits.MAX_CHIPS, limits.MAX_CHIPS, required=False, help_text="chips to add (negative: remove)"
+    )
+    delta_ms = integer(
+        -limits.MAX_CLOCK_DELTA_MS,
+        limits.MAX_CLOCK_DELTA_MS,
+        required=False,
+        help_text="ms to add to the level (negative: remove)",
+    )
+    chips = integer(1, limits.MAX_CHIPS, required=False, help_text="stack given back on an undo")
 
     NEEDS = {
         "adjust_clock": ("delta_ms",),
@@ -66,6 +92,27 @@ class ControlSerializer(serializers.Serializer):
         if missing:
             raise serializers.ValidationError(f"{attrs['action']} richiede: {', '.join(missing)}")
         return attrs
+
+
+class ControlRequest(JSONBody, ControlSerializer):
+    """A control over the API: JSON types as the schema says."""
+
+
+def _control_variant(action: str) -> type[ControlRequest]:
+    """The body of one action: the same fields, ``action`` fixed, the fields it needs required."""
+    fields: dict[str, Any] = {"action": Choice(choices=(action,))}
+    for name in ControlSerializer.NEEDS.get(action, ()):
+        field = ControlSerializer._declared_fields[name]
+        fields[name] = type(field)(*field._args, **{**field._kwargs, "required": True})
+    name = "".join(part.title() for part in action.split("_")) + "Control"
+    return type(ControlRequest)(name, (ControlRequest,), fields)  # type: ignore[no-any-return]
+
+
+CONTROL_SCHEMA = PolymorphicProxySerializer(
+    component_name="ControlRequest",
+    serializers=[_control_variant(action) for action in ACTIONS],
+    resource_type_field_name=None,  # the variants' ``action`` enums are disjoint: one matches
+)
 
 
 SUMMARY = inline_serializer(
@@ -116,26 +163,39 @@ def control(tournament_id: int, data: dict[str, Any], actor: str) -> None:
 class TournamentDetail(APIView):
     permission_classes = [permissions.IsAuthenticated, Watcher]
 
-    @extend_schema(responses={200: SUMMARY, 404: ERROR})
+    @extend_schema(
+        parameters=[id_parameter("tournament_id")],
+        responses={200: SUMMARY, **errors(403, 404, s404="unknown tournament")},
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(summary(tournament_id))
 
 
 class TournamentControl(APIView):
     permission_classes = [permissions.IsAuthenticated, Director]
+    schema = BodyRequired()
 
     @extend_schema(
-        request=ControlSerializer,
+        parameters=[id_parameter("tournament_id")],
+        request=CONTROL_SCHEMA,
         responses={
             200: SUMMARY,
-            400: OpenApiResponse(ERROR, description="refused, or a malformed body"),
-            403: OpenApiResponse(ERROR, description="not a tournament director"),
-            404: OpenApiResponse(ERROR, description="unknown tournament"),
-            409: OpenApiResponse(ERROR, description="the tournament changed meanwhile: retry"),
+            **errors(
+                400,
+                403,
+                404,
+                409,
+                413,
+                415,
+                s400="refused, a malformed body, or a number out of range",
+                s403="not logged in, or not a tournament director",
+                s404="unknown multi-table tournament",
+                s409="the tournament changed meanwhile: retry",
+            ),
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        data = validated(ControlSerializer(data=request.data))
+        data = validated(ControlRequest(data=request.data))
         if not Tournament.objects.filter(id=tournament_id, kind="mtt").exists():
             raise NotFound(f"Il torneo multi-tavolo {tournament_id} non esiste.")
         control(tournament_id, data, request.user.get_username())

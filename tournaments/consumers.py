@@ -2,7 +2,8 @@
 directors) the table of a sit-and-go; the clock and the dashboard sections of a multi-table tournament
 (:mod:`tournaments.dashboard`). Re-rendered when the tournament or its table reaches a new version, at most
 every :data:`MIN_INTERVAL` seconds (a multi-table stream grows with every hand of every table). A refused
-socket is accepted and closed with 4403 (the user may not watch) or 4404 (no such tournament)."""
+socket is accepted and closed with 4403 (the user may not watch) or 4404 (no such tournament). It takes no
+messages: what a client sends is dropped unread (:meth:`TournamentConsumer.receive`)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         if table_id and self.stream_prefix == "tournament-":
             await self._join(f"table-{table_id}")
         await self.send(text_data=html)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """This socket only sends. A frame from the client — text or bytes, any size or nesting — is dropped
+        unread (never parsed, so never a ``RecursionError``), with no answer, and the socket stays open."""
+        return
 
     async def _join(self, group: str) -> None:
         if group not in self.groups_joined:

@@ -136,29 +136,36 @@ async def test_stale_action_gets_a_message_and_appends_nothing(players, dealt_ta
 
 
 REFUSED = [
-    ("{not json", "Messaggio non valido."),
-    ({"action": "jump"}, "Azione sconosciuta &#x27;jump&#x27;: una di fold, check,"),
+    ("{not json", "Messaggio non valido: JSON illeggibile (Expecting property name"),
+    ({"action": "jump"}, "Messaggio non valido — action: &#x27;jump&#x27; non è tra i valori ammessi (fold,"),
     ({"action": "bet", "amount": 1}, "La puntata deve essere tra 10 e 30."),  # below the minimum
-    ({"action": "bet"}, "Serve un importo (amount) per puntare o rilanciare."),
-    ({"action": "bet", "amount": "tanti"}, ""),  # any message (today Python's own, in English)
-    ({"action": "discard", "cards": ["Zz"]}, "Carta non valida"),
-    ({"action": "check", "command_id": "not-a-uuid"}, ""),  # idem
+    ({"action": "bet"}, "Messaggio non valido — amount: serve un importo per bet."),
+    ({"action": "bet", "amount": "tanti"}, "Messaggio non valido — amount: "),
+    ({"action": "discard", "cards": ["Zz"]}, "Messaggio non valido — cards: 0: &#x27;Zz&#x27; non è tra"),
+    ({"action": "check", "command_id": "not-a-uuid"}, "Messaggio non valido — command_id: serve un UUID"),
+    ({"action": "check", "expected_version": None}, "Messaggio non valido — expected_version: "),
 ]
 
 
 async def test_refused_actions_get_a_message(players, dealt_table) -> None:
+    """Each message carries a fresh ``command_id`` and the current ``expected_version`` unless it says
+    otherwise."""
     _, player = await database_sync_to_async(to_act)(dealt_table)
     communicator, _ = await connected(dealt_table, players[player])
+    loaded = await load(dealt_table)
     before = await count(dealt_table)
     for message, error in REFUSED:
+        if isinstance(message, dict):
+            message = {"command_id": str(uuid.uuid4()), "expected_version": loaded.version, **message}
         await communicator.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
         reply = error_of(await communicator.receive_from(timeout=TIMEOUT))
         assert reply and reply.startswith(error), (message, reply)
     assert await count(dealt_table) == before
     # out of turn
-    loaded = await load(dealt_table)
     other, _ = await connected(dealt_table, players[await database_sync_to_async(not_to_act)(dealt_table)])
-    await other.send_json_to({"action": "check", "expected_version": loaded.version})
+    await other.send_json_to(
+        {"action": "check", "expected_version": loaded.version, "command_id": str(uuid.uuid4())}
+    )
     assert error_of(await other.receive_from(timeout=TIMEOUT)) == "Non è il tuo turno."
     assert await count(dealt_table) == before
     await communicator.disconnect()
