@@ -270,9 +270,12 @@ ERROR = inline_serializer(
 
 def errors(*statuses: int, **descriptions: str) -> dict[int, OpenApiResponse]:
     """The documented error responses (all ``Error`` bodies): the given statuses with their descriptions
-    (``descriptions`` by ``"s404"`` etc. override the defaults)."""
+    (``descriptions`` by ``"s404"`` etc. override the defaults), plus what authentication may answer on
+    every operation (:mod:`config.authentication`): 400 for HTTP Basic credentials that cannot be read (a
+    user name with a NUL character) and 429 when django-axes has locked out the user name and address."""
     defaults = {
-        400: "malformed body, or refused by the rules now",
+        400: "malformed request: a body refused, or refused by the rules now, or unreadable credentials",
+        429: "too many failed logins of this user name from this address (locked out for a while)",
         403: "not logged in, or not allowed",
         404: "unknown resource, or a path value matching no route",
         409: "stale expected_version: reload and retry",
@@ -281,7 +284,7 @@ def errors(*statuses: int, **descriptions: str) -> dict[int, OpenApiResponse]:
     }
     return {
         code: OpenApiResponse(ERROR, description=descriptions.get(f"s{code}", defaults[code]))
-        for code in statuses
+        for code in sorted({*statuses, 400, 429})
     }
 
 

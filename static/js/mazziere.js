@@ -1,4 +1,5 @@
-// Mazziere: countdowns (action timer, tournament clock), cambio card selection, refused sockets. No framework.
+// Mazziere: countdowns (action timer, tournament clock), cambio card selection, refused sockets, command ids.
+// No framework.
 (function () {
   function pad(n) { return String(n).padStart(2, "0"); }
   function tick() {
@@ -35,6 +36,17 @@
     notice.dataset.code = code;
     notice.hidden = false;
   });
+  // The command id of every action (a UUID v4, templates/tables/_table.html). crypto.randomUUID exists only
+  // in secure contexts (https, localhost): a page served over plain http on a LAN address builds the same
+  // from crypto.getRandomValues, which every context has (RFC 9562 §5.4: version 4, variant 10).
+  window.mazziereCommandId = function () {
+    if (window.crypto && typeof crypto.randomUUID === "function") { return crypto.randomUUID(); }
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  };
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {
       e.target.nextElementSibling.classList.toggle("selected", e.target.checked);

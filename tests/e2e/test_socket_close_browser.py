@@ -77,3 +77,24 @@ def test_refused_sockets_say_why_and_do_not_reconnect(server: str, player: dict,
     page.wait_for_timeout(2500)  # htmx would have retried a 1006 by now (backoff up to 2 s at first)
     assert page.evaluate("window.closes") == [4404]
     assert anonymous.evaluate("window.closes") == [4403]
+
+
+def test_command_ids_are_made_where_crypto_random_uuid_is_missing(server: str, chromium: Any) -> None:
+    """The table page sends a fresh UUID with every action (``hx-vals`` calls ``mazziereCommandId``).
+    ``crypto.randomUUID`` exists only in secure contexts (https, localhost): over plain http on a LAN address
+    it is missing, and every action failed in the browser. Without it the page builds version-4 UUIDs from
+    ``crypto.getRandomValues``, which the server accepts (``tables.api.ActRequest``)."""
+    import re
+    import uuid
+
+    page = chromium.new_page()
+    page.goto(f"{server}/accounts/login/")
+    native = page.evaluate("mazziereCommandId()")
+    page.evaluate("delete Crypto.prototype.randomUUID")
+    assert page.evaluate("typeof crypto.randomUUID") == "undefined"
+    made = page.evaluate("Array.from({length: 200}, () => mazziereCommandId())")
+    v4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+    for text in [native, *made]:
+        assert v4.fullmatch(text), text
+        assert uuid.UUID(text).version == 4
+    assert len(set(made)) == 200
