@@ -119,7 +119,7 @@ def test_openapi_schema_as_json(client) -> None:
     response = client.get("/api/schema/?format=json")
     assert response.status_code == 200
     act = response.json()["paths"]["/api/tables/{table_id}/act/"]["post"]
-    assert set(act["responses"]) == {"200", "400", "403", "404", "409", "413", "415"}
+    assert set(act["responses"]) == {"200", "400", "403", "404", "409", "413", "415", "429"}
     assert act["requestBody"]["required"] is True
     assert set(act["requestBody"]["content"]) == {"application/json"}
 
