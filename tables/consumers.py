@@ -30,9 +30,9 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework.exceptions import APIException
 
-from engine.italian.errors import IllegalAction
 from eventstore.store import RecordedEvent
 from tables import access, api, broadcast, limits, rendering, service
+from tables.games import refusals
 from tables.models import Table
 from tables.service import BadRequest, TableError
 
@@ -212,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             outcome = await in_pool(self._act)(body)
-        except (TableError, IllegalAction, APIException, ValueError) as error:
+        except (TableError, *refusals(), APIException, ValueError) as error:
             await self._error(str(getattr(error, "detail", error)))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
