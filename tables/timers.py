@@ -15,6 +15,7 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from tables import hooks
 from tables.models import Table
 from tables.service import Loaded, now_ms
 
@@ -31,15 +32,11 @@ def is_bot(username: str) -> bool:
 
 
 def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
-    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)."""
+    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)
+    through the hook the tournaments app registers (:func:`tables.hooks.hand_settings`)."""
     if loaded.tournament_id is None:
         return True, None
-    from tournaments import mtt
-    from tournaments.service import table_hand_settings
-
-    if mtt.is_mtt(loaded.tournament_id):
-        return mtt.table_hand_settings(loaded.tournament_id, loaded.table_id, loaded.facts.hand_number)
-    return table_hand_settings(loaded.tournament_id)
+    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.facts.hand_number)
 
 
 def can_start(loaded: Loaded) -> bool:
