@@ -249,7 +249,7 @@ def load(
             version, data = snapshot
             try:
                 loaded = _from_snapshot(table_id, version, data)
-            except (CodecError, KeyError, TypeError, ValueError):
+            except (CodecError, KeyError, TypeError, ValueError, AttributeError):
                 loaded = None
     events = store.read_stream(sid, loaded.version if loaded else 0, at_version)
     loaded = fold(loaded, events, table_id)
@@ -270,10 +270,18 @@ class _SnapshotLoaded:
     game: str = ""  # "" in snapshots taken before issue 16: poker all'italiana (legacy_code)
 
 
+def snapshot_game(data: dict[str, Any]) -> str:
+    """The game code of a stored snapshot: its ``meta.game``, or for a snapshot taken before issue 16 (none
+    recorded) poker all'italiana at its state's configured limit (:func:`tables.games.legacy_code`). Raises
+    ``KeyError`` / ``AttributeError`` / ``TypeError`` for data of another shape."""
+    code = data["meta"].get("game")
+    return code if isinstance(code, str) and code else legacy_code(data["state"].get("config") or {})
+
+
 def _from_snapshot(table_id: int, version: int, data: dict[str, Any]) -> Loaded:
     """The table a snapshot holds (raises ``CodecError``, ``KeyError``, ``ValueError`` for a bad one)."""
     meta = from_data(_SnapshotLoaded, data["meta"])
-    code = meta.game or legacy_code(data["state"].get("config") or {})
+    code = snapshot_game(data)
     state = from_data(find_game(code).state_type, data["state"])
     return Loaded(
         table_id, version, state, meta.name, meta.tournament_id, meta.first_button, meta.closed,

@@ -109,3 +109,26 @@ def test_snapshots_record_the_game_and_an_old_snapshot_without_it_is_read_by_its
     loaded = service.load(table_id)
     assert loaded.name == "from the old snapshot"
     assert loaded.game == "FIT" and loaded.state == ended.state
+
+
+def _snapshot_as(sid: str, version: int, data: dict) -> None:  # type: ignore[type-arg]
+    with connection.cursor() as cursor:
+        sql = "DELETE FROM eventstore_snapshot WHERE stream_id = %s AND version = %s"
+        cursor.execute(sql, [sid, version])
+    store.save_snapshot(sid, version, data, service.SNAPSHOT_SCHEMA)
+
+
+def test_verification_accepts_an_old_snapshot_without_a_game_and_refuses_a_wrong_game() -> None:
+    from tournaments.verification import verify
+
+    table_id = helpers.open_three(config=TableConfig(seats=3, limit=Limit.NO_LIMIT))
+    helpers.start_hand(table_id)
+    helpers.play_to_end(table_id, random.Random(6))
+    sid = service.stream_id(table_id)
+    version, data = store.latest_snapshot(sid, service.SNAPSHOT_SCHEMA)
+    assert [f for f in verify(only=[sid]).failures if f.check == "snapshot"] == []
+    old = {"meta": {k: v for k, v in data["meta"].items() if k != "game"}, "state": data["state"]}
+    _snapshot_as(sid, version, old)  # as written before issue 16: it is the same table
+    assert [f for f in verify(only=[sid]).failures if f.check == "snapshot"] == []
+    _snapshot_as(sid, version, {"meta": {**data["meta"], "game": "PIT"}, "state": data["state"]})
+    assert [(f.check, f.version) for f in verify(only=[sid]).failures] == [("snapshot", version)]
