@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.codec import from_data
-from engine.core import Game
+from engine.core import Game, find_game
 from eventstore.store import RecordedEvent, read_stream
 from tables import service
 from tables.service import Loaded
@@ -138,7 +138,7 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     ``events``; ``CardsDealtHidden`` and ``DiscardedHidden`` are the redacted forms ``public_log`` gives).
     Plain text, escaped by the template, except the ``SeedRevealed`` line: safe HTML (a ``<span>`` whose
     ``title`` holds the whole seed)."""
-    game = game or service.find_game(service.DEFAULT_GAME)
+    game = game or find_game(service.DEFAULT_GAME)
     kind = type(event).__name__
 
     def who(seat: int) -> str:
