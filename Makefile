@@ -20,10 +20,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m config.devservices sh -c 'python manage.py migrate --noinput -v0 && python manage.py demo && exec honcho start -f Procfile'
 
-## The whole test suite (also what CI runs), with static checks of the engine first.
+## The whole test suite (also what CI runs), with static checks first: ruff, mypy on the engine, and the import
+## contracts of pyproject.toml's [tool.importlinter] (layers; games only through the registry).
 test: $(STAMP)
 	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks
 	$(PY) -m mypy --strict engine
+	$(VENV)/bin/lint-imports
 	$(PY) -m config.devservices --test $(PY) -m pytest -n 2 -q
 
 ## Long fuzz runs (docs/reliability.md; `make test` runs the same checks bounded): Schemathesis against
@@ -36,6 +38,7 @@ fuzz: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check engine config eventstore tables tournaments tests benchmarks
 	$(PY) -m mypy --strict engine
+	$(VENV)/bin/lint-imports
 
 # the benchmarks also need the `bench` extra (PokerKit, the reference engine of benchmarks/italian.py)
 $(BENCH_STAMP): $(STAMP) pyproject.toml

@@ -43,10 +43,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.cards import Card
 from engine.codec import to_data
-from engine.italian.errors import IllegalAction
-from engine.italian.view import view
 from engine.tournament.sitgo import TournamentError
 from tables import access, limits, service
+from tables.games import refusals
 from tables.models import Table
 from tables.service import Loaded, TableError
 
@@ -57,8 +56,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     :data:`tables.limits.MAX_BODY_BYTES`."""
     if isinstance(exc, TableError):
         return Response({"detail": str(exc)}, status=exc.status)
-    if isinstance(exc, (IllegalAction, TournamentError)):
-        return Response({"detail": str(exc), "english": exc.english}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, (*refusals(), TournamentError)):
+        english = getattr(exc, "english", str(exc))
+        return Response({"detail": str(exc), "english": english}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
         exc = limits.BodyTooLarge()
     return drf_exception_handler(exc, context)
@@ -74,7 +74,7 @@ class Watcher(permissions.BasePermission):
 def state_for(loaded: Loaded, username: str) -> dict[str, Any]:
     """The table as ``username`` may see it: the engine's per-viewer view plus the stream version."""
     seat = loaded.seat_of(username)
-    table_view = view(loaded.state, seat)
+    table_view = loaded.rules.view(loaded.state, seat)
     return {
         "id": loaded.table_id,
         "name": loaded.name,

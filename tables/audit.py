@@ -8,14 +8,17 @@ checks, for every hand that has ended:
 2. a ``SeedRevealed`` of that hand follows its ``HandEnded`` (only ``PlayerEliminated`` between them), and no
    seed is revealed anywhere else;
 3. ``sha256(seed)`` equals the commitment;
-4. ``shuffle(Deck.italian(players), seed)`` is the recorded deck (``players`` as
-   :func:`tables.service.start_command` computes it from the seats dealt in);
+4. ``shuffle(game.deck(players), seed)`` is the recorded deck (the game's deck for the seats dealt in, as
+   :func:`tables.service.start_command` shuffles it: the Italian deck of IT-DECK-1);
 5. every card dealt — the initial five, the cambio replacements, and cards after a reshuffle of the
    discards — is the top of the stock in order, where the stock is the recomputed deck cut to the deck in
    play when the deal begins (IT-DECK-1, the players still in after the adeguamento), and each reshuffled
    stock is exactly the discards of the players already served other than the one being dealt to, in the
-   order :func:`engine.italian.game.reshuffle_order` derives from the deck (IT-CAMBIO-3); every discard is
+   order the game's ``reshuffle_order`` derives from the deck (IT-CAMBIO-3); every discard is
    a card the player held; no card is dealt twice except through a reshuffle.
+
+The game is the stream's (its ``TableOpened``), reached through the registry; events are told apart by
+their class names (the game's ``events``: ``HandStarted``, ``CardsDealt``, ``Discarded``…).
 
 A hand still in progress at the end of the events (no ``HandEnded``) is skipped, not a failure: its seed
 is still secret. Each failing hand gives one :class:`Problem`, for its first failing event; the result is
@@ -28,24 +31,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.cards import Card, Deck
+from engine.cards import Card
 from engine.codec import CodecError, from_data
-from engine.italian.game import reshuffle_order
-from engine.italian.model import (
-    AdeguamentoPaid,
-    CardsDealt,
-    Discarded,
-    DiscardsReshuffled,
-    HandEnded,
-    HandStarted,
-    Phase,
-    PhaseStarted,
-    SeedRevealed,
-)
+from engine.core import Game, find_game
 from engine.shuffle import ALGORITHM, shuffle
 from eventstore.store import RecordedEvent
-from tables.service import ENGINE_EVENTS, deck_players
+from tables.service import DEFAULT_GAME, opened_game
 
 __all__ = ["ALGORITHMS", "Problem", "verify_table_stream"]
 
@@ -75,35 +68,43 @@ class _Failed(Exception):
 class _Hand:
     """The events of one hand, from its ``HandStarted`` to its ``SeedRevealed`` (or the stream's end)."""
 
-    started: HandStarted
+    started: Any  # the game's HandStarted
     version: int
     events: list[tuple[int, object]] = field(default_factory=list)  # (version, engine event) in the hand
     ended: int | None = None  # version of HandEnded
-    revealed: tuple[int, SeedRevealed] | None = None
+    revealed: tuple[int, Any] | None = None  # (version, the game's SeedRevealed)
     after_end: list[tuple[int, str]] = field(default_factory=list)  # (version, type) after HandEnded
 
 
-def verify_table_stream(events: Sequence[RecordedEvent]) -> list[Problem]:
+def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None) -> list[Problem]:
     """Check the shuffle of every finished hand of one table stream (see the module doc).
 
     ``events``: the stream's recorded events in version order (the whole stream, or from a hand's start).
-    Returns the problems, one per failing hand (empty: the stream checks). Never raises for bad data: a
-    malformed event is a problem.
+    ``game``: the table's game code when ``events`` do not start with its ``TableOpened`` (``None``: poker
+    all'italiana, pot limit). Returns the problems, one per failing hand (empty: the stream checks). Never
+    raises for bad data: a malformed event is a problem.
     """
     problems: list[Problem] = []
     stream = events[0].stream_id if events else ""
     hand: _Hand | None = None
+    code = game or DEFAULT_GAME
+    if events and events[0].type == "TableOpened":
+        code = opened_game(events[0].data)
+    try:
+        rules = find_game(code)
+    except ValueError as error:
+        return [Problem(stream, events[0].version if events else 0, f"unknown game: {error}")]
 
     def close(current: _Hand | None) -> None:
         if current is None or current.ended is None:
             return  # no hand, or a hand in progress: its seed is still secret
         try:
-            _verify_hand(current)
+            _verify_hand(rules, current)
         except _Failed as failed:
             problems.append(Problem(stream, failed.version, failed.message))
 
     for recorded in events:
-        cls = ENGINE_EVENTS.get(recorded.type)
+        cls = rules.events.get(recorded.type)
         if cls is None:
             continue
         try:
@@ -112,11 +113,12 @@ def verify_table_stream(events: Sequence[RecordedEvent]) -> list[Problem]:
             message = f"v{recorded.version}: unreadable event: {error}"
             problems.append(Problem(stream, recorded.version, message))
             continue
-        if isinstance(event, HandStarted):
+        kind = type(event).__name__
+        if kind == "HandStarted":
             close(hand)
             hand = _Hand(event, recorded.version)
             continue
-        if isinstance(event, SeedRevealed):
+        if kind == "SeedRevealed":
             if hand is not None and hand.ended is not None and hand.revealed is None:
                 hand.revealed = (recorded.version, event)
             else:
@@ -132,13 +134,13 @@ def verify_table_stream(events: Sequence[RecordedEvent]) -> list[Problem]:
                 hand.after_end.append((recorded.version, recorded.type))
             continue
         hand.events.append((recorded.version, event))
-        if isinstance(event, HandEnded):
+        if kind == "HandEnded":
             hand.ended = recorded.version
     close(hand)
     return problems
 
 
-def _verify_hand(hand: _Hand) -> None:
+def _verify_hand(game: Game, hand: _Hand) -> None:
     """Raise :class:`_Failed` at the first failing check of a finished hand."""
     started, number = hand.started, hand.started.number
     at_start = f"v{hand.version}: hand {number}"
@@ -167,13 +169,13 @@ def _verify_hand(hand: _Hand) -> None:
             f"{at_reveal}: the seed does not match the commitment of HandStarted v{hand.version} "
             f"(sha256(seed) = {digest}, committed {started.commitment})",
         )
-    deck = algorithm(Deck.italian(deck_players(len(started.dealt))).cards, seed)
+    deck = algorithm(game.deck(len(started.dealt)).cards, seed)
     if deck != started.deck:
         raise _Failed(hand.version, f"{at_start}: the recorded deck is not the shuffle of the revealed seed")
-    _verify_cards(hand, deck)
+    _verify_cards(game, hand, deck)
 
 
-def _verify_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
+def _verify_cards(game: Game, hand: _Hand, deck: tuple[Card, ...]) -> None:
     """Replay the card flow of the hand against the recomputed ``deck`` (see the module doc, point 5)."""
     started = hand.started
     in_hand = set(started.dealt) - {seat for seat, _ in started.adeguamento}
@@ -187,12 +189,13 @@ def _verify_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
     events = hand.events
     for index, (version, event) in enumerate(events):
         where = f"v{version}: hand {started.number}"
-        if isinstance(event, AdeguamentoPaid):
+        kind = type(event).__name__
+        if kind == "AdeguamentoPaid":
             in_hand.add(event.seat)
-        elif isinstance(event, PhaseStarted) and event.phase is Phase.DEAL:
+        elif kind == "PhaseStarted" and getattr(event.phase, "value", event.phase) == "deal":
             lowest = 11 - len(in_hand)  # IT-DECK-1: the deck for the players still in
             stock = tuple(card for card in deck if card.rank >= lowest)
-        elif isinstance(event, CardsDealt):
+        elif kind == "CardsDealt":
             count = len(event.cards)
             if event.cards != stock[:count]:
                 expected = " ".join(map(str, stock[:count])) or "nothing (the stock is empty)"
@@ -205,15 +208,17 @@ def _verify_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
                 redeal.discard(card)
             stock = stock[count:]
             held.setdefault(event.seat, set()).update(event.cards)
-        elif isinstance(event, Discarded):
+        elif kind == "Discarded":
             if not set(event.cards) <= held.get(event.seat, set()):
                 raise _Failed(version, f"{where}: seat {event.seat} discarded cards it does not hold")
             held[event.seat] -= set(event.cards)
             discards[event.seat] = event.cards
-        elif isinstance(event, DiscardsReshuffled):
+        elif kind == "DiscardsReshuffled":
             if stock:
                 raise _Failed(version, f"{where}: discards reshuffled while the stock still holds cards")
-            receiver = next((e.seat for _, e in events[index + 1 :] if isinstance(e, CardsDealt)), None)
+            receiver = next(
+                (e.seat for _, e in events[index + 1 :] if type(e).__name__ == "CardsDealt"), None
+            )
             pile = {
                 card
                 for seat, cards in discards.items()
@@ -225,7 +230,7 @@ def _verify_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
                 message = f"{where}: the reshuffled stock is not the served players' discards (IT-CAMBIO-3)"
                 raise _Failed(version, message)
             reshuffles += 1
-            expected_order = reshuffle_order(deck, pile, reshuffles)
+            expected_order = game.reshuffle_order(deck, pile, reshuffles)
             if event.stock != expected_order:
                 raise _Failed(
                     version, f"{where}: the reshuffle {reshuffles} is not the order derived from the seed"

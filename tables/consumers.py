@@ -30,9 +30,9 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework.exceptions import APIException
 
-from engine.italian.errors import IllegalAction
 from eventstore.store import RecordedEvent
-from tables import access, api, broadcast, limits, rendering, service
+from tables import access, api, broadcast, hooks, limits, rendering, service
+from tables.games import refusals
 from tables.models import Table
 from tables.service import BadRequest, TableError
 
@@ -126,11 +126,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.tournament_group, self.channel_name)
 
     def _tournament_group(self) -> str:
-        """``mtt-<id>`` if this table belongs to a multi-table tournament, else ``""``."""
-        from tournaments import mtt
-
+        """``mtt-<id>`` if this table belongs to a multi-table tournament, else ``""``
+        (:func:`tables.hooks.tournament_group`)."""
         tournament_id = Table.objects.filter(id=self.table_id).values_list("tournament_id", flat=True).first()
-        return mtt.stream_id(tournament_id) if mtt.is_mtt(tournament_id) else ""
+        return hooks.tournament_group(tournament_id)
 
     def _render(self, after: int, carried: list[RecordedEvent] | None = None) -> tuple[str, int]:
         """The fragments from version ``after`` to the table's last; ``carried``: the broadcast's events,
@@ -181,21 +180,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     def _moved_notice(self) -> str:
-        """The notice for a viewer whose seat is now at another table of the tournament (``""`` if not)."""
-        from tournaments import dashboard
-        from tournaments.models import Tournament
-
-        tournament = Tournament.objects.filter(id=int(self.tournament_group.removeprefix("mtt-"))).first()
-        if tournament is None or self.username not in tournament.remaining:
-            return ""
-        place = dashboard.seat_of(tournament.detail or {}, self.username)
+        """The notice for a viewer whose seat is now at another table of the tournament (``""`` if not;
+        :func:`tables.hooks.seat_elsewhere`)."""
+        place = hooks.seat_elsewhere(self.tournament_group, self.username)
         if place is None or place[0] == self.table_id:
             return ""
-        number = dashboard.table_numbers(tournament.detail or {}).get(place[0], place[0])
+        table_id, number, seat = place
         with translation.override(self.language):
             return render_to_string(
                 "tables/_moved.html",
-                {"table_id": place[0], "number": number, "seat": place[1] + 1, "after_ms": REDIRECT_MS},
+                {"table_id": table_id, "number": number, "seat": seat + 1, "after_ms": REDIRECT_MS},
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -212,7 +206,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             outcome = await in_pool(self._act)(body)
-        except (TableError, IllegalAction, APIException, ValueError) as error:
+        except (TableError, *refusals(), APIException, ValueError) as error:
             await self._error(str(getattr(error, "detail", error)))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))

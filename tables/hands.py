@@ -1,16 +1,17 @@
 """A table stream hand by hand, for auditors (issue 6 §3): chips conserved at every hand's end, and every hand
-replayed through the engine from its hand history (``engine.phh.export_hand`` → ``engine.replay``) to the
-recorded finishing stacks.
+replayed through the engine from its hand history (the game's ``export_hand`` → ``engine.replay``) to the
+recorded finishing stacks. The game is the table's (:attr:`tables.service.Loaded.rules`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.codec import from_data
-from engine.italian.model import Event, HandEnded, TableState
-from engine.phh import HandHistory, export_hand
+from engine.core import find_game
+from engine.phh import HandHistory
 from engine.replay import replay_histories
 from eventstore.store import RecordedEvent
 from tables import service
@@ -20,14 +21,15 @@ from tables import service
 class Hand:
     """One finished hand: the table ``before`` its ``HandStarted``, its engine events (``HandStarted`` …
     ``HandEnded``, the eliminations and the seed reveal after it included), the table ``after`` them, and the
-    stream versions of its first and last event."""
+    stream versions of its first and last event; ``game``: the table's game code."""
 
     number: int
-    before: TableState
-    events: tuple[Event, ...]
-    after: TableState
+    before: Any
+    events: tuple[Any, ...]
+    after: Any
     first_version: int
     last_version: int
+    game: str = service.DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,40 +47,44 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
     """The finished hands of a table stream ``recorded`` (all its events, in version order); a hand still
     running at the end is not yielded."""
     loaded = None
-    open_hand: tuple[TableState, int] | None = None  # (the table before it, its first version)
-    events: list[Event] = []
+    open_hand: tuple[Any, int] | None = None  # (the table before it, its first version)
+    events: list[Any] = []
     ended = False
     last = 0
     for event in recorded:
         belongs = open_hand is not None and (not ended or event.type in AFTER_END)
         if open_hand is not None and not belongs and loaded is not None:
-            yield _hand(open_hand[0], events, loaded.state, open_hand[1], last)
+            yield _hand(open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
             open_hand, events, ended = None, [], False
         if event.type == "HandStarted" and loaded is not None:
             open_hand, events, ended = (loaded.state, event.version), [], False
         loaded = service.fold(loaded, [event], table_id)
-        cls = service.ENGINE_EVENTS.get(event.type)
+        cls = loaded.rules.events.get(event.type) if loaded is not None else None
         if open_hand is not None and cls is not None:
             events.append(from_data(cls, event.data))
             ended = ended or event.type == "HandEnded"
             last = event.version
     if open_hand is not None and ended and loaded is not None:
-        yield _hand(open_hand[0], events, loaded.state, open_hand[1], last)
+        yield _hand(open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
 
 
-def _hand(before: TableState, events: list[Event], after: TableState, first: int, last: int) -> Hand:
-    number = next((e.number for e in events if isinstance(e, HandEnded)), 0)
-    return Hand(number, before, tuple(events), after, first, last)
+def _hand(before: Any, events: list[Any], after: Any, first: int, last: int, game: str) -> Hand:
+    number = next((e.number for e in events if type(e).__name__ == "HandEnded"), 0)
+    return Hand(number, before, tuple(events), after, first, last, game)
 
 
-def chips_on_table(state: TableState) -> int:
-    """Stacks of every seat plus the chips in the middle carried to the next hand (between hands)."""
-    return sum(o.stack for o in state.seats if o is not None) + state.carried
+def chips_on_table(state: Any, game: str = service.DEFAULT_GAME) -> int:
+    """Stacks of every seat plus the chips in the middle carried to the next hand (between hands; the
+    game's ``facts``: ``sum(stacks) + carried``)."""
+    facts = find_game(game).facts(state)
+    return sum(o.stack for o in facts.seats if o is not None) + facts.carried
 
 
 def history(hand: Hand) -> HandHistory:
-    """The hand's PHH history (our Italian extension, ``docs/hand-history-format.md``)."""
-    return export_hand(hand.before, hand.events)
+    """The hand's PHH history (the game's ``export_hand``; poker all'italiana: our Italian extension,
+    ``docs/hand-history-format.md``)."""
+    history: HandHistory = find_game(hand.game).export_hand(hand.before, hand.events)
+    return history
 
 
 def verify(stream_id: str, recorded: Sequence[RecordedEvent]) -> list[HandProblem]:
@@ -88,7 +94,7 @@ def verify(stream_id: str, recorded: Sequence[RecordedEvent]) -> list[HandProble
     table_id = int(stream_id.removeprefix("table-"))
     problems: list[HandProblem] = []
     for hand in hands(table_id, recorded):
-        before, after = chips_on_table(hand.before), chips_on_table(hand.after)
+        before, after = chips_on_table(hand.before, hand.game), chips_on_table(hand.after, hand.game)
         if before != after:
             problems.append(
                 HandProblem(

@@ -2,9 +2,10 @@
 
 :func:`fragments` returns the out-of-band swaps a socket sends after a new version: the table area
 (``#table``, stamped with the version) and the new hand-log lines (``#hand-log``). Log lines come from
-:func:`engine.italian.view.public_log`, which redacts and names every event by who sat in its seat when it
-happened, so another player's cards never reach the page (not even the cards of the player who sat in the
-viewer's seat before them).
+:meth:`engine.core.Game.public_log` of the table's game, which redacts and names every event by who sat in
+its seat when it happened, so another player's cards never reach the page (not even the cards of the player
+who sat in the viewer's seat before them). Phase names and button glosses are the game's
+(``Game.phase_names``, ``Game.glosses``).
 """
 
 from __future__ import annotations
@@ -17,42 +18,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.codec import from_data
-from engine.italian.legal import ActionKind
-from engine.italian.model import Phase
-from engine.italian.view import CardsDealtHidden, DiscardedHidden, public_log, seating, view
+from engine.core import Game, find_game
 from eventstore.store import RecordedEvent, read_stream
 from tables import service
 from tables.service import Loaded
 
-PHASES = {
-    Phase.ADEGUAMENTO: "Adeguamento",
-    Phase.BLIND: "Apertura al buio",
-    Phase.DEAL: "Distribuzione",
-    Phase.OPENING: "Apertura",
-    Phase.CAMBIO: "Cambio",
-    Phase.FINAL: "Ultimo giro di puntate",
-    Phase.SHOWDOWN: "Showdown",
-}
 
-GLOSS = {
-    "PASSO": "fold",
-    "BUSSO": "check",
-    "PAROL": "parol",
-    "PUNTO": "bet",
-    "RILANCIO": "raise",
-    "VEDO": "call",
-    "RESTO": "all-in",
-    "VA BENE": "no raise",
-    "BUIO": "blind",
-    "CONTROBUIO": "re-blind",
-    "OVER": "over",
-    "DAI CARTE": "deal",
-    "MOSTRO": "show",
-    "NASCONDO": "hide",
-    "PARTECIPO": "join",
-    "CAMBIO": "draw",
-    "SERVITO": "stand pat",
-}
+def phase_name(game: Game, phase: Any) -> str:
+    """The name of ``phase`` (a game's phase: an ``Enum`` or its value) on the page, as the game describes
+    it (``Game.phase_names``; the value itself when the game names it not, ``""`` for no phase)."""
+    if phase is None:
+        return ""
+    value = getattr(phase, "value", phase)
+    return game.phase_names.get(value, str(value))
+
+
+def kind_of(option: Any) -> str:
+    """A legal action's kind as text (``LegalActionLike.kind``: a ``str`` or a ``str``-valued ``Enum``)."""
+    return str(getattr(option.kind, "value", option.kind))
 
 
 def _card(card: Any) -> str | None:
@@ -62,7 +45,8 @@ def _card(card: Any) -> str | None:
 def context(loaded: Loaded, username: str) -> dict[str, Any]:
     """Everything ``templates/tables/_table.html`` needs for ``username``."""
     seat = loaded.seat_of(username)
-    table_view = view(loaded.state, seat)
+    game = loaded.rules
+    table_view = game.view(loaded.state, seat)
     n = len(table_view.seats)
     seats = []
     for index, seat_view in enumerate(table_view.seats):
@@ -92,20 +76,21 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         )
     actions, bet, discard = [], None, None
     for option in table_view.legal:
+        kind = kind_of(option)
         entry = {
-            "kind": option.kind.value,
+            "kind": kind,
             "label": option.label,
-            "gloss": GLOSS.get(option.label.split()[0], ""),
+            "gloss": game.glosses.get(option.label.split()[0], ""),
             "minimum": option.minimum,
             "amount": None,
             "maximum": option.maximum,
         }
-        if option.kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.BLIND_BET):
+        if kind in game.amount_actions:
             if option.minimum < option.maximum and bet is None:
                 bet = entry  # the amount box, limited to the legal range
             else:
                 entry["amount"] = option.minimum  # RESTO, a blind bet: the button carries its amount
-        if option.kind is ActionKind.DISCARD:
+        if kind == "discard":
             discard = entry
             continue
         actions.append(entry)
@@ -123,7 +108,7 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         "actions": actions,
         "bet": bet,
         "discard": discard,
-        "phase": PHASES.get(table_view.phase, "") if table_view.phase else "",
+        "phase": phase_name(game, table_view.phase),
         "deadline": deadline,
         "my_turn": seat is not None and table_view.to_act == seat,
         "sitting_out": me is not None and me.sitting_out,
@@ -147,10 +132,13 @@ _WORDS = {
 }
 
 
-def describe(event: Any, names: dict[int, str]) -> str | None:
-    """One log line for a (public) engine event, or ``None`` for events not worth a line. Plain text,
-    escaped by the template, except the ``SeedRevealed`` line: safe HTML (a ``<span>`` whose ``title``
-    holds the whole seed)."""
+def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
+    """One log line for a (public) engine event of ``game`` (``None``: poker all'italiana, pot limit), or
+    ``None`` for events not worth a line. Events are told apart by their class names (the game's
+    ``events``; ``CardsDealtHidden`` and ``DiscardedHidden`` are the redacted forms ``public_log`` gives).
+    Plain text, escaped by the template, except the ``SeedRevealed`` line: safe HTML (a ``<span>`` whose
+    ``title`` holds the whole seed)."""
+    game = game or find_game(service.DEFAULT_GAME)
     kind = type(event).__name__
 
     def who(seat: int) -> str:
@@ -163,7 +151,7 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
             "opening": event.opening.symbol,
         }
     if kind == "PhaseStarted":
-        return "— " + PHASES.get(event.phase, "") + " —"
+        return "— " + game.phase_names.get(getattr(event.phase, "value", event.phase), "") + " —"
     if kind == "BlindBetPlaced":
         label = ("BUIO", "CONTROBUIO", "OVER")[event.stage - 1]
         return f"{who(event.seat)}: {label} {event.to}"
@@ -172,7 +160,7 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
             "player": who(event.seat),
             "cards": " ".join(map(str, event.cards)),
         }
-    if isinstance(event, CardsDealtHidden):
+    if kind == "CardsDealtHidden":
         text = ngettext(
             "%(player)s receives %(count)s card", "%(player)s receives %(count)s cards", event.count
         )
@@ -184,7 +172,7 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
             "player": who(event.seat),
             "cards": " ".join(map(str, event.cards)),
         }
-    if isinstance(event, DiscardedHidden):
+    if kind == "DiscardedHidden":
         if event.count == 0:
             return f"{who(event.seat)}: SERVITO"
         text = ngettext(
@@ -233,18 +221,20 @@ def describe(event: Any, names: dict[int, str]) -> str | None:
 def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:
     """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
     may see them. Each event is redacted and named by who sat in its seat *when it happened*
-    (:func:`engine.italian.view.public_log`, walking back from the seating of ``loaded``), not by today's
-    seating: a player moved into a seat someone left sees none of that player's cards (issue 15)."""
+    (the game's ``public_log``, walking back from the seating of ``loaded``), not by today's seating: a
+    player moved into a seat someone left sees none of that player's cards (issue 15)."""
+    game = loaded.rules
     engine_events = [
         (recorded.version, from_data(cls, recorded.data))
         for recorded in events
-        if (cls := service.ENGINE_EVENTS.get(recorded.type)) is not None
+        if (cls := game.events.get(recorded.type)) is not None
     ]
-    entries = public_log([event for _version, event in engine_events], seating(loaded.state), username)
+    now = loaded.facts.seating
+    entries = game.public_log([event for _version, event in engine_events], now, username)
     texts = {}
     for (version, _event), entry in zip(engine_events, entries, strict=True):
         names = {seat: player for seat, player in enumerate(entry.seating) if player is not None}
-        texts[version] = describe(entry.event, names)
+        texts[version] = describe(entry.event, names, game)
     lines = []
     for recorded in events:
         text = texts.get(recorded.version)

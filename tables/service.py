@@ -1,9 +1,13 @@
 """The table service: load (snapshot + events) → engine decide → append → project, in one transaction.
 
-A table is the stream ``table-<id>``: ``TableOpened`` (name, tournament, :class:`TableConfig`, seating),
-then the events of :mod:`engine.italian`, then ``TableClosed``. Every append carries the metadata
-``{"at": epoch ms, "actor": username or "system", "command_id": uuid}``. After commit the service schedules
-what happens next (:mod:`tables.timers`): the action timer, a bot's move, the next hand.
+A table is the stream ``table-<id>``: ``TableOpened`` (name, tournament, the game's variant code ``game``
+and its table configuration, first button), then the events of that game, then ``TableClosed``. The
+service reaches the game only through the registry (:func:`engine.core.find_game`, :mod:`tables.games`);
+a ``TableOpened`` written before issue 16 has no ``game`` and is read as poker all'italiana at its
+configuration's limit (:func:`tables.games.legacy_code`), and so is a snapshot without one. Every append
+carries the metadata ``{"at": epoch ms, "actor": username or "system", "command_id": uuid}``. After commit
+the service schedules what happens next (:mod:`tables.timers`): the action timer, a bot's move, the next
+hand.
 
 Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws each hand's seed with
 ``secrets`` and keeps it in :class:`~tables.models.HandSeed` (never in the log while the hand runs);
@@ -11,7 +15,7 @@ Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws
 hand's last event (:func:`_reveal`). ``tables/audit.py`` verifies it all.
 
 Errors (all leave the log unchanged): :class:`TableNotFound` (404), :class:`StaleVersion` (409),
-:class:`NotYourSeat` (403), :class:`BadRequest` (400), ``IllegalAction`` from the engine (400).
+:class:`NotYourSeat` (403), :class:`BadRequest` (400), the game's refusals (``Game.illegal_action``, 400).
 """
 
 from __future__ import annotations
@@ -22,45 +26,36 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import connection, transaction
 
 from engine.cards import Card, Deck
-from engine.codec import CodecError, from_data, registry, to_data
-from engine.italian import apply, dealer_command, evolve, initial_state
-from engine.italian.model import (
-    BetOrRaise,
-    CheckOrCall,
-    Command,
-    DeclineBlind,
-    Discard,
-    Event,
-    Fold,
-    HandEnded,
-    HandStarted,
-    MuckHand,
-    Partecipate,
-    ReturnToPlay,
-    RevealSeed,
-    SayParol,
-    ShowHand,
-    SitOut,
-    StartHand,
-    TableConfig,
-    TableState,
-)
+from engine.codec import CodecError, from_data, to_data
+from engine.core import Game, find_game
+from engine.core.game import TableFacts
 from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from tables.games import game_for_config, legacy_code
 from tables.models import HandSeed, Table
 
 log = logging.getLogger(__name__)
 
-ENGINE_EVENTS: dict[str, type] = registry(Event)
+Command = Any  # a command of the table's game
+Event = Any  # an event of the table's game
+
+DEFAULT_GAME = "PIT"
+"""The game of a table whose opener names neither a game nor a configuration of one (poker all'italiana,
+pot limit: the default of every table before issue 16)."""
+
+ENGINE_EVENTS: Mapping[str, type] = find_game(DEFAULT_GAME).events
+"""The event classes of poker all'italiana by name (its three games log the same ones). Kept for callers
+that read Italian streams; the service itself decodes with the table's own game (:attr:`Loaded.rules`)."""
+
 SNAPSHOT_SCHEMA = 1
 
 
@@ -96,35 +91,60 @@ def now_ms() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A table folded from its stream: engine ``state`` at ``version``, plus the service's own facts."""
+    """A table folded from its stream: the game's ``state`` at ``version``, plus the service's own facts.
+
+    ``game``: the variant code of the table's game (``"PIT"``…), found with :attr:`rules`."""
 
     table_id: int
     version: int
-    state: TableState
+    state: Any
     name: str = ""
     tournament_id: int | None = None
     first_button: int | None = None
     closed: bool = False
     last_at: int = 0
+    game: str = DEFAULT_GAME
+
+    @property
+    def rules(self) -> Game:
+        """The table's game (:func:`engine.core.find_game` of :attr:`game`)."""
+        return find_game(self.game)
+
+    @property
+    def facts(self) -> TableFacts:
+        """What the service reads of the state: seats, stacks, who is to act, deadlines (``Game.facts``)."""
+        return self.rules.facts(self.state)
 
     def seat_of(self, player: str) -> int | None:
-        for seat, occupant in enumerate(self.state.seats):
+        for seat, occupant in enumerate(self.facts.seats):
             if occupant is not None and occupant.player == player:
                 return seat
         return None
 
 
-def config_from_data(data: dict[str, Any]) -> TableConfig:
-    return from_data(TableConfig, data)
+def opened_game(data: Mapping[str, Any]) -> str:
+    """The game code of a ``TableOpened``'s data: its ``game``, or for a stream written before issue 16
+    (none recorded) poker all'italiana at its configuration's limit (:func:`tables.games.legacy_code`)."""
+    code = data.get("game")
+    return code if isinstance(code, str) and code else legacy_code(data.get("config") or {})
+
+
+def config_from_data(data: dict[str, Any], game: str = DEFAULT_GAME) -> Any:
+    """The table configuration of ``game`` from its JSON (``TableOpened.config``)."""
+    return from_data(find_game(game).config_type, data)
 
 
 def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) -> Loaded | None:
     """Fold recorded table events into ``loaded`` (``None`` before ``TableOpened``). Total, no validation."""
+    game = loaded.rules if loaded is not None else None
+    events_of: Mapping[str, type] = game.events if game is not None else {}
     for recorded in events:
         at = int(recorded.metadata.get("at", 0))
         if recorded.type == "TableOpened":
             data = recorded.data
-            state = initial_state(config_from_data(data["config"]))
+            code = opened_game(data)
+            game = find_game(code)
+            state = game.initial_state(config_from_data(data["config"], code))
             loaded = Loaded(
                 table_id=table_id,
                 version=recorded.version,
@@ -133,15 +153,20 @@ def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) 
                 tournament_id=data.get("tournament_id"),
                 first_button=data.get("first_button"),
                 last_at=at,
+                game=code,
             )
+            events_of = game.events
             continue
         if loaded is None:
             continue
         if recorded.type == "TableClosed":
             loaded = replace(loaded, version=recorded.version, closed=True, last_at=at)
             continue
-        cls = ENGINE_EVENTS.get(recorded.type)
-        state = evolve(loaded.state, from_data(cls, recorded.data)) if cls is not None else loaded.state
+        cls = events_of.get(recorded.type)
+        if cls is not None:
+            state = loaded.rules.evolve(loaded.state, from_data(cls, recorded.data))
+        else:
+            state = loaded.state
         loaded = replace(loaded, version=recorded.version, state=state, last_at=at)
     return loaded
 
@@ -223,12 +248,8 @@ def load(
         if snapshot is not None:
             version, data = snapshot
             try:
-                loaded = replace(
-                    from_data(_SnapshotLoaded, data["meta"]).to_loaded(table_id),
-                    version=version,
-                    state=from_data(TableState, data["state"]),
-                )
-            except (CodecError, KeyError):
+                loaded = _from_snapshot(table_id, version, data)
+            except (CodecError, KeyError, TypeError, ValueError, AttributeError):
                 loaded = None
     events = store.read_stream(sid, loaded.version if loaded else 0, at_version)
     loaded = fold(loaded, events, table_id)
@@ -246,24 +267,33 @@ class _SnapshotLoaded:
     first_button: int | None
     closed: bool
     last_at: int
+    game: str = ""  # "" in snapshots taken before issue 16: poker all'italiana (legacy_code)
 
-    def to_loaded(self, table_id: int) -> Loaded:
-        return Loaded(
-            table_id,
-            0,
-            initial_state(TableConfig()),
-            self.name,
-            self.tournament_id,
-            self.first_button,
-            self.closed,
-            self.last_at,
-        )
+
+def snapshot_game(data: dict[str, Any]) -> str:
+    """The game code of a stored snapshot: its ``meta.game``, or for a snapshot taken before issue 16 (none
+    recorded) poker all'italiana at its state's configured limit (:func:`tables.games.legacy_code`). Raises
+    ``KeyError`` / ``AttributeError`` / ``TypeError`` for data of another shape."""
+    code = data["meta"].get("game")
+    return code if isinstance(code, str) and code else legacy_code(data["state"].get("config") or {})
+
+
+def _from_snapshot(table_id: int, version: int, data: dict[str, Any]) -> Loaded:
+    """The table a snapshot holds (raises ``CodecError``, ``KeyError``, ``ValueError`` for a bad one)."""
+    meta = from_data(_SnapshotLoaded, data["meta"])
+    code = snapshot_game(data)
+    state = from_data(find_game(code).state_type, data["state"])
+    return Loaded(
+        table_id, version, state, meta.name, meta.tournament_id, meta.first_button, meta.closed,
+        meta.last_at, code,
+    )
 
 
 def snapshot_data(loaded: Loaded) -> dict[str, Any]:
-    """What a snapshot of the table at ``loaded.version`` holds (JSON)."""
+    """What a snapshot of the table at ``loaded.version`` holds (JSON): ``meta`` (name, tournament, first
+    button, closed, last time, game code) and the game's ``state``."""
     meta = _SnapshotLoaded(
-        loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at
+        loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at, loaded.game
     )
     return {"meta": to_data(meta), "state": to_data(loaded.state)}
 
@@ -276,39 +306,36 @@ def _snapshot(loaded: Loaded) -> None:
 
 
 def row(loaded: Loaded) -> dict[str, Any]:
-    """The :class:`~tables.models.Table` fields for ``loaded`` (also what ``verify_projections`` compares)."""
-    state = loaded.state
-    hand = state.hand
-    to_act = hand.to_act if hand is not None else None
-    deadline = None
-    if hand is not None and to_act is not None:
-        occupant = state.seats[to_act]
-        deadline = hand.deadline + (occupant.time_bank if occupant is not None and hand.chips_required else 0)
+    """The :class:`~tables.models.Table` fields for ``loaded`` (also what ``verify_projections`` compares).
+
+    ``to_act``: the seat to act (the lowest, should a game let several act at once); ``invito``: the forced
+    bet (:class:`engine.core.TableFacts`)."""
+    facts = loaded.facts
     if loaded.closed:
         status = "closed"
-    elif hand is not None:
+    elif facts.in_hand:
         status = "playing"
-    elif state.hand_number == 0:
+    elif facts.hand_number == 0:
         status = "waiting"
     else:
         status = "between"
     seats = [
         None if o is None else {"player": o.player, "stack": o.stack, "sitting_out": o.sitting_out}
-        for o in state.seats
+        for o in facts.seats
     ]
     return {
         "name": loaded.name,
         "tournament_id": loaded.tournament_id,
         "version": loaded.version,
         "status": status,
-        "hand_number": state.hand_number,
-        "button": state.button,
-        "to_act": to_act,
-        "deadline_ms": deadline,
+        "hand_number": facts.hand_number,
+        "button": facts.button,
+        "to_act": min(facts.to_act) if facts.to_act else None,
+        "deadline_ms": facts.deadline_ms,
         "last_at_ms": loaded.last_at,
-        "invito": hand.invito if hand is not None else state.invito,
+        "invito": facts.forced_bet,
         "seats": seats,
-        "players": [o.player for o in state.seats if o is not None],
+        "players": [o.player for o in facts.seats if o is not None],
     }
 
 
@@ -339,17 +366,22 @@ def _new_events(events: Sequence[Event]) -> list[NewEvent]:
 
 def open_table(
     name: str,
-    config: TableConfig,
+    config: Any,
     players: Sequence[tuple[int, str, int]] = (),
     tournament_id: int | None = None,
     first_button: int | None = None,
     actor: str = "system",
     table_id: int | None = None,
+    game: str | None = None,
 ) -> Loaded:
     """Open a table and seat ``players`` ``(seat, username, chips)``; returns it (caller's transaction).
 
-    ``table_id``: a :class:`~tables.models.Table` row the caller already created (to know the id first).
+    ``config``: the game's table configuration (``Game.table_config``). ``game``: the variant code
+    (``"PIT"``…); ``None``: the registered game of ``config``'s type and limit
+    (:func:`tables.games.game_for_config`). ``table_id``: a :class:`~tables.models.Table` row the caller
+    already created (to know the id first). Raises :class:`engine.core.UnknownGame` for an unknown game.
     """
+    rules = find_game(game) if game is not None else game_for_config(config)
     with transaction.atomic():
         if table_id is None:
             table = Table.objects.create(name=name, tournament_id=tournament_id)
@@ -361,21 +393,22 @@ def open_table(
             {
                 "name": name,
                 "tournament_id": tournament_id,
+                "game": rules.code,
                 "config": to_data(config),
                 "first_button": first_button,
             },
         )
-        state = initial_state(config)
+        state = rules.initial_state(config)
         events: list[Event] = []
-        from engine.italian.model import SeatPlayer
-
         for seat, player, stack in players:
-            state, produced = apply(state, SeatPlayer(seat, player, stack, at))
+            state, produced = rules.apply(state, rules.seat_command(seat, player, stack, at))
             events.extend(produced)
         recorded = store.append(
             stream_id(table.id), 0, [opened, *_new_events(events)], {"at": at, "actor": actor}
         )
-        loaded = Loaded(table.id, recorded[-1].version, state, name, tournament_id, first_button, False, at)
+        loaded = Loaded(
+            table.id, recorded[-1].version, state, name, tournament_id, first_button, False, at, rules.code
+        )
         project(loaded)
         _snapshot(loaded)
         _after_commit(loaded)
@@ -416,13 +449,14 @@ def handle(
         command = decide(loaded, at)
         if command is None:
             return Outcome(loaded, ())
-        state, events = apply(loaded.state, command)
+        game = loaded.rules
+        state, events = game.apply(loaded.state, command)
         produced = list(events)
-        while (deal := dealer_command(state, at)) is not None:
-            state, dealt = apply(state, deal)
+        while (deal := game.dealer_command(state, at)) is not None:
+            state, dealt = game.apply(state, deal)
             produced.extend(dealt)
-        if state.hand is None and state.commitment and not state.seed_revealed:
-            state = _reveal(table_id, state, at, produced)
+        if game.facts(state).reveal_due:
+            state = _reveal(game, table_id, state, at, produced)
         metadata = {"at": at, "actor": actor}
         if command_id is not None:
             metadata["command_id"] = str(command_id)
@@ -439,9 +473,10 @@ def handle(
             loaded.first_button,
             loaded.closed,
             at,
+            loaded.game,
         )
         project(after)
-        if any(isinstance(e, HandEnded) for e in produced):
+        if any(type(e).__name__ == "HandEnded" for e in produced):
             _snapshot(after)
         response = respond(after) if respond is not None else None
         if command_id is not None and response:  # the claim already holds the empty response
@@ -451,21 +486,21 @@ def handle(
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
 
 
-def _reveal(table_id: int, state: TableState, at: int, produced: list[Event]) -> TableState:
+def _reveal(game: Game, table_id: int, state: Any, at: int, produced: list[Event]) -> Any:
     """After a hand with a seed commitment has ended (``produced`` holds its ``HandEnded`` and any
-    ``PlayerEliminated``): apply :class:`RevealSeed` with the seed kept in :class:`HandSeed`, add the
+    ``PlayerEliminated``): apply ``game.reveal_command`` with the seed kept in :class:`HandSeed`, add the
     ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
 
     Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
     unrevealed; ``tables/audit.py`` reports it. The engine refuses a seed that does not match the
     commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
     """
-    number = state.hand_number
+    number = game.facts(state).hand_number
     row_ = HandSeed.objects.filter(table_id=table_id, hand_number=number).first()
     if row_ is None:
         log.error("table %s hand %s: no seed to reveal (the hand stays unverifiable)", table_id, number)
         return state
-    state, revealed = apply(state, RevealSeed(bytes(row_.seed).hex(), at))
+    state, revealed = game.apply(state, game.reveal_command(bytes(row_.seed).hex(), at))
     produced.extend(revealed)
     row_.delete()
     return state
@@ -511,28 +546,16 @@ def _after_commit(loaded: Loaded) -> None:
 
 # --- building commands ------------------------------------------------------------------------------------
 
-ACTIONS = (
-    "fold",
-    "check",
-    "call",
-    "bet",
-    "raise",
-    "parol",
-    "blind_bet",
-    "decline_blind",
-    "partecipate",
-    "discard",
-    "show",
-    "muck",
-    "sit_out",
-    "return",
-)
+ACTIONS: tuple[str, ...] = find_game(DEFAULT_GAME).actions
+"""The action names of poker all'italiana (every table's game so far); a table accepts its own game's
+(``Loaded.rules.actions``)."""
 
 
 def player_command(
     loaded: Loaded, player: str, action: str, amount: int | None, cards: Sequence[str], at: int
 ) -> Command:
-    """The engine command for ``player``'s ``action`` (one of :data:`ACTIONS`).
+    """The game's command for ``player``'s ``action`` (one of the game's ``actions``:
+    ``Game.player_command``).
 
     Raises :class:`NotYourSeat` if ``player`` is not seated here, :class:`BadRequest` for an unknown action,
     a missing amount or unreadable cards. Whether the action is allowed now is the engine's decision.
@@ -540,32 +563,17 @@ def player_command(
     seat = loaded.seat_of(player)
     if seat is None:
         raise NotYourSeat("Non sei seduto a questo tavolo.")
-    if action in ("bet", "raise", "blind_bet"):
-        if amount is None:
-            raise BadRequest("Serve un importo (amount) per puntare o rilanciare.")
-        return BetOrRaise(seat, amount, at)
+    game = loaded.rules
+    parsed: tuple[Card, ...] = ()
     if action == "discard":
         try:
             parsed = tuple(Card.parse(text) for text in cards)
         except ValueError as error:
             raise BadRequest(f"Carta non valida: {error}") from error
-        return Discard(seat, parsed, at)
-    simple: dict[str, type] = {
-        "fold": Fold,
-        "check": CheckOrCall,
-        "call": CheckOrCall,
-        "parol": SayParol,
-        "decline_blind": DeclineBlind,
-        "partecipate": Partecipate,
-        "show": ShowHand,
-        "muck": MuckHand,
-        "sit_out": SitOut,
-        "return": ReturnToPlay,
-    }
-    if action not in simple:
-        raise BadRequest(f"Azione sconosciuta {action!r}: una di {', '.join(ACTIONS)}.")
-    command: Command = simple[action](seat, at)
-    return command
+    try:
+        return game.player_command(loaded.state, seat, action, amount, parsed, at)
+    except game.illegal_action as error:
+        raise BadRequest(str(error)) from error
 
 
 def act(
@@ -590,35 +598,39 @@ def act(
     )
 
 
-def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | None = None) -> StartHand:
-    """The :class:`StartHand` for the next hand: a fresh 256-bit seed (``secrets``; ``seed``: a fixed one,
-    for tests) shuffles the Italian deck for the number of players dealt in (IT-DECK-1), and the command
-    carries ``sha256(seed)`` and :data:`engine.shuffle.ALGORITHM`.
+def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | None = None) -> Command:
+    """The game's command starting the next hand (``Game.start_command``): a fresh 256-bit seed
+    (``secrets``; ``seed``: a fixed one, for tests) shuffles the game's deck for the players it deals in
+    (the Italian deck per IT-DECK-1), and the command carries ``sha256(seed)`` and
+    :data:`engine.shuffle.ALGORITHM`. ``invito``: the level's forced bet (``None``: the table's).
 
     Side effect: the seed is stored in :class:`~tables.models.HandSeed` for this table and hand number, so
     call it inside the transaction that appends the hand's start (``handle``'s ``decide``): a refused or
     conflicting start rolls the row back with it. Raises ``IllegalAction`` when no hand can start.
     """
-    state = loaded.state
-    button = first_button(loaded) if state.hand_number == 0 else None
-    probe = apply(state, StartHand((), at, invito, button, ""))[1]
-    started = next(e for e in probe if isinstance(e, HandStarted))
-    players = deck_players(len(started.dealt))
-    seed = seed or secrets.token_bytes(SEED_BYTES)
-    deck = shuffle(Deck.italian(players).cards, seed)
-    number = state.hand_number + 1
+    game = loaded.rules
+    hand_number = loaded.facts.hand_number
+    button = first_button(loaded) if hand_number == 0 else None
+    secret = seed or secrets.token_bytes(SEED_BYTES)
+    number = hand_number + 1
+
+    def deal(deck: Deck) -> tuple[Card, ...]:
+        return shuffle(deck.cards, secret)
+
+    command = game.start_command(
+        loaded.state,
+        deal,
+        at=at,
+        forced_bet=invito,
+        button=button,
+        hand_id=f"{loaded.table_id}-{number}",
+        commitment=hashlib.sha256(secret).hexdigest(),
+        algorithm=ALGORITHM,
+    )
     HandSeed.objects.update_or_create(
-        table_id=loaded.table_id, hand_number=number, defaults={"seed": bytes(seed)}
+        table_id=loaded.table_id, hand_number=number, defaults={"seed": bytes(secret)}
     )
-    return StartHand(
-        deck,
-        at,
-        invito,
-        button,
-        f"{loaded.table_id}-{number}",
-        commitment=hashlib.sha256(seed).hexdigest(),
-        shuffle_algorithm=ALGORITHM,
-    )
+    return command
 
 
 def first_button(loaded: Loaded) -> int | None:
@@ -627,7 +639,7 @@ def first_button(loaded: Loaded) -> int | None:
     seat clockwise, as if the button had moved on (G-BTN-1). ``None`` when no draw was recorded (the engine
     then gives it to the last player with chips)."""
     drawn = loaded.first_button
-    seats = loaded.state.seats
+    seats = loaded.facts.seats
     if drawn is None or not 0 <= drawn < len(seats):
         return None
     for step in range(len(seats)):
@@ -637,7 +649,4 @@ def first_button(loaded: Loaded) -> int | None:
     return None
 
 
-def deck_players(dealt: int) -> int:
-    """The number of players whose Italian deck (IT-DECK-1) is shuffled for a hand dealing ``dealt`` seats
-    (2 to 9; a tournament hand may deal one player when the others sit out)."""
-    return max(2, min(dealt, 9))
+

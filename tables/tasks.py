@@ -15,11 +15,9 @@ from collections import OrderedDict
 
 from celery import shared_task
 
-from engine.italian.bot import bot_command
-from engine.italian.errors import IllegalAction, TimeoutTooEarly
-from engine.italian.model import Command, TimeoutExpired
 from tables import service, timers
-from tables.service import Loaded, StaleVersion, TableError
+from tables.games import refusals, too_early
+from tables.service import Command, Loaded, StaleVersion, TableError
 
 log = logging.getLogger("mazziere.tasks")
 _rng = random.Random(secrets.randbits(64))
@@ -32,28 +30,25 @@ _refused_lock = threading.Lock()
 
 
 def run_timeout(table_id: int, version: int) -> bool:
-    """The player to act ran out of time (IT-SIT-1): the engine's :class:`TimeoutExpired`."""
+    """The player to act ran out of time (IT-SIT-1): the game's ``timeout_command``."""
 
     def decide(loaded: Loaded, at: int) -> Command | None:
-        hand = loaded.state.hand
-        if hand is None or hand.to_act is None:
-            return None
-        return TimeoutExpired(hand.to_act, at)
+        return loaded.rules.timeout_command(loaded.state, at)
 
     return _run(table_id, version, decide, "timeout")
 
 
 def run_bot(table_id: int, version: int) -> bool:
-    """A bot at the seat to act makes its move (:func:`engine.italian.bot.bot_command`)."""
+    """A bot at the seat to act makes its move (the game's ``bot_command``; the first bot to act, should a
+    game let several act at once: the next one moves after this commit)."""
 
     def decide(loaded: Loaded, at: int) -> Command | None:
-        hand = loaded.state.hand
-        if hand is None or hand.to_act is None:
-            return None
-        occupant = loaded.state.seats[hand.to_act]
-        if occupant is None or not timers.is_bot(occupant.player):
-            return None
-        return bot_command(loaded.state, hand.to_act, _rng, at)
+        facts = loaded.facts
+        for seat in sorted(facts.to_act):
+            occupant = facts.seats[seat]
+            if occupant is not None and timers.is_bot(occupant.player):
+                return loaded.rules.bot_command(loaded.state, seat, _rng, at)
+        return None
 
     return _run(table_id, version, decide, "bot")
 
@@ -77,11 +72,11 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
         outcome = service.handle(table_id, decide, expected_version=version, actor="system")
     except StaleVersion:
         return False  # the table moved on: this timer is obsolete
-    except TimeoutTooEarly:
+    except too_early():  # a timer that fired before the deadline (clock skew): schedule it again
         loaded = service.load(table_id)
         timers.schedule(loaded)
         return False
-    except (TableError, IllegalAction):
+    except (TableError, *refusals()):
         key = (name, table_id, version)
         with _refused_lock:
             first = key not in _REFUSED

@@ -15,7 +15,7 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from engine.italian.game import can_start_hand
+from tables import hooks
 from tables.models import Table
 from tables.service import Loaded, now_ms
 
@@ -32,23 +32,19 @@ def is_bot(username: str) -> bool:
 
 
 def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
-    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)."""
+    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)
+    through the hook the tournaments app registers (:func:`tables.hooks.hand_settings`)."""
     if loaded.tournament_id is None:
         return True, None
-    from tournaments import mtt
-    from tournaments.service import table_hand_settings
-
-    if mtt.is_mtt(loaded.tournament_id):
-        return mtt.table_hand_settings(loaded.tournament_id, loaded.table_id, loaded.state.hand_number)
-    return table_hand_settings(loaded.tournament_id)
+    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.facts.hand_number)
 
 
 def can_start(loaded: Loaded) -> bool:
-    """Whether the next hand may start now: the table is open, the engine would deal it
-    (:func:`engine.italian.game.can_start_hand`: the players dealt in, IT-ANTE-1 and T-SITOUT-1) and its
+    """Whether the next hand may start now: the table is open, its game would deal it
+    (``Game.can_start_hand``; poker all'italiana: the players dealt in, IT-ANTE-1 and T-SITOUT-1) and its
     tournament allows it (:func:`hand_settings`). The start task asks this, so it never tries a start the
     engine refuses."""
-    if loaded.closed or not can_start_hand(loaded.state):
+    if loaded.closed or not loaded.rules.can_start_hand(loaded.state):
         return False
     return hand_settings(loaded)[0]
 
@@ -76,17 +72,17 @@ def schedule(loaded: Loaded) -> None:
         return
     from tables import tasks
 
-    state, hand = loaded.state, loaded.state.hand
+    facts = loaded.facts
     key = (loaded.table_id, loaded.version)
-    if hand is not None and hand.to_act is not None:
-        occupant = state.seats[hand.to_act]
-        if occupant is None:
+    if facts.in_hand and facts.to_act:
+        occupants = [facts.seats[seat] for seat in sorted(facts.to_act)]
+        if any(occupant is None for occupant in occupants) or facts.deadline_ms is None:
             return
-        limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
+        limit = facts.deadline_ms
         tasks.timeout.apply_async(key, countdown=max(0.0, (limit - now_ms()) / 1000))
-        if is_bot(occupant.player) and not occupant.sitting_out:
+        if any(is_bot(o.player) and not o.sitting_out for o in occupants if o is not None):
             tasks.bot_act.apply_async(key, countdown=bot_think(*key))
-    elif hand is None and can_start(loaded):
+    elif not facts.in_hand and can_start(loaded):
         tasks.start_hand.apply_async(key, countdown=settings.MAZZIERE_NEXT_HAND_DELAY)
 
 

@@ -15,7 +15,7 @@
 hand (:func:`tables.export.visible_until`): from a ``HandStarted`` without its ``HandEnded`` on (the event
 carries the whole deck, the deals carry the cards) nothing is shown, to auditors and directors alike, and
 the replayer knows only finished hands (:func:`tables.hands.hands`). The live views (table page, API,
-socket) show them nothing either: they see the table as a spectator (:func:`engine.italian.view.view`
+socket) show them nothing either: they see the table as a spectator (the game's ``view``
 without ``reveal``).
 """
 
@@ -39,20 +39,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.italian import evolve
-from engine.italian.model import (
-    AdeguamentoDeclined,
-    DiscardsReshuffled,
-    Event,
-    HandEnded,
-    HandStarted,
-    PotAwarded,
-    SeedRevealed,
-    TableState,
-    TimeBankUsed,
-    TurnStarted,
-)
-from engine.italian.view import view
+from engine.core import Game, find_game
 from eventstore.store import RecordedEvent, read_stream
 from tables import access, rendering, service
 from tables import hands as table_hands
@@ -438,10 +425,15 @@ class Step:
     to_act: int | None
 
 
-def _describe(event: Event, labels: dict[int, str]) -> str:
+def _is(event: Any, kind: str) -> bool:
+    """Whether ``event`` is the game's event named ``kind`` (events are told apart by their class names)."""
+    return type(event).__name__ == kind
+
+
+def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
     """What happened, in words: the table's log line (every card named: the hand is over), or ours for the
     events the table's log does not show."""
-    if isinstance(event, HandStarted):
+    if _is(event, "HandStarted"):
         text = _(
             "Hand %(number)s: button %(button)s, invito %(invito)s, opening with %(opening)s or better, "
             "%(cards)s cards in the deck."
@@ -453,29 +445,29 @@ def _describe(event: Event, labels: dict[int, str]) -> str:
             "opening": event.opening.symbol,
             "cards": len(event.deck),
         }
-    if isinstance(event, TimeBankUsed):
+    if _is(event, "TimeBankUsed"):
         return _("%(player)s uses %(seconds)s s of the time bank") % {
             "player": labels.get(event.seat, f"p{event.seat + 1}"),
             "seconds": round(event.used / 1000, 1),
         }
-    if isinstance(event, AdeguamentoDeclined):
+    if _is(event, "AdeguamentoDeclined"):
         return f"{labels.get(event.seat, f'p{event.seat + 1}')}: PASSO (adeguamento)"
-    if isinstance(event, DiscardsReshuffled):
+    if _is(event, "DiscardsReshuffled"):
         return _("The discards are reshuffled into a new stock: %(cards)s") % {
             "cards": " ".join(map(str, event.stock))
         }
-    if isinstance(event, SeedRevealed):
+    if _is(event, "SeedRevealed"):
         return _("Seed of hand %(number)s revealed: %(seed)s") % {"number": event.number, "seed": event.seed}
-    text = rendering.describe(event, labels)
+    text = rendering.describe(event, labels, game)
     return str(text) if text else type(event).__name__
 
 
 def _seats(
-    state: TableState, before: TableState, last: dict[int, dict[str, Any]], ended: HandEnded | None
+    game: Game, state: Any, before: Any, last: dict[int, dict[str, Any]], ended: Any | None
 ) -> list[dict[str, Any]]:
     """Every seat taken at the start of the hand, as the table is now; after the hand's end the cards (and
     folds, shows) of its last moment are kept on the table."""
-    table = view(state, None, reveal=True)
+    table = game.view(state, None, reveal=True)
     contributions = dict(ended.contributions) if ended is not None else {}
     seats = []
     for index, occupant in enumerate(before.seats):
@@ -527,32 +519,33 @@ def _seats(
 
 def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[Step]:
     """The hand event by event (``recorded``: its engine events as stored, for their versions and times),
-    folded with the engine's ``evolve`` from the table before it. A ``TurnStarted`` is not a step of its own:
+    folded with the game's ``evolve`` from the table before it. A ``TurnStarted`` is not a step of its own:
     it marks who is to act after the step before it."""
+    game = find_game(hand.game)
     labels = {i: f"p{i + 1} ({o.player})" for i, o in enumerate(hand.before.seats) if o is not None}
     state = hand.before
     last: dict[int, dict[str, Any]] = {}
     awarded = 0
-    ended: HandEnded | None = None
+    ended: Any | None = None
     steps: list[Step] = []
     for event, stored in zip(hand.events, recorded, strict=True):
-        state = evolve(state, event)
-        if isinstance(event, PotAwarded):
+        state = game.evolve(state, event)
+        if _is(event, "PotAwarded"):
             awarded += event.amount
-        if isinstance(event, HandEnded):
+        if _is(event, "HandEnded"):
             ended = event
-        seats = _seats(state, hand.before, last, ended)
+        seats = _seats(game, state, hand.before, last, ended)
         if state.hand is not None:
-            table = view(state, None, reveal=True)
+            table = game.view(state, None, reveal=True)
             pot = table.pot - awarded
             pots = [{"amount": p.amount, "eligible": [f"p{s + 1}" for s in p.eligible]} for p in table.pots]
             stock = [str(c) for c in state.hand.stock]
-            phase = rendering.PHASES.get(state.hand.phase, state.hand.phase.value)
+            phase = rendering.phase_name(game, state.hand.phase)
             to_act = state.hand.to_act
         else:
             pot, pots, stock, to_act = state.carried, [], [], None
             phase = _("Hand over")
-        if isinstance(event, TurnStarted) and steps:
+        if _is(event, "TurnStarted") and steps:
             steps[-1].seats, steps[-1].to_act = seats, to_act
             continue
         steps.append(
@@ -561,7 +554,7 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
                 version=stored.version,
                 at=stored.recorded_at,
                 kind=type(event).__name__,
-                text=_describe(event, labels),
+                text=_describe(event, labels, game),
                 phase=phase,
                 seats=seats,
                 pot=pot,
@@ -593,11 +586,11 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     in_hand = [
         r
         for r in recorded
-        if found.first_version <= r.version <= found.last_version and r.type in service.ENGINE_EVENTS
+        if found.first_version <= r.version <= found.last_version and r.type in find_game(found.game).events
     ]
     steps = replay_steps(found, in_hand)
-    started = next(e for e in found.events if isinstance(e, HandStarted))
-    revealed = next((e for e in found.events if isinstance(e, SeedRevealed)), None)
+    started = next(e for e in found.events if _is(e, "HandStarted"))
+    revealed = next((e for e in found.events if _is(e, "SeedRevealed")), None)
     seed_matches = None
     if revealed is not None:
         try:
@@ -620,7 +613,7 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "revealed": revealed,
             "seed_matches": seed_matches,
             "stream_id": stream_id,
-            "ended": next(e for e in found.events if isinstance(e, HandEnded)),
+            "ended": next(e for e in found.events if _is(e, "HandEnded")),
         },
     )
 

@@ -9,18 +9,43 @@ capped in size. A refused value gets a message on its own field; nothing is crea
 
 from __future__ import annotations
 
+import functools
 import math
+import typing
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.italian.model import Limit
+from engine.core import GameFamily, games
 from engine.tournament import mtt as mtt_decider
 from engine.tournament import payouts
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import Level, TournamentConfig, TournamentError
+
+LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
+
+
+def limit_choices() -> list[tuple[str, str]]:
+    """The limits a tournament may be played at: those of the registered poker all'italiana games (``NIT``,
+    ``PIT``, ``FIT``: tournaments are Italian until issue 17), as ``(value, label)``."""
+    offered = {game.limit for game in games() if game.family is GameFamily.ITALIAN}
+    return [(value, label) for value, label in LIMIT_NAMES.items() if value in offered]
+
+
+@functools.cache
+def _limit_type() -> Any:
+    return typing.get_type_hints(MttConfig)["limit"]
+
+
+def tournament_limit(value: str) -> Any:
+    """The tournament engine's limit for ``value`` (``"NL"``, ``"PL"``, ``"FL"``): the type that its
+    configurations declare for ``limit`` (:class:`engine.tournament.mtt.MttConfig`). Raises ``ValueError``
+    for another value."""
+    return _limit_type()(value)
+
 
 MAX_STACK = 100_000_000  # chips: the preset's largest invito is 5 × the stack, inside integer
 MAX_INVITO = 1_000_000_000  # Tournament.invito and Table.invito are PostgreSQL integer
@@ -58,8 +83,8 @@ class SitAndGoForm(forms.Form):
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=9, initial=6)
     limit = forms.ChoiceField(
         label=_("Limit"),
-        choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
-        initial=Limit.POT_LIMIT.value,
+        choices=limit_choices,
+        initial="PL",
     )
     starting_stack = forms.IntegerField(
         label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=1000
@@ -98,7 +123,7 @@ class SitAndGoForm(forms.Form):
         return TournamentConfig(
             name=data["name"],
             seats=data["seats"],
-            limit=Limit(data["limit"]),
+            limit=tournament_limit(data["limit"]),
             starting_stack=data["starting_stack"],
             levels=levels,
             action_time_ms=data["action_seconds"] * 1000,
@@ -156,8 +181,8 @@ class MttForm(forms.Form):
     seats = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=6, initial=6)
     limit = forms.ChoiceField(
         label=_("Limit"),
-        choices=[(limit.value, limit.name.replace("_", " ").title()) for limit in Limit],
-        initial=Limit.POT_LIMIT.value,
+        choices=limit_choices,
+        initial="PL",
     )
     starting_stack = forms.IntegerField(
         label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=10_000
@@ -263,7 +288,7 @@ class MttForm(forms.Form):
         return MttConfig(
             name=data["name"],
             seats=data["seats"],
-            limit=Limit(data["limit"]),
+            limit=tournament_limit(data["limit"]),
             starting_stack=data["starting_stack"],
             levels=self._levels(),
             late_registration_levels=data["late_registration_levels"],

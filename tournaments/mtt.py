@@ -30,7 +30,6 @@ from typing import Any, TypeVar
 from django.db import transaction
 
 from engine.codec import CodecError, from_data, registry, to_data
-from engine.italian.model import RemovePlayer, SeatPlayer
 from engine.tournament import mtt, seating
 from engine.tournament.mtt import MttConfig, MttState
 from engine.tournament.sitgo import Status, TournamentError
@@ -39,7 +38,7 @@ from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
 from tables import service as tables
 from tables.models import Table
 from tournaments.models import Tournament
-from tournaments.service import table_config
+from tournaments.service import game_code, table_config
 
 EVENTS: dict[str, type] = registry(mtt.Event)
 PREFIX = "mtt-"
@@ -294,6 +293,7 @@ def _open_table(
         first_button=button,
         actor=actor,
         table_id=table_id,
+        game=game_code(config),
     )
 
 
@@ -432,26 +432,26 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
     with transaction.atomic():
         number = int(ended.data["number"])
         table = tables.load(table_id, at_version=ended.version)  # seats as the hand ended
-        names = {seat: o.player for seat, o in enumerate(table.state.seats) if o is not None}
+        facts = table.facts
+        names = {seat: o.player for seat, o in enumerate(facts.seats) if o is not None}
         stacks = tuple((names[seat], chips) for seat, chips in ended.data["stacks"] if seat in names)
         # the eliminations of the hand follow its HandEnded in the same append, at most one per seat
         following = store.read_stream(
-            tables.stream_id(table_id), ended.version, ended.version + len(table.state.seats)
+            tables.stream_id(table_id), ended.version, ended.version + len(facts.seats)
         )
         busts = tuple(
             (e.data["player"], int(e.data["starting_stack"]))
             for e in following
             if e.type == "PlayerEliminated" and int(e.data["hand"]) == number
         )
-        state = table.state
-        next_dealer = _next_dealer(state.seats, state.button, {p for p, _ in busts})
+        next_dealer = _next_dealer(facts.seats, facts.button, {p for p, _ in busts})
         key = hand_key(table_id, number)
         _, result, events = execute(
             tournament_id,
             lambda s, at: mtt.RecordHand(
                 table_id,
                 key,
-                state.button,
+                facts.button,
                 next_dealer,
                 stacks,
                 busts,
@@ -477,7 +477,7 @@ def _next_dealer(seats: Sequence[Any], button: int, gone: set[str]) -> int | Non
 
 
 def _between_hands(loaded: tables.Loaded) -> bool:
-    return not loaded.closed and loaded.state.hand is None
+    return not loaded.closed and not loaded.facts.in_hand
 
 
 def _recorded(state: MttState, table_id: int, number: int) -> bool:
@@ -509,7 +509,7 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             loaded = tables.load(table_id)
         except tables.TableNotFound:
             return
-        if not _between_hands(loaded) or not _recorded(state, table_id, loaded.state.hand_number):
+        if not _between_hands(loaded) or not _recorded(state, table_id, loaded.facts.hand_number):
             return
         for departing_table, player in state.pending_departures:
             if departing_table != table_id:
@@ -517,7 +517,9 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             seat = loaded.seat_of(player)
             if seat is not None:
                 loaded = tables.handle(
-                    table_id, lambda current, at, s=seat: RemovePlayer(s, at), actor=actor
+                    table_id,
+                    lambda current, at, s=seat: current.rules.remove_command(s, at),
+                    actor=actor,
                 ).loaded
             execute(tournament_id, lambda s, at, p=player: mtt.ConfirmDeparture(table_id, p, at), actor)
         _, state, _ = load(tournament_id)
@@ -528,7 +530,7 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             if loaded.seat_of(player) is None:
                 loaded = tables.handle(
                     table_id,
-                    lambda current, at, s=seat, p=player, c=chips: SeatPlayer(s, p, c, at),
+                    lambda current, at, s=seat, p=player, c=chips: current.rules.seat_command(s, p, c, at),
                     actor=actor,
                 ).loaded
             execute(tournament_id, lambda s, at, p=player: mtt.ConfirmArrival(table_id, p, at), actor)

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from engine.codec import from_data, registry, to_data
-from engine.italian.model import TableConfig
+from engine.core import find_game
 from engine.tournament import sitgo
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import (
@@ -29,6 +29,7 @@ from engine.tournament.sitgo import (
 from eventstore import store
 from eventstore.store import NewEvent, WrongExpectedVersion
 from tables import service as tables
+from tables.games import legacy_code
 from tables.models import Table
 from tournaments.models import Tournament
 
@@ -148,13 +149,19 @@ def unregister(tournament_id: int, player: str) -> TournamentState:
     return execute(tournament_id, lambda s, at: sitgo.Unregister(player, at), player)[1]
 
 
-def table_config(config: TournamentConfig | MttConfig, invito: int) -> TableConfig:
-    """The table options of a tournament's tables (sit-and-go or multi-table) at level ``invito``."""
-    return TableConfig(
+def game_code(config: TournamentConfig | MttConfig) -> str:
+    """The variant code of a tournament's tables: poker all'italiana at the tournament's limit (``NIT``,
+    ``PIT``, ``FIT``; every tournament is Italian until issue 17 gives tournaments a game of their own)."""
+    return legacy_code({"limit": config.limit.value})
+
+
+def table_config(config: TournamentConfig | MttConfig, invito: int) -> Any:
+    """The table options of a tournament's tables (sit-and-go or multi-table) at level ``invito``, built by
+    the tables' game (``Game.table_config``, :func:`game_code`)."""
+    return find_game(game_code(config)).table_config(
         seats=config.seats,
-        limit=config.limit,
         tournament=True,
-        invito=invito,
+        forced_bet=invito,
         action_time_ms=config.action_time_ms,
         time_bank_ms=config.time_bank_ms,
     )
@@ -178,6 +185,7 @@ def start(tournament_id: int, actor: str, seed: bytes | None = None) -> Tourname
             first_button=state.button,
             actor=actor,
             table_id=table.id,
+            game=game_code(config),
         )
     return state
 

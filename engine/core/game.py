@@ -21,7 +21,8 @@ unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
@@ -32,6 +33,8 @@ __all__ = [
     "Game",
     "GameFamily",
     "LegalActionLike",
+    "SeatFacts",
+    "TableFacts",
     "UnknownGame",
     "find_game",
     "games",
@@ -55,12 +58,22 @@ class Chooser(Protocol):
 
     def choice(self, seq: Sequence[Any]) -> Any: ...
 
+    def randrange(self, start: int, stop: int) -> int:
+        """An ``int`` from ``start`` to ``stop - 1`` (added in issue 16: the Italian bot draws with it)."""
+        ...
+
 
 @runtime_checkable
 class LegalActionLike(Protocol):
     """What every game's legal action tells the service: its kind (``fold``, ``check``, ``call``,
     ``bet``, ``raise``, ``discard``, ``show``, ``muck``, and a game's own kinds), the label on its button,
     and the chips (or number of cards to change) from ``minimum`` to ``maximum``."""
+
+    @property
+    def kind(self) -> Any:
+        """The action's kind: a ``str``, or an ``Enum`` whose ``value`` is that ``str`` (service: added in
+        issue 16 so the pages can tell an amount box from a button; see :attr:`Game.amount_actions`)."""
+        ...
 
     @property
     def label(self) -> str: ...
@@ -70,6 +83,47 @@ class LegalActionLike(Protocol):
 
     @property
     def maximum(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """A seated player as the service sees every game's seat: the user name, the chips behind (``int``,
+    not yet in the middle), whether the player sits out, and the time bank left (milliseconds)."""
+
+    player: str
+    stack: int
+    sitting_out: bool = False
+    time_bank_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What the service reads of a game's table state (:meth:`Game.facts`), the same for every game.
+
+    ``hand_number``: hands started so far (0 before the first). ``button``: the dealer's seat, ``-1`` before
+    the first hand. ``in_hand``: a hand is running. ``to_act``: the seats that must decide now (as
+    :meth:`Game.to_act`). ``deadline_ms``: when the time of the seat(s) to act runs out, epoch milliseconds,
+    time bank included when the game lets it be used now (``None``: nobody to act). ``forced_bet``: the
+    forced bet of the hand running, else of the next hand (chips; the Italian *invito*). ``seats``: one
+    entry per seat, ``None`` when empty. ``carried``: chips in the middle that belong to no stack between
+    hands (an Italian pot carried to the next hand; 0 elsewhere), so that between hands the chips on the
+    table are ``sum(stacks) + carried``. ``reveal_due``: no hand runs and the last hand committed to a
+    shuffle seed not yet revealed (the service then appends :meth:`Game.reveal_command`)."""
+
+    hand_number: int
+    button: int
+    in_hand: bool
+    to_act: frozenset[int]
+    deadline_ms: int | None
+    forced_bet: int
+    seats: tuple[SeatFacts | None, ...]
+    carried: int = 0
+    reveal_due: bool = False
+
+    @property
+    def seating(self) -> tuple[str | None, ...]:
+        """The player in each seat (``None``: empty), as :meth:`Game.public_log` takes it (``now``)."""
+        return tuple(None if seat is None else seat.player for seat in self.seats)
 
 
 class Game(Protocol):
@@ -84,6 +138,14 @@ class Game(Protocol):
     events: Mapping[str, type]  # every event class the game logs, by its name (the store's event type)
     config_type: type  # the game's table configuration (a frozen dataclass)
     state_type: type  # the game's table state (a frozen dataclass)
+
+    # --- added for the service (issue 16): every game provides these too --------------------------------
+    limit: str  # the betting structure: "NL", "PL" or "FL" (PHH's first letter of the code)
+    phase_names: Mapping[str, str]  # a phase's value (view and events) -> its name on the page (Italian)
+    glosses: Mapping[str, str]  # first word of an action label -> its English gloss ("PASSO" -> "fold")
+    amount_actions: frozenset[str]  # action kinds that carry chips: an amount box or a button with its amount
+    illegal_action: type[Exception]  # the base class of every refusal of decide/apply/player_command
+    too_early: type[Exception]  # the refusal of timeout_command's command before its deadline (reschedule)
 
     def deck(self, players: int) -> Deck:
         """The deck shuffled for a hand dealing ``players`` seats (IT-DECK-1 cuts the Italian deck)."""
@@ -138,6 +200,77 @@ class Game(Protocol):
     ) -> tuple[Any, ...]:
         """``events`` (consecutive, the last leading to the seating ``now``) as the player named ``viewer``
         may receive them, each redacted for the seat that player held *when it happened*."""
+        ...
+
+    # --- added for the service (issue 16) --------------------------------------------------------------
+
+    def facts(self, state: Any) -> TableFacts:
+        """The generic facts of ``state`` the service projects, schedules and checks (:class:`TableFacts`)."""
+        ...
+
+    def table_config(
+        self, *, seats: int, tournament: bool, forced_bet: int, action_time_ms: int, time_bank_ms: int
+    ) -> Any:
+        """The game's table configuration (:attr:`config_type`) from generic options: ``seats`` at the
+        table, tournament rules (sitting-out players still post, busted players are eliminated), the
+        starting ``forced_bet`` (chips; the invito), the action time and time bank (milliseconds); the
+        betting structure is the game's :attr:`limit`. Raises ``ValueError`` for options the game refuses."""
+        ...
+
+    def can_start_hand(self, state: Any) -> bool:
+        """Whether a hand would start now as far as the players go (no hand running, enough players dealt
+        in); the service asks before it tries a start, so it never tries one the game refuses."""
+        ...
+
+    def start_command(
+        self,
+        state: Any,
+        deal: Callable[[Deck], tuple[Card, ...]],
+        *,
+        at: int,
+        forced_bet: int | None,
+        button: int | None,
+        hand_id: str,
+        commitment: str,
+        algorithm: str,
+    ) -> Any:
+        """The command that starts the next hand. The game works out how many players it deals in and calls
+        ``deal`` once with its unshuffled deck for them (:meth:`deck`), which returns the cards in dealing
+        order (the service shuffles with the hand's secret seed). ``forced_bet``: the level's (``None``: the
+        table's own); ``button``: the first hand's drawn button seat (``None``: the game moves it);
+        ``commitment``: ``sha256(seed)`` in hex and ``algorithm`` the shuffle's name, both recorded
+        publicly. Raises :attr:`illegal_action` when no hand can start."""
+        ...
+
+    def seat_command(self, seat: int, player: str, stack: int, at: int) -> Any:
+        """The command seating ``player`` at ``seat`` with ``stack`` chips (between hands)."""
+        ...
+
+    def remove_command(self, seat: int, at: int) -> Any:
+        """The command removing the player of ``seat`` with their chips (between hands)."""
+        ...
+
+    def reveal_command(self, seed: str, at: int) -> Any:
+        """The command revealing the last hand's shuffle ``seed`` (64 lowercase hex digits)."""
+        ...
+
+    def timeout_command(self, state: Any, at: int) -> Any | None:
+        """The command for the seat(s) to act whose time ran out at ``at`` (``None``: nobody to act). Its
+        ``decide`` raises :attr:`too_early` before the deadline."""
+        ...
+
+    def reshuffle_order(self, deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
+        """The stock of the ``k``-th (1-based) reshuffle of discards in a hand whose shuffled ``deck`` is
+        given, derived from the deck so an auditor recomputes it (IT-CAMBIO-3; a game without reshuffles
+        may return the pile sorted by :attr:`Card.code`)."""
+        ...
+
+    def export_hand(self, before: Any, events: Sequence[Any]) -> Any:
+        """The PHH hand history (:class:`engine.phh.HandHistory`) of one finished hand: ``before`` is the
+        state just before its ``HandStarted``, ``events`` its events. Raises ``ValueError`` when they hold
+        no complete hand. Every game logs ``HandStarted`` and ``HandEnded`` events (with ``number``) and,
+        where busted players leave, ``PlayerEliminated``; a seed reveal is ``SeedRevealed``: the service
+        and the audit find hands by these event names."""
         ...
 
 

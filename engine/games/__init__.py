@@ -3,3 +3,5 @@
 Each module of this package registers its games; :func:`engine.core.find_game` imports this package the
 first time a game is asked for.
 """
+
+from engine.games import italian  # noqa: F401  (NIT, PIT, FIT: poker all'italiana)

@@ -98,7 +98,7 @@ class Game:
     shows: tuple[type, ...]
 
 
-GAMES = {
+ITALIAN = {
     "italian": Game(
         events=registry(italian.Event),
         initial=lambda config: italian_initial_state(from_data(italian.TableConfig, config)),
@@ -110,9 +110,13 @@ GAMES = {
 }
 
 
+GAMES = {code: ITALIAN["italian"] for code in ("NIT", "PIT", "FIT")}
+
+
 def game_of(opened: dict[str, Any]) -> Game:
-    """The game of a table (its ``TableOpened``); every table is poker all'italiana so far."""
-    return GAMES[opened.get("game", "italian")]
+    """The game of a table: its ``TableOpened``'s variant code (issue 16); every table is poker all'italiana
+    so far (a stream written before the code was recorded: pot limit)."""
+    return GAMES[opened.get("game", "PIT")]
 
 
 def cards_in(value: Any) -> set[str]:

@@ -14,7 +14,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.italian.model import Limit
 from engine.tournament.sitgo import Level, TournamentConfig
 from tables import access
 from tournaments import service
@@ -46,7 +45,6 @@ def demo_config() -> TournamentConfig:
     return TournamentConfig(
         DEMO_NAME,
         seats=6,
-        limit=Limit.POT_LIMIT,
         starting_stack=1000,
         levels=levels,
         action_time_ms=30_000,

@@ -36,7 +36,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 newest = store.latest_snapshot(stream_id, service.SNAPSHOT_SCHEMA)
                 loaded = service.load(int(stream_id.removeprefix("table-")), cached=False)
-                if loaded.state.hand is None and loaded.version - (newest[0] if newest else 0) >= every:
+                if not loaded.facts.in_hand and loaded.version - (newest[0] if newest else 0) >= every:
                     store.save_snapshot(
                         stream_id, loaded.version, service.snapshot_data(loaded), service.SNAPSHOT_SCHEMA
                     )

@@ -1,0 +1,62 @@
+"""What a table asks of the app that runs its tournament, through hooks that app registers in its
+``AppConfig.ready()`` (``tournaments``: :class:`tournaments.apps.TournamentsConfig`), so that ``tables``
+imports nothing of ``tournaments`` (the layers ``engine`` ← ``eventstore`` ← ``tables`` ← ``tournaments``,
+checked by import-linter in ``make lint``; the clock's periodic job goes through :mod:`tables.timekeeper`
+the same way).
+
+- :func:`hand_settings`: may a tournament table start its next hand now, and with which forced bet (the
+  level's invito, T-LEVEL-1)?
+- :func:`tournament_group`: the broadcast group of a table's tournament whose moves its page follows
+  (``"mtt-<id>"``, ``""`` for none).
+- :func:`seat_elsewhere`: where a player moved away from a table now sits (the page's notice).
+
+With no hook registered a tournament table starts no hand, follows no group and shows no notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+HandSettings = Callable[[int, int, int], tuple[bool, int | None]]
+"""``(tournament id, table id, hands played so far) -> (may the next hand start, forced bet or None)``."""
+TournamentGroup = Callable[[int | None], str]
+"""``tournament id or None -> broadcast group`` (``""``: none)."""
+SeatElsewhere = Callable[[str, str], tuple[int, int, int] | None]
+"""``(group, player) -> (table id, table number in its tournament, seat 0-based)`` of the player's seat now,
+or ``None`` (not seated, or not in that tournament any more)."""
+
+_hooks: dict[str, Any] = {}
+
+
+def register(
+    *,
+    hand_settings: HandSettings | None = None,
+    tournament_group: TournamentGroup | None = None,
+    seat_elsewhere: SeatElsewhere | None = None,
+) -> None:
+    """Register the hooks given (registering one again replaces it)."""
+    given = {
+        "hand_settings": hand_settings,
+        "tournament_group": tournament_group,
+        "seat_elsewhere": seat_elsewhere,
+    }
+    _hooks.update({name: hook for name, hook in given.items() if hook is not None})
+
+
+def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> tuple[bool, int | None]:
+    """See the module doc; ``(False, None)`` when no hook is registered."""
+    hook: HandSettings | None = _hooks.get("hand_settings")
+    return hook(tournament_id, table_id, hand_number) if hook is not None else (False, None)
+
+
+def tournament_group(tournament_id: int | None) -> str:
+    """See the module doc; ``""`` when no hook is registered."""
+    hook: TournamentGroup | None = _hooks.get("tournament_group")
+    return hook(tournament_id) if hook is not None else ""
+
+
+def seat_elsewhere(group: str, player: str) -> tuple[int, int, int] | None:
+    """See the module doc; ``None`` when no hook is registered."""
+    hook: SeatElsewhere | None = _hooks.get("seat_elsewhere")
+    return hook(group, player) if hook is not None else None

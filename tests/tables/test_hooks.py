@@ -1,0 +1,36 @@
+"""A table asks its tournament through :mod:`tables.hooks` (tables import nothing of tournaments): the
+tournaments app registers the answers in ``TournamentsConfig.ready()``; with none, a tournament table starts
+no hand, follows no group and shows no notice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import hooks
+from tournaments import hooks as answers
+
+
+def test_the_tournaments_app_registers_its_answers() -> None:
+    assert hooks._hooks == {
+        "hand_settings": answers.hand_settings,
+        "tournament_group": answers.tournament_group,
+        "seat_elsewhere": answers.seat_elsewhere,
+    }
+
+
+def test_without_hooks_a_tournament_table_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hooks, "_hooks", {})
+    assert hooks.hand_settings(1, 2, 0) == (False, None)
+    assert hooks.tournament_group(1) == ""
+    assert hooks.seat_elsewhere("mtt-1", "anna") is None
+    hooks.register(tournament_group=lambda tournament_id: f"group-{tournament_id}")
+    assert hooks.tournament_group(7) == "group-7"
+    assert hooks.hand_settings(1, 2, 0) == (False, None)
+
+
+@pytest.mark.django_db
+def test_a_table_of_no_multi_table_tournament_follows_no_group() -> None:
+    assert hooks.tournament_group(None) == ""
+    assert hooks.tournament_group(123456) == ""
+    assert hooks.seat_elsewhere("", "anna") is None
+    assert hooks.seat_elsewhere("mtt-123456", "anna") is None
