@@ -34,7 +34,7 @@ from django.db import connection, transaction
 
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
-from engine.core import Game, find_game
+from engine.core import ForcedBets, Game, find_game
 from engine.core.game import TableFacts
 from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
@@ -621,7 +621,7 @@ def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | Non
         loaded.state,
         deal,
         at=at,
-        forced_bet=invito,
+        forced=None if invito is None else ForcedBets(invito=invito),
         button=button,
         hand_id=f"{loaded.table_id}-{number}",
         commitment=hashlib.sha256(secret).hexdigest(),

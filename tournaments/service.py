@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from engine.codec import from_data, registry, to_data
-from engine.core import find_game
+from engine.core import ForcedBets, find_game
 from engine.tournament import sitgo
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import (
@@ -161,7 +161,7 @@ def table_config(config: TournamentConfig | MttConfig, invito: int) -> Any:
     return find_game(game_code(config)).table_config(
         seats=config.seats,
         tournament=True,
-        forced_bet=invito,
+        forced=ForcedBets(invito=invito),
         action_time_ms=config.action_time_ms,
         time_bank_ms=config.time_bank_ms,
     )

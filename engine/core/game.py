@@ -27,9 +27,13 @@ from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
 from engine.cards import Card, Deck
+from engine.core.forced import ForcedBets
+
+NO_FORCED_BETS = ForcedBets()
 
 __all__ = [
     "Chooser",
+    "ForcedBets",
     "Game",
     "GameFamily",
     "LegalActionLike",
@@ -103,8 +107,9 @@ class TableFacts:
     ``hand_number``: hands started so far (0 before the first). ``button``: the dealer's seat, ``-1`` before
     the first hand. ``in_hand``: a hand is running. ``to_act``: the seats that must decide now (as
     :meth:`Game.to_act`). ``deadline_ms``: when the time of the seat(s) to act runs out, epoch milliseconds,
-    time bank included when the game lets it be used now (``None``: nobody to act). ``forced_bet``: the
-    forced bet of the hand running, else of the next hand (chips; the Italian *invito*). ``seats``: one
+    time bank included when the game lets it be used now (``None``: nobody to act). ``forced``: the forced
+    bets of the hand running, else of the next hand; ``forced_bet``: their headline amount in chips (the
+    Italian *invito*, the big blind, stud's small bet), what a one-number column shows. ``seats``: one
     entry per seat, ``None`` when empty. ``carried``: chips in the middle that belong to no stack between
     hands (an Italian pot carried to the next hand; 0 elsewhere), so that between hands the chips on the
     table are ``sum(stacks) + carried``. ``reveal_due``: no hand runs and the last hand committed to a
@@ -119,6 +124,7 @@ class TableFacts:
     seats: tuple[SeatFacts | None, ...]
     carried: int = 0
     reveal_due: bool = False
+    forced: ForcedBets = NO_FORCED_BETS
 
     @property
     def seating(self) -> tuple[str | None, ...]:
@@ -141,6 +147,7 @@ class Game(Protocol):
 
     # --- added for the service (issue 16): every game provides these too --------------------------------
     limit: str  # the betting structure: "NL", "PL" or "FL" (PHH's first letter of the code)
+    short_name: str  # what a lobby line or a clock shows: "NLHE", "PLO", "Stud FL", "NIT"
     phase_names: Mapping[str, str]  # a phase's value (view and events) -> its name on the page (Italian)
     glosses: Mapping[str, str]  # first word of an action label -> its English gloss ("PASSO" -> "fold")
     amount_actions: frozenset[str]  # action kinds that carry chips: an amount box or a button with its amount
@@ -208,13 +215,20 @@ class Game(Protocol):
         """The generic facts of ``state`` the service projects, schedules and checks (:class:`TableFacts`)."""
         ...
 
+    def check_forced_bets(self, forced: ForcedBets) -> None:
+        """Raise :class:`engine.core.forced.ForcedBetsRefused` (naming the field) when ``forced`` does not fit
+        the game: a field the game does not use (a bring-in in hold'em), a missing one (no big blind in a
+        blind game, no invito in poker all'italiana), amounts out of order (small blind above big blind)."""
+        ...
+
     def table_config(
-        self, *, seats: int, tournament: bool, forced_bet: int, action_time_ms: int, time_bank_ms: int
+        self, *, seats: int, tournament: bool, forced: ForcedBets, action_time_ms: int, time_bank_ms: int
     ) -> Any:
         """The game's table configuration (:attr:`config_type`) from generic options: ``seats`` at the
         table, tournament rules (sitting-out players still post, busted players are eliminated), the
-        starting ``forced_bet`` (chips; the invito), the action time and time bank (milliseconds); the
-        betting structure is the game's :attr:`limit`. Raises ``ValueError`` for options the game refuses."""
+        starting ``forced`` bets (checked by :meth:`check_forced_bets`), the action time and time bank
+        (milliseconds); the betting structure is the game's :attr:`limit`. Raises ``ValueError`` for options
+        the game refuses."""
         ...
 
     def can_start_hand(self, state: Any) -> bool:
@@ -228,7 +242,7 @@ class Game(Protocol):
         deal: Callable[[Deck], tuple[Card, ...]],
         *,
         at: int,
-        forced_bet: int | None,
+        forced: ForcedBets | None,
         button: int | None,
         hand_id: str,
         commitment: str,
@@ -236,9 +250,9 @@ class Game(Protocol):
     ) -> Any:
         """The command that starts the next hand. The game works out how many players it deals in and calls
         ``deal`` once with its unshuffled deck for them (:meth:`deck`), which returns the cards in dealing
-        order (the service shuffles with the hand's secret seed). ``forced_bet``: the level's (``None``: the
-        table's own); ``button``: the first hand's drawn button seat (``None``: the game moves it);
-        ``commitment``: ``sha256(seed)`` in hex and ``algorithm`` the shuffle's name, both recorded
+        order (the service shuffles with the hand's secret seed). ``forced``: the level's forced bets
+        (``None``: the table's own); ``button``: the first hand's drawn button seat (``None``: the game
+        moves it); ``commitment``: ``sha256(seed)`` in hex and ``algorithm`` the shuffle's name, both recorded
         publicly. Raises :attr:`illegal_action` when no hand can start."""
         ...
 

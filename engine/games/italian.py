@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.cards import Card, Deck
 from engine.codec import registry
+from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import Chooser, GameFamily, SeatFacts, TableFacts, register
 from engine.italian import game as _game
 from engine.italian.bot import bot_command as _bot_command
@@ -143,7 +144,7 @@ class ItalianGame:
     :class:`engine.italian.errors.IllegalAction` subclasses (Italian ``str()``, English ``english``).
     """
 
-    __slots__ = ("_limit", "code", "limit", "name")
+    __slots__ = ("_limit", "code", "limit", "name", "short_name")
 
     family = GameFamily.ITALIAN
     min_seats = 2
@@ -163,6 +164,7 @@ class ItalianGame:
         self.limit: str = limit.value
         self.code: str = f"{limit.value[0]}IT"
         self.name: str = _NAMES[limit]
+        self.short_name: str = f"Italiana {limit.value}"
 
     def __repr__(self) -> str:
         return f"<game {self.code}: {self.name}>"
@@ -237,6 +239,7 @@ class ItalianGame:
             for o in state.seats
         )
         deadline = None
+        invito = hand.invito if hand is not None else state.invito
         if hand is not None and hand.to_act is not None:
             occupant = state.seats[hand.to_act]
             bank = occupant.time_bank if occupant is not None and hand.chips_required else 0
@@ -247,20 +250,30 @@ class ItalianGame:
             in_hand=hand is not None,
             to_act=self.to_act(state),
             deadline_ms=deadline,
-            forced_bet=hand.invito if hand is not None else state.invito,
+            forced_bet=invito,
             seats=seats,
             carried=state.carried,
             reveal_due=hand is None and bool(state.commitment) and not state.seed_revealed,
+            forced=ForcedBets(invito=invito),
         )
 
+    def check_forced_bets(self, forced: ForcedBets) -> None:
+        """Poker all'italiana's only forced bet is the invito (IT-ANTE-1): it must be set, nothing else."""
+        for name in sorted(forced.used() - {"invito"}):
+            words = name.replace("_", " ")
+            raise ForcedBetsRefused(name, f"{self.name} has no {words}: its forced bet is the invito")
+        if not forced.invito:
+            raise ForcedBetsRefused("invito", f"{self.name} needs an invito (IT-ANTE-1)")
+
     def table_config(
-        self, *, seats: int, tournament: bool, forced_bet: int, action_time_ms: int, time_bank_ms: int
+        self, *, seats: int, tournament: bool, forced: ForcedBets, action_time_ms: int, time_bank_ms: int
     ) -> TableConfig:
+        self.check_forced_bets(forced)
         return TableConfig(
             seats=seats,
             limit=self._limit,
             tournament=tournament,
-            invito=forced_bet,
+            invito=forced.invito,
             action_time_ms=action_time_ms,
             time_bank_ms=time_bank_ms,
         )
@@ -274,7 +287,7 @@ class ItalianGame:
         deal: Callable[[Deck], tuple[Card, ...]],
         *,
         at: int,
-        forced_bet: int | None,
+        forced: ForcedBets | None,
         button: int | None,
         hand_id: str,
         commitment: str,
@@ -283,6 +296,7 @@ class ItalianGame:
         """A :class:`StartHand` whose deck is ``deal`` of the Italian deck for the seats the hand deals in
         (IT-DECK-1: a trial start without cards tells how many). Raises ``IllegalAction`` (e.g.
         ``NotEnoughPlayers``) when no hand can start."""
+        forced_bet = None if forced is None else forced.invito
         probe = _game.apply(state, StartHand((), at, forced_bet, button, ""))[1]
         started = next(e for e in probe if isinstance(e, HandStarted))
         deck = deal(self.deck(len(started.dealt)))

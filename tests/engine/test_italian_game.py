@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, Deck
 from engine.codec import registry
-from engine.core import GameFamily, find_game, games
+from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, find_game, games
 from engine.core.game import TableFacts
 from engine.italian import apply, dealer_command, initial_state
 from engine.italian.bot import play_hand
@@ -47,7 +47,7 @@ CODES = {"NIT": Limit.NO_LIMIT, "PIT": Limit.POT_LIMIT, "FIT": Limit.FIXED_LIMIT
 def seated(code: str, stacks: list[int], seats: int = 6) -> TableState:
     game = find_game(code)
     config = game.table_config(
-        seats=seats, tournament=True, forced_bet=10, action_time_ms=30_000, time_bank_ms=60_000
+        seats=seats, tournament=True, forced=ForcedBets(invito=10), action_time_ms=30_000, time_bank_ms=60_000
     )
     state = game.initial_state(config)
     for seat, stack in enumerate(stacks):
@@ -65,7 +65,7 @@ def test_the_three_italian_games_are_registered_by_limit(code: str, limit: Limit
     assert "all'italiana" in game.name
     assert game.events == registry(Event)
     config = game.table_config(
-        seats=4, tournament=False, forced_bet=25, action_time_ms=5_000, time_bank_ms=7_000
+        seats=4, tournament=False, forced=ForcedBets(invito=25), action_time_ms=5_000, time_bank_ms=7_000
     )
     assert config == TableConfig(
         seats=4, limit=limit, tournament=False, invito=25, action_time_ms=5_000, time_bank_ms=7_000
@@ -132,6 +132,7 @@ def test_facts_between_hands_and_at_the_first_decision() -> None:
         seats=facts.seats,
         carried=0,
         reveal_due=False,
+        forced=ForcedBets(invito=10),
     )
     assert facts.seating == ("p0", "p1", None, None)
     assert [(s.player, s.stack, s.sitting_out, s.time_bank_ms) for s in facts.seats if s is not None] == [
@@ -149,8 +150,8 @@ def test_facts_between_hands_and_at_the_first_decision() -> None:
 
     commitment = hashlib.sha256(seed).hexdigest()
     command = game.start_command(
-        state, deal, at=1_000, forced_bet=20, button=None, hand_id="t-1", commitment=commitment,
-        algorithm=ALGORITHM,
+        state, deal, at=1_000, forced=ForcedBets(invito=20), button=None, hand_id="t-1",
+        commitment=commitment, algorithm=ALGORITHM,
     )
     # two players: the deck for two (IT-DECK-1), shuffled once by the caller
     assert dealt == [len(Deck.italian(2).cards)]
@@ -180,7 +181,7 @@ def test_no_hand_starts_with_one_player_with_chips() -> None:
     assert not game.can_start_hand(state)
     with pytest.raises(NotEnoughPlayers):
         game.start_command(
-            state, lambda deck: deck.cards, at=0, forced_bet=None, button=None, hand_id="", commitment="",
+            state, lambda deck: deck.cards, at=0, forced=None, button=None, hand_id="", commitment="",
             algorithm="",
         )
 
@@ -210,7 +211,7 @@ def test_bot_hands_through_the_registry_are_the_deciders_own(
             break
         deck_seed = hashlib.sha256(f"{seed}-{number}".encode()).digest()
         start = game.start_command(
-            via_game, lambda deck, s=deck_seed: shuffle(deck.cards, s), at=0, forced_bet=None, button=None,
+            via_game, lambda deck, s=deck_seed: shuffle(deck.cards, s), at=0, forced=None, button=None,
             hand_id="", commitment="", algorithm="",
         )
         events: list[Event] = []
@@ -239,7 +240,7 @@ def test_a_game_player_sees_no_hidden_card_through_view_and_public_log() -> None
     state, events = game.apply(
         state,
         game.start_command(
-            state, lambda deck: shuffle(deck.cards, seed), at=0, forced_bet=None, button=None, hand_id="",
+            state, lambda deck: shuffle(deck.cards, seed), at=0, forced=None, button=None, hand_id="",
             commitment="", algorithm="",
         ),
     )
@@ -269,3 +270,42 @@ def test_refusals_leave_the_state_unchanged() -> None:
         game.apply(state, game.player_command(state, 0, "fold", None, [], 0))
     assert state == seated("NIT", [1000, 1000])
     assert dealer_command(state, 0) is None
+
+
+@pytest.mark.parametrize("code", ["NIT", "PIT", "FIT"])
+def test_the_italian_games_take_an_invito_and_no_other_forced_bet(code: str) -> None:
+    """IT-ANTE-1: the invito is poker all'italiana's only forced bet; a blind or a bring-in is refused,
+    naming the field (a tournament form shows it beside that field)."""
+    game = find_game(code)
+    game.check_forced_bets(ForcedBets(invito=50))
+    with pytest.raises(ForcedBetsRefused) as refused:
+        game.check_forced_bets(ForcedBets(invito=50, big_blind=100))
+    assert refused.value.field == "big_blind" and "invito" in str(refused.value)
+    with pytest.raises(ForcedBetsRefused) as refused:
+        game.table_config(
+            seats=6, tournament=True, forced=ForcedBets(), action_time_ms=1_000, time_bank_ms=0
+        )
+    assert refused.value.field == "invito"
+    facts = game.facts(
+        game.initial_state(
+            game.table_config(
+                seats=6, tournament=True, forced=ForcedBets(invito=50), action_time_ms=1_000, time_bank_ms=0
+            )
+        )
+    )
+    assert facts.forced == ForcedBets(invito=50) and facts.forced_bet == 50
+
+
+def test_forced_bets_round_trip_and_refuse_bad_amounts() -> None:
+    forced = ForcedBets(ante=25, small_blind=100, big_blind=200)
+    assert forced.to_dict() == {"ante": 25, "small_blind": 100, "big_blind": 200}
+    assert ForcedBets.from_dict(forced.to_dict()) == forced
+    assert forced.used() == {"ante", "small_blind", "big_blind"}
+    with pytest.raises(ForcedBetsRefused) as refused:
+        ForcedBets.from_dict({"blind": 5})
+    assert refused.value.field == "blind"
+    with pytest.raises(ForcedBetsRefused) as refused:
+        ForcedBets(ante=-1)
+    assert refused.value.field == "ante"
+    with pytest.raises(ForcedBetsRefused):
+        ForcedBets(big_blind=True)
