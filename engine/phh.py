@@ -761,7 +761,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
         raise MalformedHistory(where, "the hand needs blinds_or_straddles (button games) or bring_in (stud)")
     trimming = raw.get("ante_trimming_status")
     if trimming is not None and not isinstance(trimming, bool):
-        raise MalformedHistory(where, "ante_trimming_status must be true or false")
+        raise MalformedHistory(where, "ante_trimming_status must be a boolean")
     actions_raw = raw.get("actions")
     if not isinstance(actions_raw, list):
         raise MalformedHistory(where, "actions must be a list of strings")

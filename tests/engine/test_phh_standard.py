@@ -36,11 +36,8 @@ def pokerkit_final_stacks(text: str) -> list[Decimal]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit warns about keys it does not know (ours are standard)
         history = pokerkit.HandHistory.loads(text)
-        state = None
-        for state in history:
-            pass
-    assert state is not None
-    return [Decimal(value) for value in state.stacks]
+        states = list(history)
+    return [Decimal(value) for value in states[-1].stacks]
 
 
 def file_amounts(history: HandHistory, chips: tuple[int, ...]) -> list[Decimal]:
@@ -255,7 +252,7 @@ def test_a_written_phhs_holds_numbered_tables() -> None:
     assert text.startswith('[1]\nvariant = "NT"\n') and '\n[2]\nvariant = "NT"\n' in text
 
 
-# --- PokerKit reads what we write -----------------------------------------------------------------------------
+# --- PokerKit reads what we write ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(DATA)))
