@@ -181,7 +181,7 @@ BASE = (
         (
             "min_bet = 2",
             "min_bet = 2\nante_trimming_status = 1",
-            "ante_trimming_status must be true or false",
+            "ante_trimming_status must be a boolean",
         ),
         ("min_bet = 2", 'min_bet = 2\nplayers = ["A"]', "players must be a list of 2 names"),
         ("min_bet = 2", "min_bet = 2\ntime = 25", "time must be a TOML local time, like 21:05:30"),
