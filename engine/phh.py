@@ -70,6 +70,7 @@ from engine.italian.model import (
 __all__ = [
     "ITALIAN_VARIANTS",
     "Action",
+    "Difference",
     "HandHistory",
     "MalformedHistory",
     "export_hand",
@@ -96,6 +97,28 @@ class MalformedHistory(ValueError):
         super().__init__(f"{where}: {reason}")
         self.where = where
         self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Where a replay departs from the file: ``hand`` (1-based), ``action`` (1-based, 0 = the hand's
+    start, ``len + 1`` = its end), the action text, what the file expects and what the engine did."""
+
+    hand: int
+    action: int
+    text: str
+    expected: str
+    actual: str
+
+    def describe(self, file: str) -> str:
+        where = f"hand {self.hand}"
+        if self.text:
+            where += f", action {self.action} ({self.text})"
+        elif self.action == 0:
+            where += ", start"
+        else:
+            where += ", end"
+        return f"{file}: {where}: expected {self.expected}, got {self.actual}"
 
 
 @dataclass(frozen=True, slots=True)
