@@ -931,6 +931,8 @@ def _standard_lines(history: HandHistory) -> list[str]:
         lines.append(f"players = {_toml_value(list(history.players))}")
     if history.hand_id and "hand" not in meta:
         lines.append(f"hand = {_toml_value(history.hand_id)}")
+    # the file's other keys in their order (``hand`` as it came: an integer or a string)
+    lines.extend(f"{_toml_key(key)} = {_meta_value(value)}" for key, value in history.metadata)
     optional: list[tuple[str, object]] = [
         ("table", history.table or None),
         ("seat_count", history.seat_count),
@@ -942,7 +944,6 @@ def _standard_lines(history: HandHistory) -> list[str]:
         ("time_zone", history.time_zone or None),
     ]
     lines.extend(f"{key} = {_toml_value(value)}" for key, value in optional if value is not None)
-    lines.extend(f"{_toml_key(key)} = {_meta_value(value)}" for key, value in history.metadata)
     if history.finishing_stacks is not None:
         lines.append(f"finishing_stacks = {amounts(history.finishing_stacks, 'finishing_stacks')}")
     if history.winnings is not None:

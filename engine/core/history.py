@@ -74,7 +74,7 @@ from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, parse_standard_action
 
-__all__ = ["UnsupportedHistory", "export_hand", "forced_bets", "replay_hand"]
+__all__ = ["HandReplay", "UnsupportedHistory", "export_hand", "forced_bets", "replay_hand", "replay_standard"]
 
 
 class UnsupportedHistory(ValueError):
@@ -160,6 +160,7 @@ class _Cards:
     holes: dict[int, list[Card]] = field(default_factory=dict)
     board: list[Card] = field(default_factory=list)
     to_showdown: set[int] = field(default_factory=set)
+    revealed: dict[int, list[Card]] = field(default_factory=dict)
 
     @classmethod
     def scan(cls, history: HandHistory) -> _Cards:
@@ -174,14 +175,26 @@ class _Cards:
                 cards.board.extend(known)
             elif action.verb == "f" and action.actor is not None:
                 folded.add(action.actor)
+        for action in history.actions:  # cards dealt unknown and shown later: the shown ones were dealt
+            if action.verb == "sm" and action.actor is not None:
+                dealt = set(cards.holes.get(action.actor, ()))
+                late = [c for c in action.written if c is not None and c not in dealt]
+                cards.revealed.setdefault(action.actor, []).extend(late)
+                cards.holes.setdefault(action.actor, []).extend(late)
         cards.to_showdown = set(range(history.player_count)) - folded
         return cards
 
     def fill(self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...]) -> tuple[Card, ...]:
         """``written`` with each unknown card replaced by one the file never names (see the module doc)."""
+        revealed = self.revealed.get(seat, [])
+        written = tuple(
+            card if card is not None or not revealed else revealed.pop(0) for card in written
+        )  # an unknown card the player shows later is that card
         missing = sum(1 for card in written if card is None)
         if not missing:
-            return tuple(card for card in written if card is not None)
+            result = tuple(card for card in written if card is not None)
+            self.used.update(result)
+            return result
         free = [c for c in Deck.standard().cards if c not in self.named and c not in self.used]
         chosen: tuple[Card, ...] = tuple(free[:missing])
         if seat in self.to_showdown:
@@ -267,11 +280,41 @@ def _command(action: Action, cards: tuple[Card, ...], bring_in: int) -> Command:
     raise UnsupportedHistory(f"{action.text!r}: no command for {verb!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class HandReplay:
+    """What a replay found: the first :class:`Difference` (``None``: the hand replays), and when the hand
+    ended, the ``stacks`` after it and the chips each player ``won`` from the pots (both in PHH order,
+    whole chips of the hand: the file's amounts × ``10**decimals``)."""
+
+    difference: Difference | None
+    stacks: tuple[int, ...] | None
+    won: tuple[int, ...] | None
+
+
 def replay_hand(history: HandHistory, number: int = 1) -> Difference | None:
     """Replay one standard hand through its game (see the module doc): the first :class:`Difference`
     (``hand`` = ``number``; ``action`` 0 the start, 1-based the file's action, ``len + 1`` the end) or
     ``None``. Raises :class:`UnsupportedHistory` (with :class:`UnknownGame`'s message for a variant no game
     is registered under)."""
+    return _replay(history, number, [])
+
+
+def replay_standard(history: HandHistory, number: int = 1) -> HandReplay:
+    """:func:`replay_hand` with the hand's outcome (:class:`HandReplay`). Raises
+    :class:`UnsupportedHistory`."""
+    runs: list[_Run] = []
+    difference = _replay(history, number, runs)
+    ended = runs[0].ended if runs else None
+    if ended is None:
+        return HandReplay(difference, None, None)
+    final = dict(ended.stacks)
+    seats = range(history.player_count)
+    return HandReplay(
+        difference, tuple(final.get(s, 0) for s in seats), tuple(runs[0].won.get(s, 0) for s in seats)
+    )
+
+
+def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference | None:
     try:
         game = find_game(history.variant)
     except UnknownGame as error:
@@ -291,6 +334,7 @@ def replay_hand(history: HandHistory, number: int = 1) -> Difference | None:
     except ValueError as error:
         raise UnsupportedHistory(f"{game.name} cannot seat this hand: {error}") from None
     run = _Run(game, state)
+    runs.append(run)
     try:
         for seat, (name, stack) in enumerate(zip(_names(history), history.starting_stacks, strict=True)):
             run.apply(SeatPlayer(seat, name, stack))
@@ -353,7 +397,11 @@ def replay_hand(history: HandHistory, number: int = 1) -> Difference | None:
         if action.verb == "sm":
             if run.ended is None:
                 pending.append((index, action))
-            continue  # a show after the hand is over (a winner showing) changes nothing
+            elif action.actor in run.shown:  # the engine showed it: the file's cards must be those
+                wrong = _check_show(action, run.shown[action.actor])
+                if wrong is not None:
+                    return diff(index, action.text, f"p{action.actor + 1} to hold these cards", wrong)
+            continue  # a show after an uncontested hand (a winner showing) changes nothing
         if action.verb in ("dh", "db", "sd"):
             target = action.target if action.verb == "dh" else action.actor
             dealt = cards.fill(spec, target if target is not None else -1, action.written)
