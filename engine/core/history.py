@@ -72,7 +72,7 @@ from engine.core.model import (
 )
 from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
-from engine.phh import Action, Difference, HandHistory, parse_standard_action
+from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
 
 __all__ = ["HandReplay", "UnsupportedHistory", "export_hand", "forced_bets", "replay_hand", "replay_standard"]
 
@@ -429,8 +429,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         return diff(end, "", "the hand to be over", f"still waiting for {waiting}")
     final = dict(run.ended.stacks)
     stacks = tuple(final.get(seat, 0) for seat in range(n))
+    k = history.decimals
     if history.finishing_stacks is not None and stacks != history.finishing_stacks:
-        return diff(end, "", f"finishing stacks {list(history.finishing_stacks)}", f"{list(stacks)}")
+        expected = f"finishing stacks {_listed(history.finishing_stacks, k)}"
+        return diff(end, "", expected, _listed(stacks, k))
     if history.winnings is not None and history.finishing_stacks is None:
         won = tuple(run.won.get(seat, 0) for seat in range(n))
         back = tuple(won[seat] + run.returned.get(seat, 0) for seat in range(n))
@@ -440,8 +442,13 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             file <= ours for file, ours in zip(history.winnings, back, strict=True)
         )
         if not raked:
-            return diff(end, "", f"winnings {list(history.winnings)} (after rake)", f"{list(won)}")
+            return diff(end, "", f"winnings {_listed(history.winnings, k)} (after rake)", _listed(won, k))
     return None
+
+
+def _listed(chips: Sequence[int], decimals: int) -> str:
+    """Amounts in the file's units, as PHH writes them: ``[0, 17.55, 200]``."""
+    return "[" + ", ".join(format_amount(c, decimals) for c in chips) + "]"
 
 
 def _has_unknown(history: HandHistory, seat: int) -> bool:
