@@ -186,3 +186,24 @@ def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> Non
     assert replay_hand(again) is None  # our replay reaches the exported finishing stacks
     if code in ("NT", "FT", "PO"):  # the variants PokerKit knows
         assert pokerkit_stacks(again) == history.finishing_stacks
+
+
+def test_shows_before_the_board_and_a_repeated_unknown_show() -> None:
+    """An all-in run-out as online files write it: the shows first (``sm ????`` repeated), the board after;
+    the unknown hand is dealt the weakest cards the file never names, so the known aces win (XX-HH-1)."""
+    text = """\
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [0.50, 1]
+min_bet = 1
+starting_stacks = [20.25, 30]
+actions = ['d dh p1 ????', 'd dh p2 AhAd', 'p2 cbr 30', 'p1 cc', 'p1 sm ????', 'p2 sm AhAd', 'p1 sm ????',
+  'd db 7c8c9c', 'd db Td', 'd db 2s']
+"""
+    (hand,) = loads_histories(text)
+    result = replay_standard(hand)
+    assert result.difference is None
+    assert result.stacks == (0, 5025)  # p2 takes p1's 20.25: 50.25 in all, in cents
+    # PokerKit refuses the repeated show ("Unable to repair the hand history"); without it, it agrees
+    (once,) = loads_histories(text.replace("'p2 sm AhAd', 'p1 sm ????',", "'p2 sm AhAd',"))
+    assert replay_standard(once).stacks == pokerkit_stacks(once) == (0, 5025)
