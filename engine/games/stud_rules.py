@@ -135,16 +135,15 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
 class SeventhStreetSupply:
     """Where the 7th-street cards come from (ST-1), as :func:`seventh_street_supply` decides.
 
-    - ``burn``: the card burnt before the street, or ``None`` (no burn once the stock is short).
-    - ``stock``: the stock the street deals from (the old one, or the reshuffled one), top first, *after*
-      the burn.
+    - ``stock``: the stock the street deals from (the old one, or the reshuffled one), top first, the burn
+      card (if any) included.
+    - ``burn``: the dealer burns the top card first (the stock has a card to spare).
     - ``reshuffled``: the stock left and the burnt cards were reshuffled into ``stock``.
-    - ``community``: deal one community card face up for all (the top of ``stock``) instead of a card
-      to each player.
+    - ``community``: one community card is dealt face up for all instead of a card to each player.
     """
 
-    burn: Card | None
     stock: tuple[Card, ...]
+    burn: bool
     reshuffled: bool
     community: bool
 
@@ -155,23 +154,21 @@ def seventh_street_supply(
     burned: Sequence[Card],
     players: int,
     *,
-    burn: bool = True,
     k: int = 1,
 ) -> SeventhStreetSupply:
     """How 7th street is dealt to ``players`` players still in the hand (ST-1).
 
-    - The stock holds a card for each player and the burn (when the game burns): burn and deal as usual.
-    - It holds a card for each player but not the burn: deal them without burning.
+    - The stock holds a card for each player: deal as usual, burning first when a card is to spare.
     - Otherwise the cards left in the stock and every card ``burned`` earlier in the hand are reshuffled
       (:func:`reshuffle_order`, the ``k``-th reshuffle of the hand) into a new stock; if it holds a card
-      for each player, each player gets one from it (no burn).
+      for each player, each player gets one from it (burning first when a card is to spare).
     - If it still does not, one card of the new stock is dealt face up in the middle as a community card
-      that every player uses as their 7th card.
+      that every player uses as their 7th card (burning first when a card is to spare).
 
-    Example, a 52-card deck burning before 4th–7th street: with 8 players 24 + 3 × (1 + 8) cards are gone
-    on 7th street, the stock holds 1 card, the 3 burnt cards join it, 4 < 8: one community card. With 7
-    players the stock holds 7 cards: no burn, one each. (So with one deck the reshuffle alone never
-    suffices; it does for a game dealing more cards or burning more.)
+    The dealer never burns a card a player needs. Example, a 52-card deck burning before 4th–7th
+    street: with 8 players 24 + 3 × (1 + 8) cards are gone on 7th street, the stock holds 1 card, the 3
+    burnt cards join it, 4 < 8: one burn and a community card. With 7 players the stock holds 7 cards: no
+    burn, one each.
 
     ``deck``: the hand's whole shuffled deck (to derive the reshuffle); ``stock``: what is left of it, top
     first; ``burned``: the cards burnt so far. Raises :class:`StockExhausted` when not a single card is
@@ -179,16 +176,14 @@ def seventh_street_supply(
     """
     if players < 1:
         raise ValueError(f"7th street needs at least one player, not {players}")
-    if burn and len(stock) > players:
-        return SeventhStreetSupply(stock[0], stock[1:], False, False)
     if len(stock) >= players:
-        return SeventhStreetSupply(None, stock, False, False)
+        return SeventhStreetSupply(stock, len(stock) > players, False, False)
     new_stock = reshuffle_order(deck, (*stock, *burned), k)
     if len(new_stock) >= players:
-        return SeventhStreetSupply(None, new_stock, True, False)
+        return SeventhStreetSupply(new_stock, len(new_stock) > players, True, False)
     if not new_stock:
         raise StockExhausted("no card is left for 7th street, not even a community card (rule ST-1)")
-    return SeventhStreetSupply(None, new_stock, True, True)
+    return SeventhStreetSupply(new_stock, len(new_stock) > 1, True, True)
 
 
 def odd_chip_order(hands: Mapping[int, Sequence[Card]]) -> tuple[int, ...]:

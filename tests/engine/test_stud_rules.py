@@ -152,33 +152,33 @@ def _deal_to_seventh(players: int) -> tuple[tuple[Card, ...], tuple[Card, ...], 
 def test_st_1_seventh_street_with_enough_cards_burns_and_deals() -> None:
     deck, stock, burned = _deal_to_seventh(6)
     supply = seventh_street_supply(deck, stock, burned, 6)
-    assert supply.burn == stock[0]
-    assert supply.stock == stock[1:]
+    assert supply.stock == stock and supply.burn
     assert not supply.reshuffled and not supply.community
 
 
-def test_st_1_seventh_street_stock_one_short_of_the_burn_deals_without_burning() -> None:
+def test_st_1_seventh_street_never_burns_a_card_a_player_needs() -> None:
     deck, stock, burned = _deal_to_seventh(7)
     assert len(stock) == 7  # 52 - 21 - 3 * 8: seven cards, no burn
     supply = seventh_street_supply(deck, stock, burned, 7)
-    assert supply.burn is None and supply.stock == stock
+    assert supply.stock == stock and not supply.burn
     assert not supply.reshuffled and not supply.community
 
 
 def test_st_1_seventh_street_short_stock_reshuffles_the_burnt_cards() -> None:
     deck, stock, burned = _deal_to_seventh(7)
     supply = seventh_street_supply(deck, stock[:5], burned, 7)
-    assert supply.reshuffled and not supply.community and supply.burn is None
+    assert supply.reshuffled and not supply.community and supply.burn  # 8 cards for 7 players
     assert sorted(c.code for c in supply.stock) == sorted(c.code for c in stock[:5] + burned)
     assert supply.stock == reshuffle_order(deck, stock[:5] + burned, 1)
     assert supply.stock != reshuffle_order(deck, stock[:5] + burned, 2)
+    assert not seventh_street_supply(deck, stock[:4], burned, 7).burn  # exactly 7 after the reshuffle
 
 
 def test_st_1_eight_players_on_seventh_street_get_a_community_card() -> None:
     deck, stock, burned = _deal_to_seventh(8)
     assert len(stock) == 1
     supply = seventh_street_supply(deck, stock, burned, 8)
-    assert supply.community and supply.reshuffled and supply.burn is None
+    assert supply.community and supply.reshuffled and supply.burn
     assert len(supply.stock) == 4
 
 
