@@ -17,6 +17,7 @@ __all__ = [
     "BetOrRaise",
     "BetPlaced",
     "BoardDealt",
+    "BringIn",
     "Called",
     "CardsDealt",
     "CheckOrCall",
@@ -56,6 +57,7 @@ __all__ = [
     "ShowdownStarted",
     "SitOut",
     "StartHand",
+    "StockReshuffled",
     "StreetStarted",
     "TimeBankUsed",
     "TimeoutExpired",
@@ -157,6 +159,15 @@ class BetOrRaise:
 
 
 @dataclass(frozen=True, slots=True)
+class BringIn:
+    """Stud (ST-1): the lowest door card posts the bring-in (PHH ``pb``); completing instead is a
+    :class:`BetOrRaise` to the small bet."""
+
+    seat: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class CheckOrCall:
     """Check, or call the current bet (all-in when short) (PHH ``cc``)."""
 
@@ -237,6 +248,7 @@ Command = (
     | DealCards
     | DealBoard
     | BetOrRaise
+    | BringIn
     | CheckOrCall
     | Fold
     | Discard
@@ -325,6 +337,17 @@ class BoardDealt:
 
     cards: tuple[Card, ...]
     burn: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards) was
+    reshuffled and the stock is now ``stock`` (top first; secret, like the deck). ``community``: stud's
+    7th street deals one community card face up for all instead of a card to each player (ST-1)."""
+
+    pile: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    community: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +508,7 @@ Event = (
     | StreetStarted
     | CardsDealt
     | BoardDealt
+    | StockReshuffled
     | TurnStarted
     | TimeBankUsed
     | Checked
@@ -530,7 +554,9 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). ``reshuffles``: stocks
+    reshuffled so far (:class:`StockReshuffled`); ``community``: the current street deals one community
+    card instead of a card to each player (ST-1).
     """
 
     number: int
@@ -571,6 +597,8 @@ class CoreHand:
     showdown_order: tuple[int, ...] = ()
     shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     mucked: frozenset[int] = frozenset()
+    reshuffles: int = 0
+    community: bool = False
 
 
 @dataclass(frozen=True, slots=True)

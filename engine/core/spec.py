@@ -35,9 +35,12 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
-- Draw streets (``Street.draw``): the decider asks each player in turn for a
-  :class:`engine.core.model.Discard` before dealing the replacements; the hook point is in
-  :mod:`engine.core.rules` (``_draw_step``), left unimplemented until five card draw lands.
+- Draw streets (``Street.draw``): the decider asks each player still in the hand, in turn from the
+  button's left, for a :class:`engine.core.model.Discard` (none: stand pat), then deals the replacements
+  in the same order (FD-1), then the street's betting round.
+- :attr:`GameSpec.supply_hook` ``(state, hand, due) -> StockReshuffled | None``: called when the dealer
+  must deal ``due`` (:func:`engine.core.rules.next_deal`); returns the reshuffle of discards or burnt cards
+  when the stock is short (FD-1's draw, ST-1's 7th street with its community card), else ``None``.
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -107,6 +110,7 @@ RaiseHook = Callable[[Any, Any, int], "tuple[int, int] | None"]
 BigBetHook = Callable[[Any, Any], bool]
 ValueHook = Callable[[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], int]
 OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+SupplyHook = Callable[[Any, Any, tuple[int, int, int, bool]], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,7 @@ class GameSpec:
     big_bet_hook: BigBetHook | None = None
     value_hook: ValueHook | None = None
     odd_chip_hook: OddChipHook | None = None
+    supply_hook: SupplyHook | None = None
 
     @property
     def limit(self) -> str:
