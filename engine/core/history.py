@@ -7,7 +7,7 @@ blinds are reversed, so ``p1`` posts the big blind and the button the small blin
 forced bets come from the file (:func:`forced_bets`); the hand starts with no deck, so that every deal
 names the file's cards. Each action becomes the game's command: ``d dh`` → :class:`DealCards`, ``d db`` →
 :class:`DealBoard`, ``cbr`` → :class:`BetOrRaise` (to), ``cc`` → :class:`CheckOrCall`, ``f`` → :class:`Fold`,
-``sd`` → :class:`Discard`, ``pb`` → the bring-in, ``sm`` → :class:`ShowHand` / :class:`MuckHand`. Amounts
+``sd`` → :class:`Discard`, ``pb`` → :class:`BringIn`, ``sm`` → :class:`ShowHand` / :class:`MuckHand`. Amounts
 are whole chips: the file's amounts × ``10**decimals`` (:attr:`HandHistory.decimals`), so cents replay
 exactly in ``int``. At the end the stacks must be the file's ``finishing_stacks`` (and, for a file that
 gives ``winnings`` only, the same players must win, each at least the file's winnings: sites rake pots).
@@ -44,6 +44,7 @@ from engine.core.model import (
     BetOrRaise,
     BetPlaced,
     BoardDealt,
+    BringIn,
     Called,
     CardsDealt,
     Checked,
@@ -90,7 +91,8 @@ def forced_bets(history: HandHistory) -> ForcedBets:
 
     ``antes``: all equal → ``ante``; only ``p2``'s (the big blind's; heads-up the arrays are reversed and
     index 1 still names the big blind) → ``big_blind_ante`` (dead money, G-ANTE-1). ``blinds_or_straddles``:
-    ``[small, big, straddle, 0, …]``. ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit).
+    ``[small, big, straddle, 0, …]``. ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a
+    no-limit or pot-limit stud hand's ``min_bet`` is its small bet (ST-1).
     Raises :class:`UnsupportedHistory` for others (a button ante, a second straddle, unequal antes) and for a
     no-limit ``min_bet`` other than the big blind (our minimum bet is the big blind, G-ACT-2)."""
     n = history.player_count
@@ -121,7 +123,8 @@ def forced_bets(history: HandHistory) -> ForcedBets:
             big_blind=big,
             straddle=straddle,
             bring_in=history.bring_in or 0,
-            small_bet=(history.small_bet or 0) if fixed else 0,
+            # stud's minimum bet is its small bet in every limit (ST-1): PHH's min_bet when not fixed
+            small_bet=(history.small_bet or 0) if fixed else (history.min_bet if history.bring_in else 0),
             big_bet=(history.big_bet or 0) if fixed else 0,
         )
     except ForcedBetsRefused as error:
@@ -233,11 +236,20 @@ class _Run:
     won: dict[int, int] = field(default_factory=dict)
     returned: dict[int, int] = field(default_factory=dict)
     ended: HandEnded | None = None
+    held: dict[int, list[Card]] = field(default_factory=dict)
+
+    def holding(self, seat: int) -> tuple[Card, ...]:
+        """Every card ``seat`` holds (down and up: a PHH show lists them all), discards taken out."""
+        return tuple(self.held.get(seat, ()))
 
     def apply(self, command: Command) -> None:
         self.state, events = self.game.apply(self.state, command)
         for event in events:
-            if isinstance(event, HandShown):
+            if isinstance(event, CardsDealt):
+                self.held.setdefault(event.seat, []).extend((*event.down, *event.up))
+            elif isinstance(event, Discarded):
+                self.held[event.seat] = [c for c in self.held.get(event.seat, ()) if c not in event.cards]
+            elif isinstance(event, HandShown):
                 self.shown[event.seat] = tuple(event.cards)
             elif isinstance(event, PotAwarded):
                 for seat, chips in event.shares:
@@ -255,7 +267,7 @@ class _Run:
         return int(hand.to_act)
 
 
-def _command(action: Action, cards: tuple[Card, ...], bring_in: int) -> Command:
+def _command(action: Action, cards: tuple[Card, ...]) -> Command:
     verb = action.verb
     if verb == "dh":
         assert action.target is not None
@@ -268,7 +280,7 @@ def _command(action: Action, cards: tuple[Card, ...], bring_in: int) -> Command:
         assert action.amount is not None
         return BetOrRaise(seat, action.amount)
     if verb == "pb":
-        return BetOrRaise(seat, bring_in)
+        return BringIn(seat)
     if verb == "cc":
         return CheckOrCall(seat)
     if verb == "f":
@@ -353,7 +365,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 assert seat is not None
                 if seat in run.shown:
                     pending.remove((index, action))
-                    problem = _check_show(action, run.shown[seat])
+                    problem = _check_show(action, run.holding(seat))
                     if problem is not None:
                         return diff(index, action.text, f"p{seat + 1} to hold these cards", problem)
             seat = run.showdown_seat()
@@ -363,7 +375,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             if match is not None:
                 pending.remove(match)
                 index, action = match
-                command: Command = _command(action, (), 0)
+                command: Command = _command(action, ())
             else:
                 index, action = len(history.actions) + 1, Action("", seat, "sm")
                 known = seat in cards.holes and not _has_unknown(history, seat)
@@ -373,7 +385,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             except IllegalAction as error:
                 return diff(index, action.text, "the show to be accepted", f"refused: {error}")
             if isinstance(command, ShowHand) and action.text:
-                problem = _check_show(action, run.shown.get(seat, ()))
+                problem = _check_show(action, run.holding(seat))
                 if problem is not None:
                     return diff(index, action.text, f"p{seat + 1} to hold these cards", problem)
 
@@ -398,7 +410,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             if run.ended is None:
                 pending.append((index, action))
             elif action.actor in run.shown:  # the engine showed it: the file's cards must be those
-                wrong = _check_show(action, run.shown[action.actor])
+                wrong = _check_show(action, run.holding(action.actor))
                 if wrong is not None:
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", wrong)
             continue  # a show after an uncontested hand (a winner showing) changes nothing
@@ -409,7 +421,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             dealt = ()
         try:
             repair(action)
-            run.apply(_command(action, dealt, forced.bring_in))
+            run.apply(_command(action, dealt))
         except IllegalAction as error:
             if action.illegal:
                 continue
@@ -489,6 +501,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     ended: HandEnded | None = None
     texts: list[str] = []
     p: dict[int, str] = {}
+    held: dict[int, list[Card]] = {}
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -497,6 +510,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         if started is None or ended is not None:
             continue
         if isinstance(event, CardsDealt):
+            held.setdefault(event.seat, []).extend((*event.down, *event.up))
             texts.append(f"d dh {p[event.seat]} {_cards_text((*event.down, *event.up))}")
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {_cards_text(event.cards)}")
@@ -509,9 +523,10 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         elif isinstance(event, Folded):
             texts.append(f"{p[event.seat]} f")
         elif isinstance(event, Discarded):
+            held[event.seat] = [c for c in held.get(event.seat, ()) if c not in event.cards]
             texts.append(f"{p[event.seat]} sd {_cards_text(event.cards)}".rstrip())
-        elif isinstance(event, HandShown):
-            texts.append(f"{p[event.seat]} sm {_cards_text(event.cards)}")
+        elif isinstance(event, HandShown):  # PHH shows every card held, down and up (stud)
+            texts.append(f"{p[event.seat]} sm {_cards_text(held.get(event.seat, event.cards))}")
         elif isinstance(event, HandMucked):
             texts.append(f"{p[event.seat]} sm")
         elif isinstance(event, HandEnded):

@@ -135,7 +135,10 @@ def play_hand(code: str, players: int, seed: int) -> tuple[Any, Any, list[Any]]:
     """One hand of random bots at a ``code`` table (registry only): ``(game, state before, events)``."""
     game = find_game(code)
     rng = random.Random(seed)
-    forced = ForcedBets(small_blind=5, big_blind=10, ante=rng.choice((0, 1)))
+    if game.family.value == "stud":
+        forced = ForcedBets(ante=1, bring_in=2, small_bet=5, big_bet=10 if game.limit == "FL" else 0)
+    else:
+        forced = ForcedBets(small_blind=5, big_blind=10, ante=rng.choice((0, 1)))
     config = game.table_config(
         seats=players, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=0
     )
@@ -173,10 +176,14 @@ def play_hand(code: str, players: int, seed: int) -> tuple[Any, Any, list[Any]]:
     return game, before, events
 
 
-@pytest.mark.parametrize("code", ["NT", "PT", "FT", "NO", "PO", "FO"])
+@pytest.mark.parametrize(
+    "code", ["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]
+)
 @pytest.mark.parametrize("seed", range(12))
 def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> None:
     players = 2 + seed % 5
+    if not registered(code):
+        pytest.skip(f"no game {code!r} is registered yet")
     game, before, events = play_hand(code, players, seed)
     history = game.export_hand(before, events)
     assert isinstance(history, HandHistory) and history.variant == code
@@ -184,7 +191,7 @@ def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> Non
     (again,) = loads_histories(text)
     assert format_history([again]) == text  # write(read(file)) is the file
     assert replay_hand(again) is None  # our replay reaches the exported finishing stacks
-    if code in ("NT", "FT", "PO"):  # the variants PokerKit knows
+    if code in ("NT", "FT", "PO", "F7S"):  # the variants PokerKit knows
         assert pokerkit_stacks(again) == history.finishing_stacks
 
 
