@@ -158,12 +158,16 @@ def choose(actions: Sequence[Any], rng: random.Random) -> tuple[Any, int | None]
         raise_now = draw >= FOLD + CALL
     else:
         raise_now = draw >= CHECK
-    aggressive = [a for a in actions if a.kind in ("bet", "raise")]
+    aggressive = [a for a in actions if a.kind in ("bet", "raise", "complete")]
+    if "bring_in" in kinds and not (raise_now and aggressive):
+        return kinds["bring_in"], None  # stud: bring in, or complete as a bet (as PokerKit's side)
     if raise_now and aggressive:
         low = aggressive[0].minimum
         high = max(a.maximum for a in aggressive)
         to = low + int((high - low) * rng.random() ** 3)
-        return next(a for a in aggressive if a.minimum <= to <= a.maximum), to
+        # the action whose range holds ``to`` (fixed limit's two sizes: the larger one not above it)
+        action = max((a for a in aggressive if a.minimum <= to), key=lambda a: a.minimum)
+        return action, min(to, action.maximum)
     return kinds.get("check") or kinds["call"], None
 
 
