@@ -22,13 +22,15 @@ def replay(*files: Path | str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_real_holdem_and_omaha_files_replay() -> None:
+def test_real_holdem_omaha_and_stud_files_replay() -> None:
     files = [
         *sorted((DATA / "pluribus").glob("*.phh")),
         DATA / "handhq" / "abs-100NLH-handhq_1-sample.phhs",
         DATA / "historical" / "antonius-blom-2009.phh",
         DATA / "wsop-2023-43" / "27.phh",
         DATA / "wsop-2023-43" / "34.phh",
+        DATA / "wsop-2023-43" / "5.phh",  # fixed-limit seven card stud
+        DATA / "wsop-2023-43" / "69.phh",
     ]
     result = replay(*files)
     assert result.returncode == 0, result.stdout + result.stderr
