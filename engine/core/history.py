@@ -24,6 +24,9 @@ What PHH leaves implicit, and how the replay supplies it:
 - A ``sm`` after the hand is over (a winner showing) changes nothing.
 - A player the file skips (real files forget a fold) checks when free, else folds, as PokerKit repairs
   such files.
+- **Draws** (FD-1): our dealer gives the replacements once every player has drawn; a file that deals each
+  player's replacements right after their discard has those deals held back until then. Unknown discarded
+  cards (``sd ????``) are cards of the player's hand.
 
 **Export** (:func:`export_hand`): the events of one hand → a standard :class:`HandHistory` (``p1`` the
 first player dealt left of the button, forced bets as PHH arrays, every deal, bet and show).
@@ -389,6 +392,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 if problem is not None:
                     return diff(index, action.text, f"p{seat + 1} to hold these cards", problem)
 
+    def drawing(seat: int) -> bool:
+        """Whether ``seat`` is asked to discard or stand pat now (a draw street, FD-1)."""
+        return any(a.kind in ("discard", "stand_pat") for a in game.legal_actions(run.state, seat))
+
     def repair(action: Action) -> None:
         """A player the file skips checks when free, else folds (PokerKit's repair of such files): the
         file's next action belongs to someone else, or deals while a player is to act."""
@@ -397,8 +404,22 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             if hand is None or hand.showdown or hand.to_act is None or hand.to_act == action.actor:
                 return
             seat = int(hand.to_act)
+            if drawing(seat):
+                return
             free = hand.round_bets[seat] >= hand.current_bet
             run.apply(CheckOrCall(seat) if free else Fold(seat))
+
+    deals: list[tuple[int, Action, tuple[Card, ...]]] = []
+
+    def deal_deferred() -> Difference | None:
+        """Deal the replacements written before the other players drew, once the dealer is due."""
+        while deals and run.state.hand is not None and run.state.hand.to_act is None:
+            index, action, dealt = deals.pop(0)
+            try:
+                run.apply(_command(action, dealt))
+            except IllegalAction as error:
+                return diff(index, action.text, "the action to be accepted", f"refused: {error}")
+        return None
 
     for index, action in enumerate(history.actions, 1):
         if action.verb == "":
@@ -414,11 +435,18 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 if wrong is not None:
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", wrong)
             continue  # a show after an uncontested hand (a winner showing) changes nothing
-        if action.verb in ("dh", "db", "sd"):
-            target = action.target if action.verb == "dh" else action.actor
+        if action.verb == "sd":  # the discarded cards are the player's: unknown ones from its hand
+            assert action.actor is not None
+            dealt = _discards(action.written, run.holding(action.actor))
+        elif action.verb in ("dh", "db"):
+            target = action.target if action.verb == "dh" else -1
             dealt = cards.fill(spec, target if target is not None else -1, action.written)
         else:
             dealt = ()
+        hand = run.state.hand
+        if action.verb == "dh" and hand is not None and hand.to_act is not None and drawing(hand.to_act):
+            deals.append((index, action, dealt))  # a draw's replacement written before the others draw
+            continue
         try:
             repair(action)
             run.apply(_command(action, dealt))
@@ -428,7 +456,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         if action.illegal:
             return diff(index, action.text, "the action to be refused (# !illegal)", "accepted")
-    problem = settle()
+        problem = deal_deferred()
+        if problem is not None:
+            return problem
+    problem = deal_deferred() or settle()
     if problem is not None:
         return problem
     end = len(history.actions) + 1
@@ -455,6 +486,19 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         if not raked:
             return diff(end, "", f"winnings {_listed(history.winnings, k)} (after rake)", _listed(won, k))
     return None
+
+
+def _discards(written: tuple[Card | None, ...], holding: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards a ``sd`` discards: the known ones, and for each unknown ``??`` a card of the player's hand
+    the file does not name (the last ones dealt first)."""
+    spare = [card for card in holding if card not in written]
+    result: list[Card] = []
+    for card in written:
+        if card is not None:
+            result.append(card)
+        elif spare:
+            result.append(spare.pop())
+    return tuple(result)
 
 
 def _listed(chips: Sequence[int], decimals: int) -> str:

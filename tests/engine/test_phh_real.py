@@ -214,3 +214,22 @@ actions = ['d dh p1 ????', 'd dh p2 AhAd', 'p2 cbr 30', 'p1 cc', 'p1 sm ????', '
     # PokerKit refuses the repeated show ("Unable to repair the hand history"); without it, it agrees
     (once,) = loads_histories(text.replace("'p2 sm AhAd', 'p1 sm ????',", "'p2 sm AhAd',"))
     assert replay_standard(once).stacks == pokerkit_stacks(once) == (0, 5025)
+
+
+def test_a_draw_file_that_deals_each_replacement_after_its_discard() -> None:
+    """FD-1: PHH files may deal each player's replacements right after their discard; our dealer deals
+    them once everyone has drawn, so those deals wait. Unknown discards come from the player's hand."""
+    text = """\
+variant = 'F5D'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 AsAhKd7c2s', 'd dh p2 ??????????', 'd dh p3 QcQdJh5s3d', 'p3 cc', 'p1 cc', 'p2 cc',
+  'p1 sd 7c2s', 'd dh p1 Ad9h', 'p2 sd ??????', 'd dh p2 ??????', 'p3 sd 5s3d', 'd dh p3 Qh4c',
+  'p1 cbr 4', 'p2 f', 'p3 cc', 'p1 sm AsAhAdKd9h', 'p3 sm QcQdQhJh4c']
+finishing_stacks = [108, 98, 94]
+"""
+    (hand,) = loads_histories(text)
+    assert replay_hand(hand) is None
