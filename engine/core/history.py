@@ -37,6 +37,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from engine.cards import Card, Deck, format_cards
@@ -78,7 +79,15 @@ from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
 
-__all__ = ["HandReplay", "UnsupportedHistory", "export_hand", "forced_bets", "replay_hand", "replay_standard"]
+__all__ = [
+    "HandReplay",
+    "UnsupportedHistory",
+    "dead_small_blind",
+    "export_hand",
+    "forced_bets",
+    "replay_hand",
+    "replay_standard",
+]
 
 
 class UnsupportedHistory(ValueError):
@@ -89,28 +98,42 @@ class UnsupportedHistory(ValueError):
 # --- forced bets ----------------------------------------------------------------------------------------
 
 
+def dead_small_blind(history: HandHistory) -> bool:
+    """Whether the hand has a dead small blind (a tournament's dead button, G-BTN-1): three players or more
+    and ``blinds_or_straddles = [big, 0, …]``, the big blind ``p1``, the first player left of the button,
+    nobody posting a small blind (how :func:`export_hand` writes it; PokerKit reads it the same way: ``p2``
+    speaks first before the flop, ``p1`` after)."""
+    blinds = history.blinds_or_straddles
+    return history.player_count >= 3 and bool(blinds) and blinds[0] > 0 and not any(blinds[1:])
+
+
 def forced_bets(history: HandHistory) -> ForcedBets:
     """The :class:`ForcedBets` of a standard hand's arrays (PHH order, ``p1`` left of the button).
 
-    ``antes``: all equal → ``ante``; only ``p2``'s (the big blind's; heads-up the arrays are reversed and
-    index 1 still names the big blind) → ``big_blind_ante`` (dead money, G-ANTE-1). ``blinds_or_straddles``:
-    ``[small, big, straddle, 0, …]``. ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a
-    no-limit or pot-limit stud hand's ``min_bet`` is its small bet (ST-1).
+    ``antes``: all equal → ``ante``; only the big blind's (``p2``; heads-up the arrays are reversed and
+    index 1 still names the big blind; ``p1`` with a :func:`dead_small_blind`) → ``big_blind_ante`` (dead
+    money, G-ANTE-1). ``blinds_or_straddles``: ``[small, big, straddle, 0, …]`` (or ``[big, 0, …]``: a dead
+    small blind). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a no-limit or pot-limit
+    stud hand's ``min_bet`` is its small bet (ST-1).
     Raises :class:`UnsupportedHistory` for others (a button ante, a second straddle, unequal antes) and for a
     no-limit ``min_bet`` other than the big blind (our minimum bet is the big blind, G-ACT-2)."""
     n = history.player_count
+    dead = dead_small_blind(history)
+    big_index = 0 if dead else 1
     antes = history.antes
     ante = big_blind_ante = 0
     if any(antes):
         if len(set(antes)) == 1:
             ante = antes[0]
-        elif n >= 2 and antes[1] and not any(a for i, a in enumerate(antes) if i != 1):
-            big_blind_ante = antes[1]
+        elif antes[big_index] and not any(a for i, a in enumerate(antes) if i != big_index):
+            big_blind_ante = antes[big_index]
         else:
             raise UnsupportedHistory(f"antes {list(antes)}: only equal antes or a big-blind ante are played")
     blinds = history.blinds_or_straddles
     small = big = straddle = 0
-    if blinds:
+    if dead:
+        big = blinds[0]
+    elif blinds:
         small, big = blinds[0], blinds[1]
         straddle = blinds[2] if n > 2 else 0
         if any(blinds[3:]):
@@ -341,9 +364,12 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
     def diff(action: int, text: str, expected: str, actual: str) -> Difference:
         return Difference(number, action, text, expected, actual)
 
+    # a dead small blind (G-BTN-1) is a tournament's: an empty seat n between the button (pN) and the big
+    # blind (p1) stands for the seat of the player who left, as the last hand's big blind
+    dead = dead_small_blind(history)
     try:
         config = game.table_config(
-            seats=n, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=0
+            seats=n + 1 if dead else n, tournament=dead, forced=forced, action_time_ms=30_000, time_bank_ms=0
         )
         state = game.initial_state(config)
     except ValueError as error:
@@ -353,7 +379,9 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
     try:
         for seat, (name, stack) in enumerate(zip(_names(history), history.starting_stacks, strict=True)):
             run.apply(SeatPlayer(seat, name, stack))
-        run.apply(StartHand(button=n - 1, hand_id=history.hand_id))
+        if dead:
+            run.state = dc_replace(run.state, button=n - 1, small_blind=n - 1, big_blind=n)
+        run.apply(StartHand(button=None if dead else n - 1, hand_id=history.hand_id))
     except IllegalAction as error:
         return diff(0, "", "the hand to start", f"refused: {error}")
     cards = _Cards.scan(history)
@@ -546,6 +574,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     texts: list[str] = []
     p: dict[int, str] = {}
     held: dict[int, list[Card]] = {}
+    straddler: int | None = None
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -560,6 +589,8 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             texts.append(f"d db {_cards_text(event.cards)}")
         elif isinstance(event, ForcedBetPosted) and event.kind == "bring_in":
             texts.append(f"{p[event.seat]} pb")
+        elif isinstance(event, ForcedBetPosted) and event.kind == "straddle":
+            straddler = event.seat
         elif isinstance(event, Checked | Called):
             texts.append(f"{p[event.seat]} cc")
         elif isinstance(event, BetPlaced | Raised):
@@ -583,15 +614,23 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     game = find_game(variant)
     occupants = [before.seats[seat] for seat in order]
     names = tuple(o.player if o is not None else "" for o in occupants)
+    position = {seat: index for index, seat in enumerate(order)}
+    # heads-up PHH reverses the arrays: [small, big] means p1 (the big blind) posts big
+    big_index = 1 if n == 2 else position.get(started.big_blind, 1)
     antes = [forced.ante] * n if forced.ante else [0] * n
-    if forced.big_blind_ante and n >= 2:
-        antes[1] += forced.big_blind_ante
+    if forced.big_blind_ante:
+        antes[big_index] += forced.big_blind_ante
     blinds: list[int] = []
     if forced.big_blind or forced.small_blind:
         blinds = [0] * n
-        blinds[0], blinds[1] = forced.small_blind, forced.big_blind
-        if forced.straddle and n > 2:
-            blinds[2] = forced.straddle
+        if n == 2:
+            blinds = [forced.small_blind, forced.big_blind]
+        else:  # by position: a dead small blind (G-BTN-1) leaves the big blind on p1, [big, 0, …]
+            if started.small_blind in position and started.small_blind != started.big_blind:
+                blinds[position[started.small_blind]] = forced.small_blind
+            blinds[big_index] = forced.big_blind
+            if forced.straddle and straddler is not None:
+                blinds[position[straddler]] = forced.straddle
     fixed = game.limit == "FL"
     small_bet = (forced.small_bet or forced.big_blind) if fixed else None
     stacks = dict(ended.stacks)
