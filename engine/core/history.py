@@ -229,7 +229,8 @@ class _Cards:
         if seat in self.to_showdown:
             known_hole = self.holes.get(seat, [])
             best: int | None = None
-            for combo in itertools.combinations(free[:14], missing):  # the lowest ranks first
+            pool = free[: {1: 14, 2: 14, 3: 11}.get(missing, 9)]  # the lowest ranks (C(9, 4) = 126 for Omaha)
+            for combo in itertools.combinations(pool, missing):
                 value = _value(spec, [*known_hole, *combo], self.board)
                 if value is None:
                     break
