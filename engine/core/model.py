@@ -304,9 +304,11 @@ class ForcedBetPosted:
 @dataclass(frozen=True, slots=True)
 class StreetStarted:
     """Street ``street`` (an index of the game's streets) begins: its cards are dealt next, then its
-    betting round (bets of the previous round are gathered)."""
+    betting round (bets of the previous round are gathered). ``draw``: the street begins with a draw
+    (FD-1): each player in turn discards (or stands pat) and is dealt the replacements."""
 
     street: int
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,7 +532,9 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
+    ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
+    ``discards`` every seat's discarded cards this hand.
     """
 
     number: int
@@ -554,6 +558,7 @@ class CoreHand:
     dead: int = 0
     street: int = 0
     street_dealt: bool = False
+    drawing: bool = False
     betting: bool = False
     showdown: bool = False
     blind_anchor: int = -1

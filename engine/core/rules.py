@@ -237,6 +237,8 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         street=e.street,
         betting=False,
         street_dealt=False,
+        drawing=e.draw,
+        declared=frozenset(),
         round_bets=(0,) * n,
         acted_at=(-1,) * n,
         current_bet=0,
@@ -277,9 +279,10 @@ def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
 
 
 def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
-    hand = replace(
-        _hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=True
-    )
+    hand = _hand(state)
+    # a draw turn (someone has still to discard) is not the betting round's
+    betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
+    hand = replace(hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
     return replace(state, hand=hand)
 
 
@@ -470,9 +473,15 @@ class _Plan:
             self.board.append(board)
 
 
-@cache
+_PLANS: dict[int, tuple[GameSpec, _Plan]] = {}
+
+
 def _plan(spec: GameSpec) -> _Plan:
-    return _Plan(spec)
+    """The spec's :class:`_Plan` (by identity: hashing a spec on every deal would cost more than the deal)."""
+    found = _PLANS.get(id(spec))
+    if found is None or found[0] is not spec:
+        found = _PLANS[id(spec)] = (spec, _Plan(spec))
+    return found[1]
 
 
 @cache
@@ -602,7 +611,7 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     spec_street = spec.streets[street]
     plan = _plan(spec)
     burn = spec_street.burn and not hand.street_dealt
-    if spec_street.hole_down or spec_street.hole_up:
+    if spec_street.hole_down or spec_street.hole_up or spec_street.draw:
         need_down = plan.down[street]
         need_up = plan.up[street]
         for seat in in_hand(hand):
@@ -759,8 +768,14 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
     if len(players) == 1:
         _award_uncontested(b, players[0])
         return True
-    if next_deal(b.spec, b.state) is not None:
-        return False
+    if not hand.betting:
+        if next_deal(b.spec, b.state) is not None:
+            return False
+        if hand.drawing:
+            waiting = next((s for s in players if s not in hand.declared), None)
+            if waiting is not None:  # FD-1: each player in turn from the button's left draws
+                _turn(b, waiting)
+                return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     seat = _next_better(b.state, hand, after)
     if seat is not None:
@@ -777,7 +792,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                 b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
         return True
     if hand.street + 1 < len(b.spec.streets):
-        b.emit(StreetStarted(hand.street + 1))
+        b.emit(StreetStarted(hand.street + 1, b.spec.streets[hand.street + 1].draw))
         return True
     b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
     return True
@@ -875,6 +890,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
     hand = b.hand
     if hand.showdown:
         b.emit(HandMucked(seat))
+    elif hand.drawing and seat not in hand.declared:
+        b.emit(Discarded(seat, ()))  # stand pat
     elif hand.round_bets[seat] >= hand.current_bet:
         b.emit(Checked(seat))
     else:
@@ -901,6 +918,13 @@ def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
         raise ActionNotAllowed(
             "this action is for the showdown" if showdown else "only show or muck at the showdown"
         )
+    return hand
+
+
+def _require_betting(b: _Builder, seat: int) -> CoreHand:
+    hand = _require_turn(b, seat)
+    if not hand.betting:
+        raise ActionNotAllowed("discard (or stand pat) first: this is the draw")
     return hand
 
 
@@ -1076,6 +1100,8 @@ def _blinds_and_antes(
 
 
 def _check_cards(hand: CoreHand, cards: tuple[Card, ...]) -> None:
+    if hand.stock[: len(cards)] == cards:  # the top of the stock: the dealer's own deal
+        return
     if len(set(cards)) != len(cards):
         raise BadCards(f"a card is repeated in {format_cards(cards)}")
     stock = set(hand.stock)
@@ -1119,7 +1145,7 @@ def _on_board(b: _Builder, c: DealBoard) -> None:
 
 
 def _on_bet(b: _Builder, c: BetOrRaise) -> None:
-    hand = _require_turn(b, c.seat)
+    hand = _require_betting(b, c.seat)
     bounds = bet_range(b.spec, b.state, hand, c.seat)
     if bounds is None:
         raise ActionNotAllowed("you may not bet or raise now")
@@ -1142,7 +1168,7 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
-    hand = _require_turn(b, c.seat)
+    hand = _require_betting(b, c.seat)
     _use_time(b, c.seat)
     owed = hand.current_bet - hand.round_bets[c.seat]
     if owed <= 0:
@@ -1154,13 +1180,24 @@ def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
-    _require_turn(b, c.seat)
+    _require_betting(b, c.seat)
     _use_time(b, c.seat)
     b.emit(Folded(c.seat))
 
 
 def _on_discard(b: _Builder, c: Discard) -> None:
-    raise ActionNotAllowed(f"{b.spec.name} has no draw")
+    """FD-1: discard 0 (stand pat) to ``GameSpec.draw_limit`` of one's down cards, in turn."""
+    hand = _require_turn(b, c.seat)
+    if not hand.drawing or c.seat in hand.declared:
+        raise ActionNotAllowed(f"{b.spec.name} has no draw now" if not hand.drawing else "already drawn")
+    cards = tuple(c.cards)
+    limit = b.spec.draw_limit
+    if len(cards) > limit:
+        raise BadCards(f"at most {limit} cards may be changed")
+    if len(set(cards)) != len(cards) or any(card not in hand.down[c.seat] for card in cards):
+        raise BadCards("you can only discard your own face-down cards")
+    _use_time(b, c.seat)
+    b.emit(Discarded(c.seat, cards))
 
 
 def _on_show(b: _Builder, c: ShowHand) -> None:

@@ -35,9 +35,15 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
-- Draw streets (``Street.draw``): the decider asks each player in turn for a
-  :class:`engine.core.model.Discard` before dealing the replacements; the hook point is in
-  :mod:`engine.core.rules` (``_draw_step``), left unimplemented until five card draw lands.
+- Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
+  discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
+  pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
+  player draws; then the street's betting round. **Not done:** the reshuffle of the discards when the
+  stock runs out (FD-1) — add it where ``next_deal`` finds the stock short (an event such as
+  ``DiscardsReshuffled`` with the order of :meth:`engine.core.CoreGame.reshuffle_order`).
+- Stud (ST-1): up cards are ``Street.hole_up``; the bring-in is a first-round action of the seat given by
+  ``opener_hook`` (``raise_hook`` offers the bring-in and the completion); when the stock cannot give
+  every player a card, ``next_deal`` must deal a community card instead (not done).
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -135,6 +141,7 @@ class GameSpec:
     forced_hook: ForcedHook | None = None
     raise_hook: RaiseHook | None = None
     big_bet_hook: BigBetHook | None = None
+    draw_limit: int = 5
     value_hook: ValueHook | None = None
     odd_chip_hook: OddChipHook | None = None
 

@@ -24,6 +24,7 @@ from engine.core.model import (
     CheckOrCall,
     Command,
     CoreState,
+    Discard,
     Discarded,
     Event,
     Fold,
@@ -62,17 +63,23 @@ DEPARTURES = (PlayerRemoved, PlayerEliminated)
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """One possible decision: ``kind`` (``fold check call bet raise show muck``), ``label`` (the English
-    button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise **to**."""
+    """One possible decision: ``kind`` (``fold check call bet raise discard show muck``), ``label`` (the
+    English button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise
+    **to**; for ``discard`` the number of cards to change."""
 
     kind: str
     label: str
     minimum: int = 0
     maximum: int = 0
 
-    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
-        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+    def command(
+        self, seat: int, amount: int | None = None, at: int = 0, cards: tuple[Card, ...] = ()
+    ) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum; ``cards``:
+        the cards to discard)."""
         kind = self.kind
+        if kind == "discard":
+            return Discard(seat, cards, at)
         if kind in ("bet", "raise"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
         if kind in ("check", "call"):
@@ -86,6 +93,7 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
+_STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
 
@@ -98,6 +106,9 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         return ()
     if hand.showdown:
         return _SHOWDOWN
+    if not hand.betting and hand.drawing:
+        limit = min(spec.draw_limit, len(hand.down[seat]))
+        return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
