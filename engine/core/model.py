@@ -521,7 +521,7 @@ class SeatState:
     time_bank: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreHand:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
@@ -535,6 +535,9 @@ class CoreHand:
     this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
     ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
     ``discards`` every seat's discarded cards this hand.
+
+    Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
+    (:mod:`engine._replace`).
     """
 
     number: int
@@ -578,9 +581,10 @@ class CoreHand:
     mucked: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreState:
-    """A table across hands: ``seats`` (``None``: empty), ``button``/``small_blind``/``big_blind`` the
+    """A table across hands (frozen without slots, as :class:`CoreHand`): ``seats`` (``None``: empty),
+    ``button``/``small_blind``/``big_blind`` the
     positions of the last hand (``-1`` before the first; G-BTN-1's dead button moves the big blind one
     player a hand), ``forced`` the table's forced bets (a level's replace them from its hand on),
     ``hand`` the hand in progress, ``commitment``/``seed_revealed`` the last hand's seed commitment."""

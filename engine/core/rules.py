@@ -605,8 +605,8 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     """What the dealer must deal now: ``(seat, down, up, burn)`` for a seat's cards, ``(-1, board, 0,
     burn)`` for the board, or ``None``. ``burn``: the street's burn card is due (its first deal)."""
     hand = state.hand
-    if hand is None or hand.to_act is not None or hand.showdown:
-        return None
+    if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
+        return None  # betting: this street's cards are all out
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
