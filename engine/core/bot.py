@@ -48,6 +48,11 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
     if not actions:
         raise ValueError(f"seat {seat} is not to act")
     hand = state.hand
+    if actions[0].kind == "discard" and hand is not None:
+        own = list(hand.down[seat])
+        count = rng.randrange(0, min(actions[0].maximum, 3) + 1)
+        chosen = tuple(own.pop(rng.randrange(0, len(own))) for _ in range(count))
+        return actions[0].command(seat, at=at, cards=chosen)
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
     if hand is not None and actions[0].kind == "discard":  # FD-1: change 0 to 5 random cards
         held = list(hand.down[seat])

@@ -316,9 +316,11 @@ class ForcedBetPosted:
 @dataclass(frozen=True, slots=True)
 class StreetStarted:
     """Street ``street`` (an index of the game's streets) begins: its cards are dealt next, then its
-    betting round (bets of the previous round are gathered)."""
+    betting round (bets of the previous round are gathered). ``draw``: the street begins with a draw
+    (FD-1): each player in turn discards (or stands pat) and is dealt the replacements."""
 
     street: int
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,7 +545,7 @@ class SeatState:
     time_bank: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreHand:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
@@ -554,9 +556,14 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). ``reshuffles``: stocks
-    reshuffled so far (:class:`StockReshuffled`); ``community``: the current street deals one community
-    card instead of a card to each player (ST-1).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
+    ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
+    ``discards`` every seat's discarded cards this hand. ``reshuffles``: stocks reshuffled so far
+    (:class:`StockReshuffled`); ``community``: the current street deals one community card instead of a
+    card to each player (ST-1).
+
+    Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
+    (:mod:`engine._replace`).
     """
 
     number: int
@@ -580,6 +587,7 @@ class CoreHand:
     dead: int = 0
     street: int = 0
     street_dealt: bool = False
+    drawing: bool = False
     betting: bool = False
     showdown: bool = False
     blind_anchor: int = -1
@@ -601,9 +609,10 @@ class CoreHand:
     community: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreState:
-    """A table across hands: ``seats`` (``None``: empty), ``button``/``small_blind``/``big_blind`` the
+    """A table across hands (frozen without slots, as :class:`CoreHand`): ``seats`` (``None``: empty),
+    ``button``/``small_blind``/``big_blind`` the
     positions of the last hand (``-1`` before the first; G-BTN-1's dead button moves the big blind one
     player a hand), ``forced`` the table's forced bets (a level's replace them from its hand on),
     ``hand`` the hand in progress, ``commitment``/``seed_revealed`` the last hand's seed commitment."""

@@ -111,7 +111,6 @@ __all__ = [
     "bet_range",
     "bring_in_due",
     "dealer_command",
-    "draw_due",
     "evolve",
     "hand_label",
     "hand_value",
@@ -246,6 +245,8 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         street=e.street,
         betting=False,
         street_dealt=False,
+        drawing=e.draw,
+        declared=frozenset(),
         round_bets=(0,) * n,
         acted_at=(-1,) * n,
         current_bet=0,
@@ -255,7 +256,6 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         capped=state.config.tournament or players > 2,
         to_act=None,
         last_actor=None,
-        declared=frozenset(),
         community=False,
     )
     return replace(state, hand=hand)
@@ -288,9 +288,10 @@ def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
 
 
 def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
-    hand = replace(
-        _hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=True
-    )
+    hand = _hand(state)
+    # a draw turn (someone has still to discard) is not the betting round's
+    betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
+    hand = replace(hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
     return replace(state, hand=hand)
 
 
@@ -374,8 +375,7 @@ def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
         discards=_set(hand.discards, e.seat, hand.discards[e.seat] + e.cards),
         declared=hand.declared | {e.seat},
         to_act=None,
-        last_actor=None,
-        betting=False,
+        last_actor=e.seat,
     )
     return replace(state, hand=hand)
 
@@ -489,9 +489,15 @@ class _Plan:
             self.board.append(board)
 
 
-@cache
+_PLANS: dict[int, tuple[GameSpec, _Plan]] = {}
+
+
 def _plan(spec: GameSpec) -> _Plan:
-    return _Plan(spec)
+    """The spec's :class:`_Plan` (by identity: hashing a spec on every deal would cost more than the deal)."""
+    found = _PLANS.get(id(spec))
+    if found is None or found[0] is not spec:
+        found = _PLANS[id(spec)] = (spec, _Plan(spec))
+    return found[1]
 
 
 @cache
@@ -629,11 +635,11 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     """What the dealer must deal now: ``(seat, down, up, burn)`` for a seat's cards, ``(-1, board, 0,
     burn)`` for the board, or ``None``. ``burn``: the street's burn card is due (its first deal) and the
     stock has a card to spare (the dealer never burns a card a player needs: ST-1's 7th street). A draw
-    street (FD-1) deals each player as many cards as they discarded, once every player has discarded;
-    stud's community card (:attr:`CoreHand.community`, ST-1) replaces the street's cards."""
+    street (FD-1) deals a player as many cards as they discarded; stud's community card
+    (:attr:`CoreHand.community`, ST-1) replaces the street's cards."""
     hand = state.hand
-    if hand is None or hand.to_act is not None or hand.showdown:
-        return None
+    if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
+        return None  # betting: this street's cards are all out
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
@@ -812,19 +818,20 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
         _award_uncontested(b, players[0])
         return True
     spec = b.spec
-    if spec.streets[hand.street].draw:  # FD-1: everyone discards in turn before the replacements
-        pending = next((s for s in players if s not in hand.declared), None)
-        if pending is not None:
-            _turn(b, pending)
-            return True
-    due = next_deal(spec, b.state)
-    if due is not None:
-        if spec.supply_hook is not None:
-            supply = spec.supply_hook(b.state, hand, due)
-            if supply is not None:  # the stock ran short: FD-1, ST-1
-                b.emit(supply)
+    if not hand.betting:
+        due = next_deal(spec, b.state)
+        if due is not None:
+            if spec.supply_hook is not None:
+                supply = spec.supply_hook(b.state, hand, due)
+                if supply is not None:  # the stock ran short: FD-1, ST-1
+                    b.emit(supply)
+                    return True
+            return False
+        if hand.drawing:
+            waiting = next((s for s in players if s not in hand.declared), None)
+            if waiting is not None:  # FD-1: each player in turn from the button's left draws
+                _turn(b, waiting)
                 return True
-        return False
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     seat = _next_better(b.state, hand, after)
     if seat is not None:
@@ -842,7 +849,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                 b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
         return True
     if hand.street + 1 < len(b.spec.streets):
-        b.emit(StreetStarted(hand.street + 1))
+        b.emit(StreetStarted(hand.street + 1, b.spec.streets[hand.street + 1].draw))
         return True
     b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
     return True
@@ -940,8 +947,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
     hand = b.hand
     if hand.showdown:
         b.emit(HandMucked(seat))
-    elif draw_due(b.spec, hand, seat):
-        b.emit(Discarded(seat, ()))  # stands pat (FD-1)
+    elif hand.drawing and seat not in hand.declared:
+        b.emit(Discarded(seat, ()))  # stand pat
     elif bring_in_due(b.spec, hand):
         b.emit(
             ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
@@ -972,6 +979,13 @@ def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
         raise ActionNotAllowed(
             "this action is for the showdown" if showdown else "only show or muck at the showdown"
         )
+    return hand
+
+
+def _require_betting(b: _Builder, seat: int) -> CoreHand:
+    hand = _require_turn(b, seat)
+    if not hand.betting:
+        raise ActionNotAllowed("discard (or stand pat) first: this is the draw")
     return hand
 
 
@@ -1147,6 +1161,8 @@ def _blinds_and_antes(
 
 
 def _check_cards(hand: CoreHand, cards: tuple[Card, ...]) -> None:
+    if hand.stock[: len(cards)] == cards:  # the top of the stock: the dealer's own deal
+        return
     if len(set(cards)) != len(cards):
         raise BadCards(f"a card is repeated in {format_cards(cards)}")
     stock = set(hand.stock)
@@ -1190,9 +1206,7 @@ def _on_board(b: _Builder, c: DealBoard) -> None:
 
 
 def _on_bet(b: _Builder, c: BetOrRaise) -> None:
-    hand = _require_turn(b, c.seat)
-    if draw_due(b.spec, hand, c.seat):
-        raise ActionNotAllowed("discard or stand pat first (rule FD-1)")
+    hand = _require_betting(b, c.seat)
     bounds = bet_range(b.spec, b.state, hand, c.seat)
     if bounds is None:
         raise ActionNotAllowed("you may not bet or raise now")
@@ -1219,11 +1233,6 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         b.emit(Raised(c.seat, c.to, all_in, full))
 
 
-def draw_due(spec: GameSpec, hand: CoreHand, seat: int) -> bool:
-    """Whether ``seat`` (to act) must discard or stand pat now (a draw street's first part, FD-1)."""
-    return spec.streets[hand.street].draw and not hand.showdown and seat not in hand.declared
-
-
 def bring_in_due(spec: GameSpec, hand: CoreHand) -> bool:
     """Whether the seat to act must post the bring-in or complete now (stud's 3rd street before any bet,
     ST-1): it may neither check nor fold."""
@@ -1244,16 +1253,14 @@ def _on_bring_in(b: _Builder, c: BringIn) -> None:
     b.emit(ForcedBetPosted(c.seat, "bring_in", amount, False, True))
 
 
-def _refuse_during_draw_or_bring_in(b: _Builder, hand: CoreHand, seat: int) -> None:
-    if draw_due(b.spec, hand, seat):
-        raise ActionNotAllowed("discard or stand pat first (rule FD-1)")
+def _refuse_bring_in(b: _Builder, hand: CoreHand) -> None:
     if bring_in_due(b.spec, hand):
         raise ActionNotAllowed("the lowest door card must bring in or complete (rule ST-1)")
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
-    hand = _require_turn(b, c.seat)
-    _refuse_during_draw_or_bring_in(b, hand, c.seat)
+    hand = _require_betting(b, c.seat)
+    _refuse_bring_in(b, hand)
     _use_time(b, c.seat)
     owed = hand.current_bet - hand.round_bets[c.seat]
     if owed <= 0:
@@ -1265,27 +1272,22 @@ def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
-    _refuse_during_draw_or_bring_in(b, _require_turn(b, c.seat), c.seat)
+    _refuse_bring_in(b, _require_betting(b, c.seat))
     _use_time(b, c.seat)
     b.emit(Folded(c.seat))
 
 
 def _on_discard(b: _Builder, c: Discard) -> None:
-    """FD-1: change 0 to 5 of one's own cards (none: stand pat), in turn from the button's left."""
-    if not any(street.draw for street in b.spec.streets):
-        raise ActionNotAllowed(f"{b.spec.name} has no draw")
+    """FD-1: discard 0 (stand pat) to ``GameSpec.draw_limit`` of one's down cards, in turn."""
     hand = _require_turn(b, c.seat)
-    if not draw_due(b.spec, hand, c.seat):
-        raise ActionNotAllowed("no draw now: bet, call, check or fold")
+    if not hand.drawing or c.seat in hand.declared:
+        raise ActionNotAllowed(f"{b.spec.name} has no draw now" if not hand.drawing else "already drawn")
     cards = tuple(c.cards)
-    held = hand.down[c.seat]
-    if len(cards) > min(5, len(held)):
-        raise BadCards(f"at most {min(5, len(held))} cards can be changed (rule FD-1), not {len(cards)}")
-    if len(set(cards)) != len(cards):
-        raise BadCards(f"a card is discarded twice in {format_cards(cards)}")
-    strangers = [card for card in cards if card not in held]
-    if strangers:
-        raise BadCards(f"{format_cards(strangers)} not in the player's hand")
+    limit = b.spec.draw_limit
+    if len(cards) > limit:
+        raise BadCards(f"at most {limit} cards may be changed")
+    if len(set(cards)) != len(cards) or any(card not in hand.down[c.seat] for card in cards):
+        raise BadCards("you can only discard your own face-down cards")
     _use_time(b, c.seat)
     b.emit(Discarded(c.seat, cards))
 

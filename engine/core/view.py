@@ -37,7 +37,7 @@ from engine.core.model import (
     ShowHand,
     StockReshuffled,
 )
-from engine.core.rules import bet_range, bring_in_due, draw_due, in_hand, pot_layout
+from engine.core.rules import bet_range, bring_in_due, in_hand, pot_layout
 from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError
@@ -66,25 +66,28 @@ DEPARTURES = (PlayerRemoved, PlayerEliminated)
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """One possible decision: ``kind`` (``fold check call bet raise show muck``; stud's ``bring_in`` and
-    ``complete``, ST-1; draw's ``discard`` and ``stand_pat``, FD-1), ``label`` (the English button),
-    ``minimum``/``maximum`` the chips: the amount to call, the bring-in, or the round bet to bet/raise
-    (complete) **to**; for ``discard`` the number of cards that may be changed."""
+    """One possible decision: ``kind`` (``fold check call bet raise discard show muck``; stud's
+    ``bring_in`` and ``complete``, ST-1), ``label`` (the English button), ``minimum``/``maximum`` the
+    chips: the amount to call, the bring-in, or the round bet to bet/raise (complete) **to**; for
+    ``discard`` the number of cards to change (``Stand pat``: none)."""
 
     kind: str
     label: str
     minimum: int = 0
     maximum: int = 0
 
-    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
-        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+    def command(
+        self, seat: int, amount: int | None = None, at: int = 0, cards: tuple[Card, ...] = ()
+    ) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum; ``cards``:
+        the cards to discard)."""
         kind = self.kind
+        if kind == "discard":
+            return Discard(seat, cards, at)
         if kind in ("bet", "raise", "complete"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
         if kind == "bring_in":
             return BringIn(seat, at)
-        if kind in ("discard", "stand_pat"):
-            return Discard(seat, (), at)  # the cards to change are the player's choice: none here
         if kind in ("check", "call"):
             return CheckOrCall(seat, at)
         if kind == "fold":
@@ -96,7 +99,7 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
-_STAND_PAT = LegalAction("stand_pat", "Stand pat")
+_STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
 
@@ -109,8 +112,9 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         return ()
     if hand.showdown:
         return _SHOWDOWN
-    if draw_due(spec, hand, seat):
-        return (LegalAction("discard", "Draw", 1, min(5, len(hand.down[seat]))), _STAND_PAT)
+    if not hand.betting and hand.drawing:
+        limit = min(spec.draw_limit, len(hand.down[seat]))
+        return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
