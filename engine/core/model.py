@@ -343,9 +343,11 @@ class BoardDealt:
 
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
-    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards) was
-    reshuffled and the stock is now ``stock`` (top first; secret, like the deck). ``community``: stud's
-    7th street deals one community card face up for all instead of a card to each player (ST-1)."""
+    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards, and for stud
+    the stock left) was reshuffled and the stock is now ``stock`` (top first; secret, like the deck): the
+    old stock's cards not in ``pile``, then ``game.reshuffle_order(deck, pile, k)`` for the hand's ``k``-th
+    reshuffle, so that an auditor recomputes it. ``community``: stud's 7th street deals one community
+    card face up for all instead of a card to each player (ST-1)."""
 
     pile: tuple[Card, ...]
     stock: tuple[Card, ...]
