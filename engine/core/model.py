@@ -28,6 +28,7 @@ __all__ = [
     "CoreState",
     "DealBoard",
     "DealCards",
+    "DealFromTop",
     "Discard",
     "Discarded",
     "Event",
@@ -150,6 +151,16 @@ class DealBoard:
 
 
 @dataclass(frozen=True, slots=True)
+class DealFromTop:
+    """The dealer deals everything due now from the top of the stock, burns included: each seat's cards
+    (seat by seat from the button's left) and the board — the live dealer's command
+    (:meth:`engine.core.CoreGame.dealer_command`), one command for a whole street. The events are the same
+    as :class:`DealCards` / :class:`DealBoard` would give (``CardsDealt``, ``BoardDealt``)."""
+
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class BetOrRaise:
     """Bet or raise **to** ``to`` chips in this betting round (PHH ``cbr``)."""
 
@@ -247,6 +258,7 @@ Command = (
     | StartHand
     | DealCards
     | DealBoard
+    | DealFromTop
     | BetOrRaise
     | BringIn
     | CheckOrCall

@@ -16,6 +16,7 @@ from engine.core.model import (
     BoardDealt,
     CardsDealt,
     DealBoard,
+    DealFromTop,
     ForcedBetPosted,
     HandEnded,
     HandShown,
@@ -30,6 +31,7 @@ from engine.core.model import (
     TimeoutExpired,
     UncalledBetReturned,
 )
+from engine.core.rules import top_deal
 from tests.engine.core.helpers import deck, of, table
 
 # seats 0, 1, 2 receive AsAh, KsKh, QsQh; the board 2d 7c 9h 4s Jd makes no straight or flush
@@ -361,7 +363,8 @@ def test_the_dealer_burns_and_deals_from_the_top_and_any_card_of_the_stock_is_ac
     t.act(1, "check")
     t.apply(t.game.player_command(t.state, 0, "check", None, (), t.at))  # no automatic deal
     stock = t.hand.stock
-    assert t.game.dealer_command(t.state, 0) == DealBoard(stock[1:2], stock[:1], 0)
+    assert t.game.dealer_command(t.state, 0) == DealFromTop(0)
+    assert top_deal(t.game.spec, t.state) == DealBoard(stock[1:2], stock[:1], 0)
     with pytest.raises(BadCards):
         t.apply(DealBoard(parse_cards("As")))  # dealt already
     with pytest.raises(BadCards):
