@@ -391,8 +391,8 @@ def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
 
 def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
     hand = _hand(state)
-    hand = replace(hand, stock=e.stock, reshuffles=hand.reshuffles + 1, community=e.community)
-    return replace(state, hand=hand)
+    hand = _hand_with(hand, stock=e.stock, reshuffles=hand.reshuffles + 1, community=e.community)
+    return _state_with(state, hand=hand)
 
 
 def _ev_shown(state: CoreState, e: HandShown) -> CoreState:
