@@ -162,6 +162,17 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     def who(seat: int) -> str:
         return names.get(seat, f"#{seat + 1}")
 
+    if kind == "HandStarted" and not hasattr(event, "invito") and event.forced.bring_in:  # stud (ST-1)
+        forced = event.forced
+        bets = f"{forced.small_bet}/{forced.big_bet}" if forced.big_bet else f"{forced.small_bet}"
+        return f"Hand {event.number}: ante {forced.ante}, bring-in {forced.bring_in}, bets {bets}."
+    if kind in ("StockReshuffled", "StockReshuffledPublic"):  # FD-1, ST-1
+        if event.community:
+            return "Too few cards for everyone: one community card for all (7th street)."
+        return "The stock ran out: the discards are reshuffled."
+    if kind == "CardsDealtHidden" and getattr(event, "up", ()):  # stud's up cards, seen by everyone
+        count = f"{event.count} down, " if event.count else ""
+        return f"{who(event.seat)} receives {count}up {' '.join(map(str, event.up))}"
     if kind == "HandStarted" and not hasattr(event, "invito"):  # a core game (hold'em, Omaha…)
         forced = event.forced
         return _("Hand %(number)s: blinds %(small)s/%(big)s.") % {

@@ -122,3 +122,20 @@ def test_players_draw_by_name_and_the_audit_catches_a_forged_reshuffle() -> None
     forged = [*recorded[:index], replace(tampered, data=forged_data), *recorded[index + 1 :]]
     problems = audit.verify_table_stream(forged)
     assert len(problems) == 1 and "reshuffle 1" in problems[0].message
+
+
+def test_the_log_describes_stud_and_draw_events() -> None:
+    from engine.cards import parse_cards
+    from engine.core.model import HandStarted, StockReshuffled
+    from engine.core.view import CardsDealtHidden, StockReshuffledPublic
+    from tables.rendering import describe
+
+    stud = find_game("F7S")
+    names = {0: "anna", 1: "bruno"}
+    started = HandStarted(1, "", 1, -1, -1, (0, 1), FORCED["F7S"], (), 0)
+    assert describe(started, names, stud) == "Hand 1: ante 1, bring-in 2, bets 10/20."
+    up = CardsDealtHidden(1, 2, parse_cards("Kd"), 0)
+    assert describe(up, names, stud) == "bruno receives 2 down, up Kd"
+    assert describe(StockReshuffledPublic(4, True), names, stud).startswith("Too few cards")
+    reshuffled = StockReshuffled(parse_cards("2c3c"), parse_cards("2c3c"))
+    assert describe(reshuffled, names, find_game("N5D")) == "The stock ran out: the discards are reshuffled."
