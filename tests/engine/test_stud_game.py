@@ -408,3 +408,26 @@ def test_st_1_best_visible_hand_all_in_the_next_player_to_the_left_speaks() -> N
         table.deal(seat, card)
     assert table.stacks_now()[2] == 0  # seat 2 shows the pair of aces but cannot act
     assert table.to_act == 0
+
+
+def test_g_limit_1_stud_fixed_limit_cap_counts_the_completion_as_the_bet() -> None:
+    table = third_street()
+    table.act(1, "bring_in")
+    table.act(2, "complete", 10)  # the bet
+    table.act(0, "raise", 20)
+    table.act(1, "raise", 30)
+    table.act(2, "raise", 40)  # the third raise: capped
+    assert table.to_act == 0
+    assert [k[0] for k in table.kinds()] == ["fold", "call"]
+
+
+def test_g_limit_1_pot_limit_stud_completes_to_the_small_bet_at_least() -> None:
+    table = Table("P7S", 3, STUD_NL)
+    table.start(button=2)
+    table.deal(0, "AhAd9c")
+    table.deal(1, "KhKd2c")
+    table.deal(2, "QhQd5d")
+    table.act(1, "bring_in")
+    table.act(2, "complete", 10)
+    # pot after calling: 3 antes + 2 + 10 + 10 = 25; raise to at most 10 + 25
+    assert table.kinds()[-1] == ("raise", "Raise", 20, 35)
