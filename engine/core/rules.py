@@ -590,7 +590,12 @@ def bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tu
     current = hand.current_bet
     if stack <= 0 or all_in_to <= current:
         return None
-    if not any(s != seat for s in _can_act(state, hand)):
+    seats = state.seats
+    folded = hand.folded
+    for other in hand.dealt:  # somebody else must be able to answer a bet
+        if other != seat and other not in folded and seats[other].stack > 0:  # type: ignore[union-attr]
+            break
+    else:
         return None
     structure = spec.structure
     if structure is Structure.FIXED_LIMIT:
@@ -1181,19 +1186,23 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         raise ActionNotAllowed("nothing is to be dealt now")
     while due is not None:
         seat, count, up, burn = due
-        stock = b.hand.stock
-        start = 1 if burn and stock else 0
+        hand = b.hand
+        stock = hand.stock
+        start = 1 if burn else 0
+        if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
+            raise BadCards(f"the stock holds {len(stock)} cards, {start + count + up} are due")
         if seat < 0:
             b.emit(BoardDealt(stock[start : start + count], stock[:start]))
         else:
-            b.emit(
-                CardsDealt(
-                    seat,
-                    stock[start : start + count],
-                    stock[start + count : start + count + up],
-                    stock[:start],
-                )
-            )
+            end = start + count + up
+            b.emit(CardsDealt(seat, stock[start : start + count], stock[start + count : end], stock[:start]))
+            if not spec.streets[hand.street].draw:  # every player still in gets as many: deal them all
+                players = in_hand(hand)
+                for other in players[players.index(seat) + 1 :]:
+                    stock = b.hand.stock
+                    if len(stock) < count + up:
+                        raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
+                    b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))
         due = next_deal(spec, b.state)
 
 

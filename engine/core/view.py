@@ -93,6 +93,21 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
+_MADE: dict[tuple[str, str, int, int], LegalAction] = {}
+
+
+def _action(kind: str, label: str, minimum: int, maximum: int) -> LegalAction:
+    """A :class:`LegalAction`, shared between calls (they are immutable; building one costs more than a
+    look-up)."""
+    key = (kind, label, minimum, maximum)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > 50_000:
+            _MADE.clear()
+        found = _MADE[key] = LegalAction(kind, label, minimum, maximum)
+    return found
+
+
 _STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
@@ -117,16 +132,16 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         actions.append(_CHECK)
     else:
         call = min(owed, stack)
-        actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+        actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
     bounds = bet_range(spec, state, hand, seat)
     if bounds is not None:
         low, high = bounds
         kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")
         all_in = hand.round_bets[seat] + stack
         if low < all_in:
-            actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+            actions.append(_action(kind, label, low, min(high, all_in - 1)))
         if high == all_in:
-            actions.append(LegalAction(kind, "All-in", all_in, all_in))
+            actions.append(_action(kind, "All-in", all_in, all_in))
     return tuple(actions)
 
 
