@@ -1100,7 +1100,9 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         )
     )
     b.emit(StreetStarted(0))
-    if spec.forced_hook is not None:
+    if c.posts is not None:
+        posts = _checked_posts(c.posts, order)
+    elif spec.forced_hook is not None:
         posts = spec.forced_hook(b.state, b.hand)
     else:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
@@ -1109,6 +1111,27 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
             live = kind not in ("ante", "big_blind_ante")
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
+
+
+_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+
+
+def _checked_posts(
+    posts: tuple[tuple[int, str, int, bool], ...], order: tuple[int, ...]
+) -> tuple[tuple[int, str, int, bool], ...]:
+    for seat, kind, amount, dead in posts:
+        if seat not in order:
+            raise BadAmount(f"seat {seat} is not dealt in: it posts nothing")
+        if kind not in _POST_KINDS:
+            raise BadAmount(f"unknown forced bet {kind!r}: one of {', '.join(sorted(_POST_KINDS))}")
+        if (
+            not isinstance(amount, int)
+            or isinstance(amount, bool)
+            or amount < 0
+            or not isinstance(dead, bool)
+        ):
+            raise BadAmount(f"a forced bet is a whole number of chips >= 0, not {amount!r}")
+    return tuple(posts)
 
 
 def _blinds_and_antes(

@@ -461,3 +461,27 @@ def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting(
     assert any(k[0] == "raise" for k in t.kinds(2))  # the big blind has not acted
     t.act(2, "call")
     assert any(k[0] == "raise" for k in t.kinds(3)) is reopened
+
+
+def test_a_hand_history_may_name_every_forced_bet() -> None:
+    """``StartHand.posts`` (PHH ``antes`` / ``blinds_or_straddles`` per player) replaces the forced bets the
+    table's ``ForcedBets`` implies; an unknown kind or a seat not dealt in is refused."""
+    from engine.core.model import StartHand
+
+    t = table("NT", [100, 100, 100, 100], forced=ForcedBets(small_blind=1, big_blind=2, straddle=4))
+    posts = (
+        (1, "ante", 1, False),
+        (1, "small_blind", 1, False),
+        (2, "big_blind", 2, False),
+        (3, "straddle", 4, False),
+    )
+    with pytest.raises(BadAmount):
+        t.apply(StartHand(deck(""), button=0, posts=((7, "ante", 1, False),)))
+    with pytest.raises(BadAmount):
+        t.apply(StartHand(deck(""), button=0, posts=((1, "bribe", 1, False),)))
+    t.apply(StartHand(deck(""), button=0, posts=posts))
+    t.deal()
+    assert [(e.seat, e.kind, e.amount) for e in of(t.events, ForcedBetPosted)] == [
+        (s, k, a) for s, k, a, _ in posts
+    ]
+    assert t.to_act == 0 and t.hand.contributed == (0, 2, 2, 4)
