@@ -7,10 +7,12 @@ dealer, folding each event through ``evolve`` as it goes: the state after ``appl
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
 **Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for :class:`DealCards` / :class:`DealBoard`;
-:func:`dealer_command` gives the next one from the top of the stock (burn included, TH-1), and ``decide``
-accepts any cards still in the stock (a PHH replay names the file's cards), refusing others
-(:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from the button's left.
+and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+:class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
+a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
+(:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
+refusing others (:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from
+the button's left; every dealt and burnt card is in a ``CardsDealt`` / ``BoardDealt`` event.
 
 **Betting** (G-ACT-1, G-ACT-2, G-LIMIT-1): the first round starts left of the last live blind (big blind
 or straddle; heads-up the button, who posts the small blind, G-BLIND-2), later rounds left of the button.
