@@ -117,7 +117,9 @@ class StartHand:
     the deck in order). ``forced``: the level's forced bets (``None``: the table's). ``button``: force
     the button (the first hand, G-DRAW-1); otherwise it moves (G-BTN-1). ``commitment`` and
     ``shuffle_algorithm``: the provably fair shuffle's ``sha256(seed)`` and algorithm name, recorded
-    publicly."""
+    publicly. ``posts``: the forced bets as a hand history records them, ``(seat, kind, chips, dead)`` in
+    posting order (kinds of :class:`ForcedBetPosted`; PHH's per-player ``antes`` and
+    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``)."""
 
     deck: tuple[Card, ...] = ()
     at: int = 0
@@ -126,6 +128,7 @@ class StartHand:
     hand_id: str = ""
     commitment: str = ""
     shuffle_algorithm: str = ""
+    posts: tuple[tuple[int, str, int, bool], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,12 @@ dealer, folding each event through ``evolve`` as it goes: the state after ``appl
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
 **Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for :class:`DealCards` / :class:`DealBoard`;
-:func:`dealer_command` gives the next one from the top of the stock (burn included, TH-1), and ``decide``
-accepts any cards still in the stock (a PHH replay names the file's cards), refusing others
-(:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from the button's left.
+and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+:class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
+a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
+(:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
+refusing others (:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from
+the button's left; every dealt and burnt card is in a ``CardsDealt`` / ``BoardDealt`` event.
 
 **Betting** (G-ACT-1, G-ACT-2, G-LIMIT-1): the first round starts left of the last live blind (big blind
 or straddle; heads-up the button, who posts the small blind, G-BLIND-2), later rounds left of the button.
@@ -615,7 +617,12 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     current = hand.current_bet
     if stack <= 0 or all_in_to <= current:
         return None
-    if not any(s != seat for s in _can_act(state, hand)):
+    seats = state.seats
+    folded = hand.folded
+    for other in hand.dealt:  # somebody else must be able to answer a bet
+        if other != seat and other not in folded and seats[other].stack > 0:  # type: ignore[union-attr]
+            break
+    else:
         return None
     structure = spec.structure
     acted = hand.acted_at[seat]
@@ -1156,7 +1163,9 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         )
     )
     b.emit(StreetStarted(0))
-    if spec.forced_hook is not None:
+    if c.posts is not None:
+        posts = _checked_posts(c.posts, order)
+    elif spec.forced_hook is not None:
         posts = spec.forced_hook(b.state, b.hand)
     else:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
@@ -1165,6 +1174,27 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
             live = kind not in ("ante", "big_blind_ante")
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
+
+
+_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+
+
+def _checked_posts(
+    posts: tuple[tuple[int, str, int, bool], ...], order: tuple[int, ...]
+) -> tuple[tuple[int, str, int, bool], ...]:
+    for seat, kind, amount, dead in posts:
+        if seat not in order:
+            raise BadAmount(f"seat {seat} is not dealt in: it posts nothing")
+        if kind not in _POST_KINDS:
+            raise BadAmount(f"unknown forced bet {kind!r}: one of {', '.join(sorted(_POST_KINDS))}")
+        if (
+            not isinstance(amount, int)
+            or isinstance(amount, bool)
+            or amount < 0
+            or not isinstance(dead, bool)
+        ):
+            raise BadAmount(f"a forced bet is a whole number of chips >= 0, not {amount!r}")
+    return tuple(posts)
 
 
 def _blinds_and_antes(
@@ -1242,19 +1272,23 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         raise ActionNotAllowed("nothing is to be dealt now")
     while due is not None:
         seat, count, up, burn = due
-        stock = b.hand.stock
-        start = 1 if burn and stock else 0
+        hand = b.hand
+        stock = hand.stock
+        start = 1 if burn else 0
+        if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
+            raise BadCards(f"the stock holds {len(stock)} cards, {start + count + up} are due")
         if seat < 0:
             b.emit(BoardDealt(stock[start : start + count], stock[:start]))
         else:
-            b.emit(
-                CardsDealt(
-                    seat,
-                    stock[start : start + count],
-                    stock[start + count : start + count + up],
-                    stock[:start],
-                )
-            )
+            end = start + count + up
+            b.emit(CardsDealt(seat, stock[start : start + count], stock[start + count : end], stock[:start]))
+            if not spec.streets[hand.street].draw:  # every player still in gets as many: deal them all
+                players = in_hand(hand)
+                for other in players[players.index(seat) + 1 :]:
+                    stock = b.hand.stock
+                    if len(stock) < count + up:
+                        raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
+                    b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))
         due = next_deal(spec, b.state)
 
 
