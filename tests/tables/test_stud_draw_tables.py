@@ -139,3 +139,35 @@ def test_the_log_describes_stud_and_draw_events() -> None:
     assert describe(StockReshuffledPublic(4, True), names, stud).startswith("Too few cards")
     reshuffled = StockReshuffled(parse_cards("2c3c"), parse_cards("2c3c"))
     assert describe(reshuffled, names, find_game("N5D")) == "The stock ran out: the discards are reshuffled."
+
+
+@pytest.mark.parametrize("code", ["F7S", "N5D"])
+def test_the_table_page_renders_a_hand_for_each_player_without_another_players_down_cards(code: str) -> None:
+    from tables import rendering
+
+    table_id = open_table(code, 4)
+    rng = random.Random(5)
+    play_hand(table_id, rng, seed=4)
+    service.handle(
+        table_id, lambda loaded, at: service.start_command(loaded, at, None, seed=helpers.seed_bytes(9))
+    )
+    for _ in range(6):  # a few decisions into the hand (stud: past the bring-in, up cards out)
+        loaded = service.load(table_id)
+        if not loaded.facts.in_hand:
+            break
+        service.handle(
+            table_id,
+            lambda loaded, at: loaded.rules.bot_command(loaded.state, min(loaded.facts.to_act), rng, at),
+        )
+    loaded = service.load(table_id)
+    hand = loaded.state.hand
+    assert hand is not None
+    for seat, player in enumerate(PLAYERS[:4]):
+        html = rendering.fragments(loaded, player, 0)
+        own = hand.down[seat]
+        others = [c for s, cards in enumerate(hand.down) if s != seat for c in cards]
+        assert all(f'data-card="{card}"' in html for card in own)
+        assert not any(f'data-card="{card}"' in html for card in others)
+        assert not any(f"receives {card}" in html for card in others)
+        up = [c for cards in hand.up for c in cards]
+        assert all(f'data-card="{card}"' in html for card in up)  # stud's up cards: everyone sees them
