@@ -109,10 +109,19 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         "bet": bet,
         "discard": discard,
         "phase": phase_name(game, table_view.phase),
+        "stakes": _stakes(loaded.facts.forced),
         "deadline": deadline,
         "my_turn": seat is not None and table_view.to_act == seat,
         "sitting_out": me is not None and me.sitting_out,
     }
+
+
+def _stakes(forced: Any) -> str:
+    """The forced bets of a stud table for the header (ST-1: no blinds), ``""`` for the other games."""
+    if not getattr(forced, "bring_in", 0):
+        return ""
+    bets = f"{forced.small_bet}/{forced.big_bet}" if forced.big_bet else f"{forced.small_bet}"
+    return f"ante {forced.ante} · bring-in {forced.bring_in} · bets {bets}"
 
 
 def table_html(loaded: Loaded, username: str) -> str:

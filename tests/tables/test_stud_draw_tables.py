@@ -169,5 +169,7 @@ def test_the_table_page_renders_a_hand_for_each_player_without_another_players_d
         assert all(f'data-card="{card}"' in html for card in own)
         assert not any(f'data-card="{card}"' in html for card in others)
         assert not any(f"receives {card}" in html for card in others)
+        assert ("ante 1 · bring-in 2 · bets 10/20" in html) == (code == "F7S")
+        assert ("big blind 10" in html) == (code == "N5D")
         up = [c for cards in hand.up for c in cards]
         assert all(f'data-card="{card}"' in html for card in up)  # stud's up cards: everyone sees them
