@@ -26,8 +26,7 @@ from engine.core.model import (
     Command,
     CoreConfig,
     CoreState,
-    DealBoard,
-    DealCards,
+    DealFromTop,
     Discard,
     Event,
     Fold,
@@ -75,6 +74,7 @@ class CoreGame:
     """
 
     __slots__ = (
+        "actions",
         "code",
         "family",
         "limit",
@@ -86,7 +86,6 @@ class CoreGame:
         "spec",
     )
 
-    actions = ACTIONS
     events = _EVENTS
     config_type: type = CoreConfig
     state_type: type = CoreState
@@ -107,6 +106,8 @@ class CoreGame:
         names = {street.phase: street.name for street in spec.streets}
         names["showdown"] = "Showdown"
         self.phase_names: Mapping[str, str] = MappingProxyType(names)
+        drawing = any(street.draw for street in spec.streets)
+        self.actions: tuple[str, ...] = ACTIONS + (("discard",) if drawing else ())
 
     def __repr__(self) -> str:
         return f"<game {self.code}: {self.name}>"
@@ -154,7 +155,9 @@ class CoreGame:
             raise ActionNotAllowed(f"unknown action {action!r}: one of {', '.join(self.actions)}")
         return simple(seat, at)
 
-    def dealer_command(self, state: CoreState, at: int) -> DealCards | DealBoard | None:
+    def dealer_command(self, state: CoreState, at: int) -> DealFromTop | None:
+        """:class:`DealFromTop` when cards are due (one command deals a whole street from the top of the
+        stock), else ``None``. :func:`engine.core.rules.top_deal` gives the single deals instead."""
         return rules.dealer_command(self.spec, state, at)
 
     def bot_command(self, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:

@@ -28,6 +28,7 @@ __all__ = [
     "CoreState",
     "DealBoard",
     "DealCards",
+    "DealFromTop",
     "Discard",
     "Discarded",
     "Event",
@@ -116,7 +117,9 @@ class StartHand:
     the deck in order). ``forced``: the level's forced bets (``None``: the table's). ``button``: force
     the button (the first hand, G-DRAW-1); otherwise it moves (G-BTN-1). ``commitment`` and
     ``shuffle_algorithm``: the provably fair shuffle's ``sha256(seed)`` and algorithm name, recorded
-    publicly."""
+    publicly. ``posts``: the forced bets as a hand history records them, ``(seat, kind, chips, dead)`` in
+    posting order (kinds of :class:`ForcedBetPosted`; PHH's per-player ``antes`` and
+    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``)."""
 
     deck: tuple[Card, ...] = ()
     at: int = 0
@@ -125,6 +128,7 @@ class StartHand:
     hand_id: str = ""
     commitment: str = ""
     shuffle_algorithm: str = ""
+    posts: tuple[tuple[int, str, int, bool], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +150,16 @@ class DealBoard:
 
     cards: tuple[Card, ...]
     burn: tuple[Card, ...] = ()
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealFromTop:
+    """The dealer deals everything due now from the top of the stock, burns included: each seat's cards
+    (seat by seat from the button's left) and the board — the live dealer's command
+    (:meth:`engine.core.CoreGame.dealer_command`), one command for a whole street. The events are the same
+    as :class:`DealCards` / :class:`DealBoard` would give (``CardsDealt``, ``BoardDealt``)."""
+
     at: int = 0
 
 
@@ -247,6 +261,7 @@ Command = (
     | StartHand
     | DealCards
     | DealBoard
+    | DealFromTop
     | BetOrRaise
     | BringIn
     | CheckOrCall
@@ -316,9 +331,11 @@ class ForcedBetPosted:
 @dataclass(frozen=True, slots=True)
 class StreetStarted:
     """Street ``street`` (an index of the game's streets) begins: its cards are dealt next, then its
-    betting round (bets of the previous round are gathered)."""
+    betting round (bets of the previous round are gathered). ``draw``: the street begins with a draw
+    (FD-1): each player in turn discards (or stands pat) and is dealt the replacements."""
 
     street: int
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,9 +358,11 @@ class BoardDealt:
 
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
-    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards) was
-    reshuffled and the stock is now ``stock`` (top first; secret, like the deck). ``community``: stud's
-    7th street deals one community card face up for all instead of a card to each player (ST-1)."""
+    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards, and for stud
+    the stock left) was reshuffled and the stock is now ``stock`` (top first; secret, like the deck): the
+    old stock's cards not in ``pile``, then ``game.reshuffle_order(deck, pile, k)`` for the hand's ``k``-th
+    reshuffle, so that an auditor recomputes it. ``community``: stud's 7th street deals one community
+    card face up for all instead of a card to each player (ST-1)."""
 
     pile: tuple[Card, ...]
     stock: tuple[Card, ...]
@@ -543,7 +562,7 @@ class SeatState:
     time_bank: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreHand:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
@@ -554,9 +573,14 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). ``reshuffles``: stocks
-    reshuffled so far (:class:`StockReshuffled`); ``community``: the current street deals one community
-    card instead of a card to each player (ST-1).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
+    ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
+    ``discards`` every seat's discarded cards this hand. ``reshuffles``: stocks reshuffled so far
+    (:class:`StockReshuffled`); ``community``: the current street deals one community card instead of a
+    card to each player (ST-1).
+
+    Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
+    (:mod:`engine._replace`).
     """
 
     number: int
@@ -580,6 +604,7 @@ class CoreHand:
     dead: int = 0
     street: int = 0
     street_dealt: bool = False
+    drawing: bool = False
     betting: bool = False
     showdown: bool = False
     blind_anchor: int = -1
@@ -601,9 +626,10 @@ class CoreHand:
     community: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreState:
-    """A table across hands: ``seats`` (``None``: empty), ``button``/``small_blind``/``big_blind`` the
+    """A table across hands (frozen without slots, as :class:`CoreHand`): ``seats`` (``None``: empty),
+    ``button``/``small_blind``/``big_blind`` the
     positions of the last hand (``-1`` before the first; G-BTN-1's dead button moves the big blind one
     player a hand), ``forced`` the table's forced bets (a level's replace them from its hand on),
     ``hand`` the hand in progress, ``commitment``/``seed_revealed`` the last hand's seed commitment."""

@@ -37,7 +37,7 @@ from engine.core.model import (
     ShowHand,
     StockReshuffled,
 )
-from engine.core.rules import bet_range, bring_in_due, draw_due, in_hand, pot_layout
+from engine.core.rules import bet_range, bring_in_due, in_hand, pot_layout
 from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError
@@ -66,25 +66,28 @@ DEPARTURES = (PlayerRemoved, PlayerEliminated)
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """One possible decision: ``kind`` (``fold check call bet raise show muck``; stud's ``bring_in`` and
-    ``complete``, ST-1; draw's ``discard`` and ``stand_pat``, FD-1), ``label`` (the English button),
-    ``minimum``/``maximum`` the chips: the amount to call, the bring-in, or the round bet to bet/raise
-    (complete) **to**; for ``discard`` the number of cards that may be changed."""
+    """One possible decision: ``kind`` (``fold check call bet raise discard show muck``; stud's
+    ``bring_in`` and ``complete``, ST-1), ``label`` (the English button), ``minimum``/``maximum`` the
+    chips: the amount to call, the bring-in, or the round bet to bet/raise (complete) **to**; for
+    ``discard`` the number of cards to change (``Stand pat``: none)."""
 
     kind: str
     label: str
     minimum: int = 0
     maximum: int = 0
 
-    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
-        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+    def command(
+        self, seat: int, amount: int | None = None, at: int = 0, cards: tuple[Card, ...] = ()
+    ) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum; ``cards``:
+        the cards to discard)."""
         kind = self.kind
+        if kind == "discard":
+            return Discard(seat, cards, at)
         if kind in ("bet", "raise", "complete"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
         if kind == "bring_in":
             return BringIn(seat, at)
-        if kind in ("discard", "stand_pat"):
-            return Discard(seat, (), at)  # the cards to change are the player's choice: none here
         if kind in ("check", "call"):
             return CheckOrCall(seat, at)
         if kind == "fold":
@@ -96,7 +99,22 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
-_STAND_PAT = LegalAction("stand_pat", "Stand pat")
+_MADE: dict[tuple[str, str, int, int], LegalAction] = {}
+
+
+def _action(kind: str, label: str, minimum: int, maximum: int) -> LegalAction:
+    """A :class:`LegalAction`, shared between calls (they are immutable; building one costs more than a
+    look-up)."""
+    key = (kind, label, minimum, maximum)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > 50_000:
+            _MADE.clear()
+        found = _MADE[key] = LegalAction(kind, label, minimum, maximum)
+    return found
+
+
+_STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
 
@@ -109,8 +127,9 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         return ()
     if hand.showdown:
         return _SHOWDOWN
-    if draw_due(spec, hand, seat):
-        return (LegalAction("discard", "Draw", 1, min(5, len(hand.down[seat]))), _STAND_PAT)
+    if not hand.betting and hand.drawing:
+        limit = min(spec.draw_limit, len(hand.down[seat]))
+        return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
@@ -118,14 +137,14 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
     actions = []
     if bringing_in:
         bring_in = min(hand.forced.bring_in, stack)
-        actions.append(LegalAction("bring_in", "Bring-in", bring_in, bring_in))
+        actions.append(_action("bring_in", "Bring-in", bring_in, bring_in))
     else:
         actions.append(_FOLD)
         if owed <= 0:
             actions.append(_CHECK)
         else:
             call = min(owed, stack)
-            actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+            actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
     bounds = bet_range(spec, state, hand, seat)
     if bounds is not None:
         low, high = bounds
@@ -134,13 +153,13 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
             kind, label = "complete", "Complete"
         all_in = hand.round_bets[seat] + stack
         if spec.structure is Structure.FIXED_LIMIT and low < high:  # two sizes (stud's open pair, ST-1)
-            actions.append(LegalAction(kind, label, low, low))
-            actions.append(LegalAction(kind, "All-in" if high == all_in else label, high, high))
+            actions.append(_action(kind, label, low, low))
+            actions.append(_action(kind, "All-in" if high == all_in else label, high, high))
         else:
             if low < all_in:
-                actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+                actions.append(_action(kind, label, low, min(high, all_in - 1)))
             if high == all_in:
-                actions.append(LegalAction(kind, "All-in", all_in, all_in))
+                actions.append(_action(kind, "All-in", all_in, all_in))
     return tuple(actions)
 
 

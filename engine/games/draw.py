@@ -2,11 +2,12 @@
 
 2–6 players (FD-1 says 2–5; the project's **Decision**: up to 6). Blinds (G-BLIND-1, heads-up G-BLIND-2)
 and antes (G-ANTE-1); five cards down; a betting round opened left of the big blind; the draw: each
-player still in the hand, in turn from the button's left, discards 0 to 5 cards (none: *stands pat*),
-then the dealer burns a card and deals the replacements in the same order; a betting round opened left
-of the button; the showdown, best five cards. When the stock runs out the discards are reshuffled into a
-new stock, never with the player's own discards (:mod:`engine.games.draw_rules`). Fixed limit: small bet
-before the draw, big bet after (G-LIMIT-1). PHH has no code for the game: ours follow its pattern.
+player still in the hand, in turn from the button's left, discards 0 to 5 cards (none: *stands pat*)
+and is dealt the replacements at once (the dealer burns before the first); a betting round opened left
+of the button; the showdown, best five cards. When the stock runs out the discards of the players
+already served are reshuffled into a new stock, never with the player's own discards
+(:mod:`engine.games.draw_rules`). Fixed limit: small bet before the draw, big bet after (G-LIMIT-1).
+PHH has no code for the game: ours follow its pattern.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from types import MappingProxyType
 
 from engine.cards import Card
 from engine.core.game import register
-from engine.core.generic import ACTIONS, CoreGame, blind_game_fields
+from engine.core.generic import CoreGame, blind_game_fields
 from engine.core.model import Command, CoreHand, CoreState, Discard, StockReshuffled
 from engine.core.spec import Evaluation, GameSpec, Opener, Street, Structure
 from engine.games import draw_rules
@@ -37,9 +38,9 @@ _NAMES = {
 
 
 def _supply(state: CoreState, hand: CoreHand, due: tuple[int, int, int, bool]) -> StockReshuffled | None:
-    """FD-1: the stock cannot give ``due``'s seat its replacements → the discards of the other players
-    and the burnt cards (those not already back in play) are reshuffled under what is left of the stock
-    (:func:`draw_rules.reshuffle_order`). The seat's own discards are never in the pile."""
+    """FD-1: the stock cannot give ``due``'s seat its replacements → the discards of the players already
+    served and the burnt cards (those not already back in play) are reshuffled under what is left of the
+    stock (:func:`draw_rules.reshuffle_order`). The seat's own discards are never in the pile."""
     seat, down, up, _ = due
     if seat < 0 or len(hand.stock) >= down + up:
         return None
@@ -76,7 +77,6 @@ def draw_spec(structure: Structure) -> GameSpec:
     )
 
 
-_DRAW_ACTIONS = (*ACTIONS, "discard", "stand_pat")
 _GLOSSES: Mapping[str, str] = MappingProxyType(
     {
         **{
@@ -94,8 +94,11 @@ class DrawGame(CoreGame):
 
     __slots__ = ()
 
-    actions = _DRAW_ACTIONS
     glosses = _GLOSSES
+
+    def __init__(self, spec: GameSpec) -> None:
+        super().__init__(spec)
+        self.actions = (*self.actions, "stand_pat")
 
     def player_command(
         self, state: CoreState, seat: int, action: str, amount: int | None, cards: Sequence[Card], at: int

@@ -6,12 +6,12 @@ core (:mod:`engine.games.draw`) and its tests use the same rules.
 
 Decisions where FD-1 is silent (also in ``docs/rules-decisions.md``):
 
-- **What is reshuffled**: every player discards in turn, then the replacements are dealt in the same
-  order (as PHH records a draw). When the stock cannot give a player all the cards they ask for, that
-  player first gets every card left in the stock, then the *pile* — the cards discarded by the other
-  players and the burnt cards, not the folded hands — is reshuffled into a new stock and the player gets
-  the rest from its top. The player's **own discards are never in the pile** (nobody is dealt back a card
-  they just threw), as in IT-CAMBIO-3.
+- **What is reshuffled**: each player in turn discards and is served at once (the core's draw street).
+  When the stock cannot give a player all the cards they ask for, that player first gets every card
+  left in the stock, then the *pile* — the cards discarded by the players already served and the burnt
+  cards, not the folded hands — is reshuffled into a new stock and the player gets the rest from its
+  top. The player's **own discards are never in the pile** (nobody is dealt back a card they just
+  threw), as in IT-CAMBIO-3.
 - **Order**: the new stock is derived from the hand's deck (:func:`reshuffle_order`), so an auditor holding
   the seed recomputes every card dealt.
 - Five card draw has one draw, so a hand reshuffles at most once in practice; ``k`` numbers reshuffles all
@@ -107,8 +107,8 @@ def replace_cards(
     added to the pile only after this player is served) is reshuffled (:func:`reshuffle_order`, the
     ``k``-th reshuffle of the hand) and the rest comes from the new stock's top.
 
-    ``deck``: the hand's whole shuffled deck; ``pile``: the cards that may be reshuffled (the other
-    players' discards, burnt cards). Raises :class:`BadDiscard` when even the
+    ``deck``: the hand's whole shuffled deck; ``pile``: the cards that may be reshuffled (the discards of
+    the players already served, burnt cards). Raises :class:`BadDiscard` when even the
     reshuffled pile is short (impossible with a 52-card deck and at most 6 players).
     """
     wanted = len(discard)

@@ -27,7 +27,7 @@ from engine.cards import Card
 from engine.core.errors import ActionNotAllowed
 from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import register
-from engine.core.generic import ACTIONS, CoreGame
+from engine.core.generic import CoreGame
 from engine.core.model import (
     BetOrRaise,
     BringIn,
@@ -158,7 +158,6 @@ def stud_spec(structure: Structure) -> GameSpec:
     return spec
 
 
-_STUD_ACTIONS = (*ACTIONS, "bring_in", "complete")
 _GLOSSES: Mapping[str, str] = MappingProxyType(
     {
         **{
@@ -178,9 +177,12 @@ class StudGame(CoreGame):
 
     __slots__ = ()
 
-    actions = _STUD_ACTIONS
     glosses = _GLOSSES
     amount_actions = frozenset({"bet", "raise", "complete"})
+
+    def __init__(self, spec: GameSpec) -> None:
+        super().__init__(spec)
+        self.actions = (*self.actions, "bring_in", "complete")
 
     def player_command(
         self, state: CoreState, seat: int, action: str, amount: int | None, cards: Sequence[Card], at: int

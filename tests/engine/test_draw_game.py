@@ -59,22 +59,24 @@ def to_the_draw(code: str = "N5D", seats: int = 3) -> Table:
 def test_fd_1_every_player_draws_in_turn_from_the_buttons_left() -> None:
     table = to_the_draw()
     assert table.to_act == 0
-    assert table.kinds() == [("discard", "Draw", 1, 5), ("stand_pat", "Stand pat", 0, 0)]
+    assert table.kinds() == [("discard", "Draw", 1, 5), ("discard", "Stand pat", 0, 0)]
     for action in ("check", "fold"):
-        with pytest.raises(ActionNotAllowed, match="FD-1"):
+        with pytest.raises(ActionNotAllowed, match="discard"):
             table.act(0, action)
-    with pytest.raises(ActionNotAllowed, match="FD-1"):
+    with pytest.raises(ActionNotAllowed, match="discard"):
         table.act(0, "bet", 10)
     with pytest.raises(NotYourTurn):
         table.act(1, "discard", text="9s8d")
     table.act(0, "discard", text="2c")
+    (dealt,) = [e for e in table.dealer() if isinstance(e, CardsDealt)]
+    assert (dealt.seat, len(dealt.down), len(dealt.burn)) == (0, 1, 1)  # the burn before the first card
     assert table.to_act == 1
     table.act(1, "discard", text="9s8d")
+    (dealt,) = [e for e in table.dealer() if isinstance(e, CardsDealt)]
+    assert (dealt.seat, len(dealt.down), len(dealt.burn)) == (1, 2, 0)
     table.act(2, "stand_pat")
-    events = table.dealer()
-    dealt = [e for e in events if isinstance(e, CardsDealt)]
-    assert [(e.seat, len(e.down), len(e.burn)) for e in dealt] == [(0, 1, 1), (1, 2, 0)]
-    assert len(table.hand.down[0]) == len(table.hand.down[1]) == len(table.hand.down[2]) == 5
+    assert table.dealer() == ()
+    assert [len(cards) for cards in table.hand.down] == [5, 5, 5]
     assert table.hand.down[2] == cards(HANDS[2])  # stood pat
     assert table.to_act == 0  # the betting after the draw starts left of the button (FD-1)
     assert [k[0] for k in table.kinds()] == ["fold", "check", "bet", "bet"]
@@ -83,10 +85,10 @@ def test_fd_1_every_player_draws_in_turn_from_the_buttons_left() -> None:
 def test_fd_1_bad_discards_are_refused_and_change_nothing() -> None:
     table = to_the_draw()
     before = table.state
-    for text, message in (("3c", "not in the player's hand"), ("AsKsQsJs2c3c", "at most 5")):
+    for text, message in (("3c", "your own"), ("AsKsQsJs2c3c", "at most 5")):
         with pytest.raises(BadCards, match=message):
             table.act(0, "discard", text=text)
-    with pytest.raises(BadCards, match="twice"):
+    with pytest.raises(BadCards, match="your own"):
         table.do(table.game.player_command(table.state, 0, "discard", None, cards("As") * 2, 0))
     assert table.state is before
 
@@ -94,9 +96,9 @@ def test_fd_1_bad_discards_are_refused_and_change_nothing() -> None:
 def test_fd_1_discarding_all_five_cards() -> None:
     table = to_the_draw()
     table.act(0, "discard", text=HANDS[0])
+    table.dealer()
     table.act(1, "stand_pat")
     table.act(2, "stand_pat")
-    table.dealer()
     assert not set(table.hand.down[0]) & set(cards(HANDS[0]))
     assert len(table.hand.down[0]) == 5
 
@@ -119,9 +121,10 @@ def test_fd_1_heads_up_button_posts_small_blind_and_acts_first_before_the_draw_l
 def test_fd_1_draw_views_hide_the_discards_and_the_replacements() -> None:
     table = to_the_draw()
     table.act(0, "discard", text="2c")
-    table.act(1, "discard", text="9s8d")
-    table.act(2, "stand_pat")
     table.dealer()
+    table.act(1, "discard", text="9s8d")
+    table.dealer()
+    table.act(2, "stand_pat")
     discarded = next(e for e in table.events if isinstance(e, Discarded) and e.seat == 1)
     assert public_event(discarded, 0) == DiscardedHidden(1, 2)
     assert public_event(discarded, 1) == discarded
@@ -151,27 +154,28 @@ def test_fd_1_six_players_changing_five_reshuffle_the_discards_but_not_their_own
     while table.hand.street == 0:
         kinds = [k[0] for k in table.kinds()]
         table.act(table.to_act, "check" if "check" in kinds else "call")
+    assert len(table.hand.stock) == 22
     discards = {}
+    served = {}
     for seat in range(6):
         assert table.to_act == seat
         discards[seat] = table.hand.down[seat]
-        table.act(seat, "discard", text="".join(map(str, discards[seat])))
-    assert len(table.hand.stock) == 22
-    events = table.dealer()
-    (reshuffle,) = [e for e in events if isinstance(e, StockReshuffled)]
-    dealt = [e for e in events if isinstance(e, CardsDealt)]
-    # 22 cards for 30 wanted: no burn (the dealer never burns a card a player needs); seats 0-3 get 20,
-    # seat 4 the last 2 and 3 from the reshuffled discards
-    assert [e.seat for e in dealt] == [0, 1, 2, 3, 4, 5]
-    assert not dealt[0].burn
-    assert [type(e).__name__ for e in events[:5]] == ["CardsDealt"] * 4 + ["StockReshuffled"]
+        served[seat] = table.act(seat, "discard", text="".join(map(str, discards[seat]))) + table.dealer()
+    # 22 cards: the burn and 5 for each of seats 0-3 leave 1 for seat 4, who gets 4 more from the pile
+    reshuffles = {s: [e for e in served[s] if isinstance(e, StockReshuffled)] for s in range(6)}
+    assert [len(reshuffles[s]) for s in range(6)] == [0, 0, 0, 0, 1, 0]
+    (reshuffle,) = reshuffles[4]
+    (dealt,) = [e for e in served[4] if isinstance(e, CardsDealt)]
+    burn = next(e for e in served[0] if isinstance(e, CardsDealt)).burn
+    assert len(burn) == 1
     own = set(discards[4])
-    assert set(reshuffle.pile) == {c for seat in (0, 1, 2, 3, 5) for c in discards[seat]}
+    # the pile: the discards of the players already served and the burn, never seat 4's own
+    assert set(reshuffle.pile) == {c for seat in (0, 1, 2, 3) for c in discards[seat]} | set(burn)
     assert not own & set(reshuffle.pile)
     new = reshuffle_order(deck, reshuffle.pile, 1)
-    assert reshuffle.stock[2:] == new and len(reshuffle.stock) == 2 + len(new)
-    assert dealt[4].down == (*reshuffle.stock[:2], *new[:3])
-    assert not set(dealt[4].down) & own  # nobody is dealt back the cards they just threw
+    assert reshuffle.stock == (deck[-1], *new)  # the stock's last card, then the reshuffled discards
+    assert dealt.down == (deck[-1], *new[:4])
+    assert not set(dealt.down) & own  # nobody is dealt back the cards they just threw
     held = [c for hand in table.hand.down for c in hand]
     assert len(held) == len(set(held)) == 30
     assert public_event(reshuffle, 0) == StockReshuffledPublic(len(reshuffle.pile), False)
