@@ -870,6 +870,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
         and len(hand.shown) < len(players)
         and not any(street.draw for street in b.spec.streets[hand.street + 1 :])
         and any(_stack(b.state, s) == 0 for s in players)
+        and not any(street.draw for street in b.spec.streets[hand.street + 1 :])  # a draw to come: no
     ):
         for s in _showdown_order(b, hand):  # TDA 16: all-in, betting over: every hand face up
             if s not in dict(b.hand.shown):
