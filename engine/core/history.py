@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as dc_replace
 from typing import Any
 
 from engine.cards import Card, Deck, format_cards
@@ -82,7 +81,6 @@ from engine.phh import Action, Difference, HandHistory, format_amount, parse_sta
 __all__ = [
     "HandReplay",
     "UnsupportedHistory",
-    "dead_small_blind",
     "export_hand",
     "forced_bets",
     "replay_hand",
@@ -98,51 +96,59 @@ class UnsupportedHistory(ValueError):
 # --- forced bets ----------------------------------------------------------------------------------------
 
 
-def dead_small_blind(history: HandHistory) -> bool:
-    """Whether the hand has a dead small blind (a tournament's dead button, G-BTN-1): three players or more
-    and ``blinds_or_straddles = [big, 0, …]``, the big blind ``p1``, the first player left of the button,
-    nobody posting a small blind (how :func:`export_hand` writes it; PokerKit reads it the same way: ``p2``
-    speaks first before the flop, ``p1`` after)."""
-    blinds = history.blinds_or_straddles
-    return history.player_count >= 3 and bool(blinds) and blinds[0] > 0 and not any(blinds[1:])
+Post = tuple[int, str, int, bool]
+"""A forced bet as :class:`StartHand` takes it: ``(seat, kind, chips, dead)``."""
 
 
-def forced_bets(history: HandHistory) -> ForcedBets:
-    """The :class:`ForcedBets` of a standard hand's arrays (PHH order, ``p1`` left of the button).
+def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
+    """The forced bets of a standard hand: the table's :class:`ForcedBets` and every player's post, as
+    :attr:`StartHand.posts` takes them (PHH order: ``p1`` is seat 0, left of the button).
 
-    ``antes``: all equal → ``ante``; only the big blind's (``p2``; heads-up the arrays are reversed and
-    index 1 still names the big blind; ``p1`` with a :func:`dead_small_blind`) → ``big_blind_ante`` (dead
-    money, G-ANTE-1). ``blinds_or_straddles``: ``[small, big, straddle, 0, …]`` (or ``[big, 0, …]``: a dead
-    small blind). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a no-limit or pot-limit
-    stud hand's ``min_bet`` is its small bet (ST-1).
-    Raises :class:`UnsupportedHistory` for others (a button ante, a second straddle, unequal antes) and for a
-    no-limit ``min_bet`` other than the big blind (our minimum bet is the big blind, G-ACT-2)."""
+    Heads-up PHH reverses the arrays (index ``i`` is ``p(N-i)``: ``[small, big]`` means ``p1`` posts the big
+    blind, the button the small one, as our G-BLIND-2). ``antes``: equal → everyone's ante; one player's
+    alone (the big blind's or the button's) → dead money for the table (G-ANTE-1's big-blind ante); unequal →
+    each player's own. ``blinds_or_straddles``: index 0 the small blind, 1 the big blind, the others
+    straddles; a single one is the big blind (a dead small blind, G-BTN-1: ``[big, 0, …]`` puts it on
+    ``p1``). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a no-limit or pot-limit stud
+    hand's ``min_bet`` is its small bet (ST-1). Raises :class:`UnsupportedHistory` for a no-limit ``min_bet``
+    other than the big blind (our minimum bet is the big blind, G-ACT-2) and for amounts a game refuses."""
     n = history.player_count
-    dead = dead_small_blind(history)
-    big_index = 0 if dead else 1
+
+    def seat(index: int) -> int:
+        return n - 1 - index if n == 2 else index
+
+    posts: list[Post] = []
     antes = history.antes
+    anted = [i for i, a in enumerate(antes) if a]
     ante = big_blind_ante = 0
-    if any(antes):
-        if len(set(antes)) == 1:
-            ante = antes[0]
-        elif antes[big_index] and not any(a for i, a in enumerate(antes) if i != big_index):
-            big_blind_ante = antes[big_index]
-        else:
-            raise UnsupportedHistory(f"antes {list(antes)}: only equal antes or a big-blind ante are played")
+    if len(anted) == 1 and n > 1:
+        big_blind_ante = antes[anted[0]]
+        posts.append((seat(anted[0]), "big_blind_ante", big_blind_ante, True))
+    elif anted:
+        ante = max(antes)
+        posts.extend((seat(i), "ante", antes[i], False) for i in sorted(anted, key=seat))
     blinds = history.blinds_or_straddles
+    blinded = [i for i, b in enumerate(blinds) if b]
     small = big = straddle = 0
-    if dead:
-        big = blinds[0]
-    elif blinds:
-        small, big = blinds[0], blinds[1]
-        straddle = blinds[2] if n > 2 else 0
-        if any(blinds[3:]):
-            raise UnsupportedHistory(f"blinds_or_straddles {list(blinds)}: at most one straddle is played")
+    if len(blinded) == 1:
+        big = blinds[blinded[0]]
+        posts.append((seat(blinded[0]), "big_blind", big, False))
+    elif blinded:
+        for i in blinded:
+            if i == 0:
+                small = blinds[0]
+                posts.append((seat(0), "small_blind", small, False))
+            elif i == 1:
+                big = blinds[1]
+                posts.append((seat(1), "big_blind", big, False))
+            else:
+                straddle = max(straddle, blinds[i])
+                posts.append((seat(i), "straddle", blinds[i], False))
     fixed = history.variant.startswith("F")
     if blinds and not fixed and history.min_bet and history.min_bet != big:
         raise UnsupportedHistory(f"min_bet {history.min_bet} is not the big blind {big}")
     try:
-        return ForcedBets(
+        forced = ForcedBets(
             ante=ante,
             big_blind_ante=big_blind_ante,
             small_blind=small,
@@ -155,6 +161,7 @@ def forced_bets(history: HandHistory) -> ForcedBets:
         )
     except ForcedBetsRefused as error:
         raise UnsupportedHistory(str(error)) from None
+    return forced, tuple(posts)
 
 
 # --- unknown cards ----------------------------------------------------------------------------------------
@@ -360,17 +367,14 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         raise UnsupportedHistory(str(error)) from None
     spec: GameSpec | None = getattr(game, "spec", None)
     n = history.player_count
-    forced = forced_bets(history)
+    forced, posts = forced_bets(history)
 
     def diff(action: int, text: str, expected: str, actual: str) -> Difference:
         return Difference(number, action, text, expected, actual)
 
-    # a dead small blind (G-BTN-1) is a tournament's: an empty seat n between the button (pN) and the big
-    # blind (p1) stands for the seat of the player who left, as the last hand's big blind
-    dead = dead_small_blind(history)
     try:
         config = game.table_config(
-            seats=n + 1 if dead else n, tournament=dead, forced=forced, action_time_ms=30_000, time_bank_ms=0
+            seats=n, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=0
         )
         state = game.initial_state(config)
     except ValueError as error:
@@ -380,9 +384,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
     try:
         for seat, (name, stack) in enumerate(zip(_names(history), history.starting_stacks, strict=True)):
             run.apply(SeatPlayer(seat, name, stack))
-        if dead:
-            run.state = dc_replace(run.state, button=n - 1, small_blind=n - 1, big_blind=n)
-        run.apply(StartHand(button=None if dead else n - 1, hand_id=history.hand_id))
+        run.apply(StartHand(button=n - 1, hand_id=history.hand_id, posts=posts))
     except IllegalAction as error:
         return diff(0, "", "the hand to start", f"refused: {error}")
     cards = _Cards.scan(history)

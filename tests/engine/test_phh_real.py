@@ -87,7 +87,13 @@ def test_a_file_with_finishing_stacks_that_pokerkit_misses() -> None:
     equal antes). PokerKit returns the ante to the big blind and misses the file's own finishing stacks; we
     play the big-blind ante as dead money (G-ANTE-1) and reach them."""
     (hand,) = load_histories(DATA / "wsop-2019-42" / "00-01-07.phh")
-    assert forced_bets(hand) == ForcedBets(big_blind_ante=500000, small_blind=250000, big_blind=500000)
+    forced, posts = forced_bets(hand)
+    assert forced == ForcedBets(big_blind_ante=500000, small_blind=250000, big_blind=500000)
+    assert posts == (
+        (1, "big_blind_ante", 500000, True),
+        (0, "small_blind", 250000, False),
+        (1, "big_blind", 500000, False),
+    )
     assert replay_hand(hand) is None
     assert pokerkit_stacks(hand) != hand.finishing_stacks
 
@@ -123,15 +129,45 @@ def test_unknown_cards_never_win_a_pot_a_known_hand_contests() -> None:
     assert result.won[6] > 0 and result.won[4] == 0  # p7 (the kings) wins, p5 (unknown) does not
 
 
-def test_unsupported_forced_bets_are_named() -> None:
+def test_forced_bets_as_the_arrays_say() -> None:
+    """A button ante is dead money for the table (G-ANTE-1, like the big-blind ante); straddles post left of
+    the big blind, the first round starting after the last one; heads-up the arrays are reversed."""
     text = (
         'variant = "NT"\nantes = [0, 0, 5]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
-        "starting_stacks = [200, 200, 200]\nactions = []\n"
+        'starting_stacks = [200, 200, 200]\nactions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", '
+        '"p3 f", "p1 f"]\nfinishing_stacks = [199, 206, 195]\n'
     )
-    with pytest.raises(UnsupportedHistory, match=r"antes \[0, 0, 5\]: only equal antes or a big-blind ante"):
-        replay_hand(loads_histories(text)[0])
+    (button_ante,) = loads_histories(text)
+    assert forced_bets(button_ante)[1][0] == (2, "big_blind_ante", 5, True)
+    assert replay_hand(button_ante) is None
+    assert pokerkit_stacks(button_ante) == button_ante.finishing_stacks
+    double = (
+        'variant = "NT"\nantes = [0, 0, 0, 0, 0]\nblinds_or_straddles = [1, 2, 4, 8, 0]\nmin_bet = 2\n'
+        "starting_stacks = [100, 100, 100, 100, 100]\n"
+        'actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "d dh p4 ????", "d dh p5 ????", '
+        '"p5 cbr 30", "p1 f", "p2 f", "p3 f", "p4 f"]\n'
+    )
+    (straddled,) = loads_histories(double)
+    _, posts = forced_bets(straddled)
+    assert [kind for _, kind, _, _ in posts] == ["small_blind", "big_blind", "straddle", "straddle"]
+    result = replay_standard(straddled)  # p5 speaks first, after the last straddle
+    assert result.difference is None
+    assert result.stacks == (99, 98, 96, 92, 115) == pokerkit_stacks(straddled)
+    with pytest.raises(UnsupportedHistory, match="min_bet 3 is not the big blind 2"):
+        replay_hand(loads_histories(double.replace("min_bet = 2", "min_bet = 3"))[0])
+    (heads_up,) = loads_histories(
+        'variant = "NT"\nantes = [0, 3]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [50, 50]\nactions = ["d dh p1 ????", "d dh p2 ????", "p2 f"]\n'
+    )
+    assert forced_bets(heads_up)[1] == (
+        (0, "big_blind_ante", 3, True),
+        (1, "small_blind", 1, False),
+        (0, "big_blind", 2, False),
+    )
+    assert replay_standard(heads_up).stacks == (51, 49) == pokerkit_stacks(heads_up)
+    unknown = load_histories(DATA / "wsop-2023-43" / "45.phh")[0]
     with pytest.raises(UnsupportedHistory, match="unknown game 'N2L1D'"):
-        replay_hand(load_histories(DATA / "wsop-2023-43" / "45.phh")[0])
+        replay_hand(unknown)
 
 
 # --- export: hands our games play, written, read back, replayed by us and by PokerKit --------------------
