@@ -4,7 +4,8 @@ through the game's decider, and export a hand the decider played.
 **Replay** (:func:`replay_hand`): the game is ``find_game(variant)``; the table has one seat per player,
 ``p1`` at seat 0 … ``pN`` (the button) at seat N-1 (PHH's order: ``p1`` is left of the button; heads-up the
 blinds are reversed, so ``p1`` posts the big blind and the button the small blind, as our G-BLIND-2); the
-forced bets come from the file (:func:`forced_bets`); the hand starts with no deck, so that every deal
+forced bets come from the file, each player's posted as its arrays say (:func:`forced_bets`,
+:attr:`StartHand.posts`); the hand starts with no deck, so that every deal
 names the file's cards. Each action becomes the game's command: ``d dh`` → :class:`DealCards`, ``d db`` →
 :class:`DealBoard`, ``cbr`` → :class:`BetOrRaise` (to), ``cc`` → :class:`CheckOrCall`, ``f`` → :class:`Fold`,
 ``sd`` → :class:`Discard`, ``pb`` → :class:`BringIn`, ``sm`` → :class:`ShowHand` / :class:`MuckHand`. Amounts
