@@ -626,6 +626,8 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     hand = state.hand
     if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
         return None  # betting: this street's cards are all out
+    if spec.deal_hook is not None:
+        return spec.deal_hook(state, hand)
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
@@ -1222,7 +1224,7 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         else:
             end = start + count + up
             b.emit(CardsDealt(seat, stock[start : start + count], stock[start + count : end], stock[:start]))
-            if not spec.streets[hand.street].draw:  # every player still in gets as many: deal them all
+            if spec.deal_hook is None and not spec.streets[hand.street].draw:  # the same for every player
                 players = in_hand(hand)
                 for other in players[players.index(seat) + 1 :]:
                     stock = b.hand.stock
