@@ -627,7 +627,9 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     structure = spec.structure
     acted = hand.acted_at[seat]
     minimum_bet = _minimum_bet(spec, hand)
-    reopened = acted < minimum_bet <= current  # a full bet over less than one (a bring-in, ST-1)
+    completing = hand.raises == 0 and spec.streets[hand.street].opener is Opener.BRING_IN
+    # stud's completion: a full bet over a bring-in reopens the betting to who faced only the bring-in
+    reopened = acted < minimum_bet <= current and spec.streets[hand.street].opener is Opener.BRING_IN
     if structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
         if acted >= 0 and current - acted < unit and not reopened:
@@ -640,7 +642,7 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
-    if hand.raises == 0 and current < minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN:
+    if completing and current < minimum_bet:
         minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
     if structure is Structure.NO_LIMIT:
         maximum = all_in_to
@@ -1351,8 +1353,8 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     else:
         minimum_bet = _minimum_bet(spec, hand)
         full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
-            hand.raises == 0 and c.to >= minimum_bet  # the first full bet of a round, a completion (ST-1)
-        )
+            hand.raises == 0 and c.to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
+        )  # a completion of the bring-in to the minimum bet is the round's first full bet (ST-1)
     if hand.current_bet == 0:
         b.emit(BetPlaced(c.seat, c.to, all_in, full))
     else:
