@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -100,8 +101,6 @@ def test_a_file_with_finishing_stacks_that_pokerkit_misses() -> None:
 
 def test_a_wrong_finishing_stack_is_the_difference_at_the_end() -> None:
     (hand,) = load_histories(DATA / "pluribus" / "30-12.phh")
-    from dataclasses import replace
-
     assert hand.finishing_stacks is not None
     wrong = replace(hand, finishing_stacks=(hand.finishing_stacks[0] + 1, *hand.finishing_stacks[1:]))
     difference = replay_hand(wrong)
@@ -337,8 +336,10 @@ def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str
     PokerKit plays it the same way (p2 first before the flop, p1 after), and so does our replay."""
     dead = 0
     for game, before, events in tournament_hands(code, seed):
-        history = game.export_hand(before, events)
+        # as the service exports it (tables/export.py): the table's stream id and the start time added
+        history = replace(game.export_hand(before, events), table="table-7", time="21:05:30", time_zone="UTC")
         (again,) = loads_histories(format_history([history]))
+        assert (again.table, again.time, again.time_zone) == ("table-7", "21:05:30", "UTC")
         assert replay_hand(again) is None, format_history([history])
         if code == "NT":  # PokerKit differs on two rules met in these FT/PO hands, see the module doc
             assert pokerkit_stacks(again) == history.finishing_stacks
