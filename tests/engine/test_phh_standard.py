@@ -5,6 +5,7 @@ write loading in PokerKit (the reference implementation of the format) to the sa
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -228,8 +229,6 @@ def test_amounts_are_written_back_as_they_came() -> None:
 
 def test_changed_amounts_are_written_in_the_hands_decimals() -> None:
     first = load_histories(HANDHQ)[0]
-    from dataclasses import replace
-
     changed = replace(first, finishing_stacks=(20230, 8060, 19700))
     assert "finishing_stacks = [202.30, 80.60, 197]\n" in format_history([changed])
     assert format_amount(5, 2) == "0.05" and format_amount(500, 2) == "5" and format_amount(7, 0) == "7"
