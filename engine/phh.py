@@ -688,27 +688,45 @@ def _amounts(raw: Mapping[str, Any], key: str, count: int, where: str) -> list[D
     return [_amount(v, key, where) for v in value]
 
 
+_CARD_LISTS: dict[str, tuple[Card | None, ...]] = {}
+_CARD_LISTS_MAX = 65_536
+
+
 def _card_list(text: str, where: str) -> tuple[Card | None, ...]:
+    """The cards of ``text`` (``None`` for ``??``); the same texts recur (``????``, boards): read once."""
+    cards = _CARD_LISTS.get(text)
+    if cards is not None:
+        return cards
     try:
-        return parse_cards_or_unknown(text)
+        cards = parse_cards_or_unknown(text)
     except InvalidCard as error:
         raise MalformedHistory(where, str(error)) from None
+    if len(_CARD_LISTS) < _CARD_LISTS_MAX:
+        _CARD_LISTS[text] = cards
+    return cards
+
+
+_PLAYERS = {f"p{i}": i - 1 for i in range(1, 100)}
 
 
 def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action, Decimal | None]:
     if not isinstance(text, str):
         raise MalformedHistory(where, f"an action must be a string, not {text!r}")
-    illegal = bool(_ILLEGAL.search(text))
-    body = text.split("#", 1)[0].split()
+    if "#" in text:
+        illegal = bool(_ILLEGAL.search(text))
+        body = text.split("#", 1)[0].split()
+    else:
+        illegal, body = False, text.split()
     if not body:
         return Action(text, None, ""), None  # a no-op: empty, or a commentary alone
     if body[0] == "d":
         if len(body) == 4 and body[1] == "dh":
             written = _card_list(body[3], where)
             known = tuple(c for c in written if c is not None) if None not in written else ()
-            return Action(
-                text, None, "dh", _player(body[2], players, where), None, known, illegal, written
-            ), None
+            target = _PLAYERS.get(body[2])
+            if target is None or target >= players:
+                target = _player(body[2], players, where)  # raises the reason
+            return Action(text, None, "dh", target, None, known, illegal, written), None
         if len(body) == 3 and body[1] == "db":
             written = _card_list(body[2], where)
             if None in written:
@@ -718,7 +736,9 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
         raise MalformedHistory(where, f"{text!r}: the dealer's actions are 'd dh pN CARDS' and 'd db CARDS'")
     if len(body) < 2 or body[1] not in _STANDARD_VERBS:
         raise MalformedHistory(where, f"{text!r} is not a PHH action")
-    actor = _player(body[0], players, where)
+    actor = _PLAYERS.get(body[0])
+    if actor is None or actor >= players:
+        actor = _player(body[0], players, where)  # raises the reason
     verb, rest = body[1], body[2:]
     if verb == "cbr":
         if len(rest) != 1 or not _AMOUNT.fullmatch(rest[0]):
