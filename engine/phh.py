@@ -655,7 +655,9 @@ def _decimal_places(value: Decimal) -> int:
 
 def _scaled(value: Decimal | int, decimals: int) -> int:
     """``value`` in chips: × ``10**decimals``, exact (the caller chose ``decimals`` large enough)."""
-    return int(Decimal(value).scaleb(decimals))
+    if isinstance(value, int):
+        return value * 10**decimals if decimals else value
+    return int(value.scaleb(decimals))
 
 
 def format_amount(chips: int, decimals: int) -> str:
