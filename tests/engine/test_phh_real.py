@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Deck
 from engine.core import ForcedBets, find_game
@@ -345,3 +347,25 @@ def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str
             assert pokerkit_stacks(again) == history.finishing_stacks
         dead += history.player_count >= 3 and history.blinds_or_straddles[1] == 0
     assert dead or seed or code != "NT"  # NT's seed 0 has a dead small blind
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    code=st.sampled_from(["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_property_an_exported_hand_replays_to_its_stacks(code: str, players: int, seed: int) -> None:
+    """Any hand of any international game, exported and written, reads back to the same text and replays
+    to the stacks the game reached (XX-HH-1: write(read(file)) replays the same)."""
+    if not registered(code):
+        return
+    game, before, events = play_hand(code, players, seed)
+    history = game.export_hand(before, events)
+    text = format_history([history])
+    (again,) = loads_histories(text)
+    assert format_history([again]) == text
+    result = replay_standard(again)
+    assert result.difference is None
+    assert result.stacks == history.finishing_stacks
+    assert sum(history.finishing_stacks or ()) == sum(history.starting_stacks)
