@@ -1347,7 +1347,7 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     stack = _stack(b.state, c.seat)
     all_in = c.to == hand.round_bets[c.seat] + stack
     spec = b.spec
-    if spec.structure is Structure.FIXED_LIMIT and spec.raise_hook is None:
+    if spec.structure is Structure.FIXED_LIMIT:  # a full FL bet or raise reaches the next multiple of the bet
         unit = fixed_unit(spec, b.state, hand)
         full = c.to >= (hand.current_bet // unit + 1) * unit
     else:
