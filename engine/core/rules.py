@@ -110,14 +110,20 @@ from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 __all__ = [
     "apply",
     "bet_range",
+    "can_start_hand",
     "dealer_command",
+    "dealt_seats",
     "evolve",
+    "fixed_unit",
     "hand_label",
     "hand_value",
     "in_hand",
     "initial_state",
     "next_deal",
+    "positions",
     "pot_layout",
+    "replay",
+    "top_deal",
 ]
 
 _hand_with = replacer(CoreHand)
