@@ -425,7 +425,8 @@ def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
     return _state_with(state, hand=None)
 
 
-def _ev_showdown_marker(state: CoreState, e: Any) -> CoreState:
+def _ev_nothing(state: CoreState, e: Any) -> CoreState:
+    """An event that records a fact and changes no state (``PlayerTimedOut``)."""
     return state
 
 
@@ -457,7 +458,7 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     ShowdownStarted: _ev_showdown,
     HandShown: _ev_shown,
     HandMucked: _ev_mucked,
-    PlayerTimedOut: _ev_showdown_marker,
+    PlayerTimedOut: _ev_nothing,
     PlayerSatOut: _ev_sat_out,
     PlayerReturned: _ev_returned,
     UncalledBetReturned: _ev_returned_bet,

@@ -9,7 +9,9 @@ spec; hold'em and Omaha (TH-1, OM-1) are specs in :mod:`engine.games.holdem` and
 - ``hole_down`` / ``hole_up``: cards each player still in the hand receives face down / face up (stud's
   door card is ``hole_up=1``); ``board``: community cards; ``burn``: a card is burnt before the street's
   first card (TH-1). Each seat's cards of a street come from the top of the stock in one deal
-  (:class:`engine.core.model.DealCards`), seat by seat from the left of the button, as PHH records them.
+  (a ``CardsDealt`` event), seat by seat from the left of the button, as PHH records them; the live
+  dealer deals a whole street with :class:`engine.core.model.DealFromTop`, a replay names the cards
+  (:class:`~engine.core.model.DealCards`, :class:`~engine.core.model.DealBoard`).
 - ``draw``: the street begins with a draw (five card draw, FD-1) — see "extension points".
 - ``opener``: who speaks first (:class:`Opener`): left of the button, left of the last blind (the big
   blind, or the straddle), the bring-in (lowest up card, ST-1) or the best visible hand (ST-1).
@@ -26,7 +28,8 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   and ``Opener.BEST_VISIBLE`` (stud), whose rules need up cards; ``None`` uses the built-in openers.
 - :attr:`GameSpec.forced_hook` ``(state, hand) -> ((seat, kind, amount, dead), ...)``: the forced bets
   of a hand in posting order (default: antes, big-blind ante, blinds, straddle; G-BLIND-1, G-ANTE-1).
-  Stud posts antes here and its bring-in is a betting-round action (a bring-in street hook).
+  Stud posts antes here and its bring-in is a betting-round action (``raise_hook`` / ``legal_hook``). A
+  hand history may name every post instead (:attr:`engine.core.model.StartHand.posts`).
 - :attr:`GameSpec.raise_hook` ``(state, hand, seat) -> (min_to, max_to) | None``: replaces the generic
   raise rule (e.g. the stud bring-in/complete, FL open pair on 4th street: ``big_bet_hook``).
 - :attr:`GameSpec.big_bet_hook` ``(state, hand) -> bool``: whether the big bet applies now (stud's open
@@ -49,7 +52,8 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   ``DiscardsReshuffled`` with the order of :meth:`engine.core.CoreGame.reshuffle_order`).
 - Stud (ST-1): up cards are ``Street.hole_up``; the bring-in is a first-round action of the seat given by
   ``opener_hook`` (``raise_hook`` offers the bring-in and the completion); when the stock cannot give
-  every player a card, ``next_deal`` must deal a community card instead (not done).
+  every player a card, ``deal_hook`` must deal a community card instead (not done). A fixed-limit bet
+  is full when it reaches the next multiple of the bet, so completing the bring-in is a full bet.
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -59,12 +63,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import Card
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Evaluation", "GameSpec", "Opener", "Street", "Structure"]
 
