@@ -538,5 +538,5 @@ def test_a_replay_names_every_card_and_may_omit_the_burns() -> None:
     do(0, "call")  # the hands are turned up (TDA 16), then the river
     t.apply(DealBoard(parse_cards("9h")))
     assert of(t.events, BoardDealt)[-1].burn == ()
-    assert t.stacks() == [None, 430, 170]  # three sevens beat two pair; seat 0 is out (T-ELIM-1)
+    assert t.stacks() == [None, 430, 170]  # three sevens beat a pair of kings; seat 0 is out (T-ELIM-1)
     assert t.replayed() == t.state
