@@ -49,6 +49,7 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.evaluation
 	$(PY) -m benchmarks.italian
+	$(PY) -m benchmarks.holdem
 
 ## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers.
 bench-service: $(STAMP)
