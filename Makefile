@@ -40,7 +40,8 @@ lint: $(STAMP)
 	$(PY) -m mypy --strict engine
 	$(VENV)/bin/lint-imports
 
-# the benchmarks also need the `bench` extra (PokerKit, the reference engine of benchmarks/italian.py)
+# the benchmarks also need the `bench` extra (PokerKit, the reference engine of benchmarks/italian.py,
+# benchmarks/core.py and benchmarks/phh.py; the dev extra has it too, for the PHH tests)
 $(BENCH_STAMP): $(STAMP) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,bench]'
 	@touch $(BENCH_STAMP)
@@ -49,6 +50,8 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.evaluation
 	$(PY) -m benchmarks.italian
+	$(PY) -m benchmarks.core
+	$(PY) -m benchmarks.phh
 
 ## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers.
 bench-service: $(STAMP)

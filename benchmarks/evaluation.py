@@ -443,10 +443,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     say()
 
     rows = [
-        Row("Italian 5-card (4 players) — ours key5", per_second(results["it4"]), "≥ 500,000/s",
-            yes_no(results["it4"] >= TARGET_ITALIAN_RATE)),
-        Row("Italian 5-card (6 players) — ours key5", per_second(results["it6"]), "≥ 500,000/s",
-            yes_no(results["it6"] >= TARGET_ITALIAN_RATE)),
+        Row(
+            "Italian 5-card (4 players) — ours key5",
+            per_second(results["it4"]),
+            "≥ 500,000/s",
+            yes_no(results["it4"] >= TARGET_ITALIAN_RATE),
+        ),
+        Row(
+            "Italian 5-card (6 players) — ours key5",
+            per_second(results["it6"]),
+            "≥ 500,000/s",
+            yes_no(results["it6"] >= TARGET_ITALIAN_RATE),
+        ),
         Row("Italian 5-card (4 players) — ours rich API", per_second(results["it4_rich"])),
         Row("Italian 5-card (6 players) — ours rich API", per_second(results["it6_rich"])),
         Row("standard 5-card — ours key5", per_second(results["s5"])),
@@ -459,8 +467,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         Row("standard 7-card — ours rich API", per_second(results["s7_rich"])),
         Row("standard 7-card — treys", per_second(results["s7_treys"])),
         Row("standard 7-card — phevaluator", per_second(results["s7_ph"])),
-        Row("standard 7-card — ours / treys", f"{ratios['s7_treys']:.2f}×", "≥ 3×",
-            yes_no(ratios["s7_treys"] >= TARGET_SEVEN_VS_TREYS)),
+        Row(
+            "standard 7-card — ours / treys",
+            f"{ratios['s7_treys']:.2f}×",
+            "≥ 3×",
+            yes_no(ratios["s7_treys"] >= TARGET_SEVEN_VS_TREYS),
+        ),
         Row("standard 7-card — ours / phevaluator", f"{ratios['s7_ph']:.2f}×"),
     ]
     rows += [
@@ -470,12 +482,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     ]
     rows += [
         Row("loop + call overhead (no-op, 7 args)", per_second(results["noop"])),
-        Row("import engine (median of 5)", f"{import_median:.3f} s", "< 0.3 s",
-            yes_no(import_median < TARGET_IMPORT_SECONDS)),
+        Row(
+            "import engine (median of 5)",
+            f"{import_median:.3f} s",
+            "< 0.3 s",
+            yes_no(import_median < TARGET_IMPORT_SECONDS),
+        ),
         Row("table build, all 8 Italian decks + standard", f"{build_s:.3f} s"),
         Row("lookup tables, VmRSS growth", f"{rss_mb:.1f} MB", "< 50 MB", yes_no(rss_mb < TARGET_TABLES_MB)),
-        Row("lookup tables, tracemalloc (peak)", f"{traced_mb:.1f} MB ({peak_mb:.1f} MB)", "< 50 MB",
-            yes_no(traced_mb < TARGET_TABLES_MB)),
+        Row(
+            "lookup tables, tracemalloc (peak)",
+            f"{traced_mb:.1f} MB ({peak_mb:.1f} MB)",
+            "< 50 MB",
+            yes_no(traced_mb < TARGET_TABLES_MB),
+        ),
     ]
     print_table(rows)
     say()

@@ -617,8 +617,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     target = f"≤ {TARGET_STATE_BYTES // KB} KB"
     rows = [
         Row("ours: 4-player pot-limit Italian, hands/s", per_second(ours_hands)),
-        Row("ours: hands that raised an engine error", f"{len(ours.failures)} of {count:,}", "none",
-            yes_no(not ours.failures)),
+        Row(
+            "ours: hands that raised an engine error",
+            f"{len(ours.failures)} of {count:,}",
+            "none",
+            yes_no(not ours.failures),
+        ),
         Row("ours: events/s", per_second(ours.events / best["ours"])),
         Row("ours: decisions/s", per_second(ours.decisions / best["ours"])),
         Row(
@@ -634,19 +638,38 @@ def main(argv: Sequence[str] | None = None) -> None:
             "PokerKit: operations, decisions per hand",
             f"{theirs.events / theirs.hands:.1f}, {theirs.decisions / theirs.hands:.1f}",
         ),
-        Row("hands/s, ours / PokerKit", f"{ratio:.2f}×", f"≥ {TARGET_RATIO:.0f}×",
-            yes_no(ratio >= TARGET_RATIO)),
+        Row(
+            "hands/s, ours / PokerKit",
+            f"{ratio:.2f}×",
+            f"≥ {TARGET_RATIO:.0f}×",
+            yes_no(ratio >= TARGET_RATIO),
+        ),
         Row("decisions/s, ours / PokerKit", f"{decision_ratio:.2f}×"),
-        Row("state mid-hand, tracemalloc per table", kb(traced_mid), target,
-            yes_no(traced_mid <= TARGET_STATE_BYTES)),
-        Row("state mid-hand, deep size own (mean; max)", f"{kb(deep['mid own'])}; {kb(deep['mid own max'])}",
-            target, yes_no(deep["mid own max"] <= TARGET_STATE_BYTES)),
+        Row(
+            "state mid-hand, tracemalloc per table",
+            kb(traced_mid),
+            target,
+            yes_no(traced_mid <= TARGET_STATE_BYTES),
+        ),
+        Row(
+            "state mid-hand, deep size own (mean; max)",
+            f"{kb(deep['mid own'])}; {kb(deep['mid own max'])}",
+            target,
+            yes_no(deep["mid own max"] <= TARGET_STATE_BYTES),
+        ),
         Row("state mid-hand, deep size with shared once (mean)", kb(deep["mid all"])),
-        Row("state between hands, tracemalloc per table", kb(traced_between), target,
-            yes_no(traced_between <= TARGET_STATE_BYTES)),
-        Row("state between hands, deep size own (mean; max)",
-            f"{kb(deep['between own'])}; {kb(deep['between own max'])}", target,
-            yes_no(deep["between own max"] <= TARGET_STATE_BYTES)),
+        Row(
+            "state between hands, tracemalloc per table",
+            kb(traced_between),
+            target,
+            yes_no(traced_between <= TARGET_STATE_BYTES),
+        ),
+        Row(
+            "state between hands, deep size own (mean; max)",
+            f"{kb(deep['between own'])}; {kb(deep['between own max'])}",
+            target,
+            yes_no(deep["between own max"] <= TARGET_STATE_BYTES),
+        ),
         Row("PokerKit state after the flop, tracemalloc (reference)", kb(traced_pk)),
     ]
     print_table(rows, title="Random bot play — results")
@@ -658,7 +681,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for failure in ours.failures:
         say(f"Engine error (hand left out of every count): {failure}")
     say(
-        "Hands: ours " + ", ".join(outcome_lines(ours))
+        "Hands: ours "
+        + ", ".join(outcome_lines(ours))
         + f"; {ours.eliminated} players eliminated, {ours.resets} table resets."
     )
     say("PokerKit: " + ", ".join(outcome_lines(theirs)) + ".")

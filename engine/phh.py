@@ -16,18 +16,34 @@ seat number, from 1), ``seat_count``, and the hand's start ``time`` (a TOML loca
 A :class:`HandHistory` keeps the fields we use; :func:`parse_action` turns an action string
 (``"p1 cbr 40 # !illegal"``) into an :class:`Action`. The writer emits TOML with only strings, integers,
 booleans and lists of them, which is all PHH needs.
+
+**Standard PHH** (issue 16, rule XX-HH-1: every other variant code, ``NT`` ``PO`` ``F7S`` … and codes we do
+not play such as ``N2L1D``) is read and written by the same functions: the keys ``antes``,
+``blinds_or_straddles``, ``bring_in``, ``small_bet``, ``big_bet``, ``min_bet``, ``ante_trimming_status``,
+``starting_stacks``, ``actions``, ``finishing_stacks``, ``winnings``, ``players``, ``seats``, ``seat_count``,
+``table``, ``hand`` and the dates, and every other key kept as it came (:attr:`HandHistory.metadata`). Amounts
+with decimals (``0.50``, ``1259450.25``) are read exactly: TOML floats are read as :class:`decimal.Decimal`,
+never ``float``, and every amount of a hand is scaled by ``10**decimals`` to whole chips
+(:attr:`HandHistory.decimals`), written back the way the PHH dataset writes them (whole amounts as integers,
+the others with the hand's decimals); action texts are kept verbatim. Actions follow PHH's grammar
+(:func:`parse_standard_action`): ``d dh pN CARDS`` (unknown cards ``??``), ``d db CARDS``, ``pN pb``,
+``pN f``, ``pN cc``, ``pN cbr AMOUNT``, ``pN sd [CARDS]``, ``pN sm [CARDS|-]`` and no-ops (comments).
+A hand carrying our Italian fields (``opening``, ``carried_pot``, …) or a variant ending in ``IT`` is read
+as poker all'italiana (and refused if its variant is not ``NIT``/``PIT``/``FIT``).
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from engine.cards import Card, InvalidCard, format_cards, parse_cards
+from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
 from engine.italian.model import (
     AdeguamentoDeclined,
     AdeguamentoPaid,
@@ -54,14 +70,18 @@ from engine.italian.model import (
 __all__ = [
     "ITALIAN_VARIANTS",
     "Action",
+    "Difference",
     "HandHistory",
     "MalformedHistory",
     "export_hand",
+    "format_amount",
     "format_history",
     "hand_players",
     "load_histories",
+    "loads_histories",
     "parse_action",
     "parse_history",
+    "parse_standard_action",
 ]
 
 ITALIAN_VARIANTS = {"NIT": Limit.NO_LIMIT, "PIT": Limit.POT_LIMIT, "FIT": Limit.FIXED_LIMIT}
@@ -80,10 +100,37 @@ class MalformedHistory(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """Where a replay departs from the file: ``hand`` (1-based), ``action`` (1-based, 0 = the hand's
+    start, ``len + 1`` = its end), the action text, what the file expects and what the engine did."""
+
+    hand: int
+    action: int
+    text: str
+    expected: str
+    actual: str
+
+    def describe(self, file: str) -> str:
+        where = f"hand {self.hand}"
+        if self.text:
+            where += f", action {self.action} ({self.text})"
+        elif self.action == 0:
+            where += ", start"
+        else:
+            where += ", end"
+        return f"{file}: {where}: expected {self.expected}, got {self.actual}"
+
+
+@dataclass(frozen=True, slots=True)
 class Action:
     """One PHH action. ``actor``: 0-based player index (``p1`` → 0) or ``None`` for the dealer;
     ``verb``: ``dh`` (deal to ``target``), ``cbr``, ``cc``, ``f``, ``pa``, ``pt``, ``dc``, ``sd``, ``sm``;
-    ``amount`` for ``cbr``; ``cards`` for ``dh``/``sd``/``sm``; ``illegal``: marked ``# !illegal``."""
+    ``amount`` for ``cbr``; ``cards`` for ``dh``/``sd``/``sm``; ``illegal``: marked ``# !illegal``.
+
+    Standard PHH actions (:func:`parse_standard_action`) add the verbs ``db`` (board cards), ``pb``
+    (bring-in) and ``""`` (a no-op: an empty string or a comment); ``amount`` is then in the hand's chips
+    (the file's amount × ``10**decimals``); ``written`` holds the cards as written, ``None`` for each unknown
+    ``??`` (``cards`` holds them only when all are known); ``show_dealt``: ``sm -`` (show the cards dealt)."""
 
     text: str
     actor: int | None
@@ -92,6 +139,8 @@ class Action:
     amount: int | None = None
     cards: tuple[Card, ...] = ()
     illegal: bool = False
+    written: tuple[Card | None, ...] = ()
+    show_dealt: bool = False
 
 
 def _player(token: str, players: int, where: str) -> int:
@@ -141,7 +190,14 @@ class HandHistory:
     """One hand (PHH + Italian extensions). Per-player lists are in PHH order: ``p1`` (left of the dealer)
     … ``pN`` (the dealer). ``table``, ``seats`` (1-based), ``seat_count`` and the start ``time`` (a TOML
     local time kept as its text, ``"21:05:30"``; with ``time_zone``, ``day``, ``month``, ``year``) are PHH's
-    optional fields: empty or ``None`` when absent."""
+    optional fields: empty or ``None`` when absent.
+
+    Standard PHH (:attr:`standard`) adds ``blinds_or_straddles``, ``bring_in``, ``small_bet``, ``big_bet``,
+    ``ante_trimming_status`` and ``winnings``; every amount (those, ``antes``, ``min_bet``, the stacks and
+    the ``cbr`` amounts) is in whole chips, the file's amount × ``10**decimals``. ``metadata``: the file's
+    other keys, in order, as TOML read them (floats as ``Decimal``). ``amount_texts``: each amount field's
+    numbers as the file wrote them (``"0.50"``, ``"1"``), written back while the field's values are
+    unchanged."""
 
     variant: str
     players: tuple[str, ...]
@@ -167,10 +223,30 @@ class HandHistory:
     day: int | None = None
     month: int | None = None
     year: int | None = None
+    # --- standard PHH (issue 16): amounts in chips = the file's amount × 10**decimals ------------------
+    blinds_or_straddles: tuple[int, ...] = ()
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    ante_trimming_status: bool | None = None
+    winnings: tuple[int, ...] | None = None
+    decimals: int = 0
+    metadata: tuple[tuple[str, Any], ...] = ()
+    amount_texts: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def limit(self) -> Limit:
         return ITALIAN_VARIANTS[self.variant]
+
+    @property
+    def standard(self) -> bool:
+        """A standard PHH hand (every variant but poker all'italiana's)."""
+        return self.variant not in ITALIAN_VARIANTS
+
+    @property
+    def player_count(self) -> int:
+        """The number of players (``players`` may be absent in a standard file)."""
+        return len(self.starting_stacks)
 
 
 def _ints(raw: Mapping[str, Any], key: str, count: int, where: str, required: bool = True) -> tuple[int, ...]:
@@ -187,8 +263,11 @@ def _ints(raw: Mapping[str, Any], key: str, count: int, where: str, required: bo
 
 
 def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
-    """A :class:`HandHistory` from one parsed TOML table. Raises :class:`MalformedHistory`."""
+    """A :class:`HandHistory` from one parsed TOML table (floats as :class:`~decimal.Decimal`, see
+    :func:`load_histories`). Raises :class:`MalformedHistory`."""
     variant = raw.get("variant")
+    if _is_standard(raw):
+        return _parse_standard(raw, where)
     if variant not in ITALIAN_VARIANTS:
         raise MalformedHistory(
             where, f"variant {variant!r} is not poker all'italiana ({', '.join(ITALIAN_VARIANTS)})"
@@ -304,7 +383,7 @@ def load_histories(path: str | Path) -> tuple[HandHistory, ...]:
     Raises :class:`MalformedHistory` (unreadable file, TOML syntax, a bad field or action).
     """
     try:
-        document = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        document = tomllib.loads(Path(path).read_text(encoding="utf-8"), parse_float=Decimal)
     except OSError as error:
         raise MalformedHistory("file", f"cannot read it: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
@@ -354,6 +433,8 @@ def _toml_value(value: object) -> str:
 
 
 def _history_lines(history: HandHistory) -> list[str]:
+    if history.standard:
+        return _standard_lines(history)
     fields: list[tuple[str, object]] = [
         ("variant", history.variant),
         ("players", list(history.players)),
@@ -494,3 +575,414 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         seats=tuple(seat + 1 for seat in order),
         seat_count=len(before.seats),
     )
+
+
+# --- standard PHH (issue 16, rule XX-HH-1) ------------------------------------------------------------------
+
+_ITALIAN_KEYS = frozenset(
+    {
+        "opening",
+        "carried_pot",
+        "parol_hand",
+        "adeguamento",
+        "invito",
+        "sitting_out",
+        "tournament",
+        "parol_players",
+    }
+)
+_VARIANT_CODE = re.compile(r"[A-Z0-9][A-Z0-9/]*")
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]+)?")
+_STANDARD_VERBS = {"pb", "f", "cc", "cbr", "sd", "sm"}
+_MAX_DECIMALS = 9
+# the keys the standard reader turns into typed fields; every other key is kept in HandHistory.metadata
+_TYPED_KEYS = frozenset(
+    {
+        "variant",
+        "antes",
+        "blinds_or_straddles",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+        "min_bet",
+        "ante_trimming_status",
+        "starting_stacks",
+        "actions",
+        "finishing_stacks",
+        "winnings",
+        "players",
+        "seats",
+        "seat_count",
+        "table",
+        "time",
+        "time_zone",
+        "day",
+        "month",
+        "year",
+    }
+)
+
+
+_AMOUNT_KEYS = (
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "starting_stacks",
+    "finishing_stacks",
+    "winnings",
+)
+
+
+def _is_standard(raw: Mapping[str, Any]) -> bool:
+    """Whether ``raw`` is read as standard PHH: a variant code that is not poker all'italiana's, no Italian
+    field, and not a code of our Italian pattern (``XIT``, a typo of ``PIT``, stays an Italian error)."""
+    variant = raw.get("variant")
+    return (
+        isinstance(variant, str)
+        and variant not in ITALIAN_VARIANTS
+        and not variant.endswith("IT")
+        and not (_ITALIAN_KEYS & raw.keys())
+    )
+
+
+def _decimal_places(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def _scaled(value: Decimal | int, decimals: int) -> int:
+    """``value`` in chips: × ``10**decimals``, exact (the caller chose ``decimals`` large enough)."""
+    if isinstance(value, int):
+        return value * 10**decimals if decimals else value
+    return int(value.scaleb(decimals))
+
+
+def format_amount(chips: int, decimals: int) -> str:
+    """The PHH text of ``chips`` in a hand scaled by ``10**decimals``: an integer when whole (``1``, ``197``),
+    else with the hand's decimals (``0.50``, ``200.30``), as the PHH dataset writes amounts."""
+    if decimals == 0:
+        return str(chips)
+    whole, cents = divmod(chips, 10**decimals)
+    return str(whole) if cents == 0 else f"{whole}.{cents:0{decimals}d}"
+
+
+def _amount(value: object, key: str, where: str) -> Decimal | int:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise MalformedHistory(where, f"{key} must be an amount >= 0 (an integer or a decimal)")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise MalformedHistory(where, f"{key}: unknown (infinite) amounts are not supported")
+    if value < 0:
+        raise MalformedHistory(where, f"{key} must be an amount >= 0 (an integer or a decimal)")
+    if isinstance(value, Decimal) and _decimal_places(value) > _MAX_DECIMALS:
+        raise MalformedHistory(where, f"{key}: at most {_MAX_DECIMALS} decimals")
+    return value
+
+
+def _amounts(raw: Mapping[str, Any], key: str, count: int, where: str) -> list[Decimal | int] | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != count:
+        raise MalformedHistory(where, f"{key} must be a list of {count} amounts >= 0")
+    return [_amount(v, key, where) for v in value]
+
+
+_CARD_LISTS: dict[str, tuple[Card | None, ...]] = {}
+_CARD_LISTS_MAX = 65_536
+
+
+def _card_list(text: str, where: str) -> tuple[Card | None, ...]:
+    """The cards of ``text`` (``None`` for ``??``); the same texts recur (``????``, boards): read once."""
+    cards = _CARD_LISTS.get(text)
+    if cards is not None:
+        return cards
+    try:
+        cards = parse_cards_or_unknown(text)
+    except InvalidCard as error:
+        raise MalformedHistory(where, str(error)) from None
+    if len(_CARD_LISTS) < _CARD_LISTS_MAX:
+        _CARD_LISTS[text] = cards
+    return cards
+
+
+_PLAYERS = {f"p{i}": i - 1 for i in range(1, 100)}
+
+
+def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action, Decimal | None]:
+    if not isinstance(text, str):
+        raise MalformedHistory(where, f"an action must be a string, not {text!r}")
+    if "#" in text:
+        illegal = bool(_ILLEGAL.search(text))
+        body = text.split("#", 1)[0].split()
+    else:
+        illegal, body = False, text.split()
+    if not body:
+        return Action(text, None, ""), None  # a no-op: empty, or a commentary alone
+    if body[0] == "d":
+        if len(body) == 4 and body[1] == "dh":
+            written = _card_list(body[3], where)
+            known = tuple(c for c in written if c is not None) if None not in written else ()
+            target = _PLAYERS.get(body[2])
+            if target is None or target >= players:
+                target = _player(body[2], players, where)  # raises the reason
+            return Action(text, None, "dh", target, None, known, illegal, written), None
+        if len(body) == 3 and body[1] == "db":
+            written = _card_list(body[2], where)
+            if None in written:
+                raise MalformedHistory(where, f"{text!r}: board cards must be known")
+            known = tuple(c for c in written if c is not None)
+            return Action(text, None, "db", None, None, known, illegal, written), None
+        raise MalformedHistory(where, f"{text!r}: the dealer's actions are 'd dh pN CARDS' and 'd db CARDS'")
+    if len(body) < 2 or body[1] not in _STANDARD_VERBS:
+        raise MalformedHistory(where, f"{text!r} is not a PHH action")
+    actor = _PLAYERS.get(body[0])
+    if actor is None or actor >= players:
+        actor = _player(body[0], players, where)  # raises the reason
+    verb, rest = body[1], body[2:]
+    if verb == "cbr":
+        if len(rest) != 1 or not _AMOUNT.fullmatch(rest[0]):
+            raise MalformedHistory(where, f"{text!r}: 'cbr' takes one amount, like 40 or 3.50")
+        amount = Decimal(rest[0])
+        if _decimal_places(amount) > _MAX_DECIMALS:
+            raise MalformedHistory(where, f"{text!r}: at most {_MAX_DECIMALS} decimals")
+        return Action(text, actor, verb, illegal=illegal), amount
+    if verb in ("sd", "sm"):
+        if len(rest) > 1:
+            raise MalformedHistory(where, f"{text!r}: cards are written together, like 7c8s9c")
+        if verb == "sm" and rest == ["-"]:
+            return Action(text, actor, verb, illegal=illegal, show_dealt=True), None
+        written = _card_list(rest[0], where) if rest else ()
+        known = tuple(c for c in written if c is not None) if None not in written else ()
+        return Action(text, actor, verb, cards=known, illegal=illegal, written=written), None
+    if rest:
+        raise MalformedHistory(where, f"{text!r}: '{verb}' takes nothing after it")
+    return Action(text, actor, verb, illegal=illegal), None
+
+
+def parse_standard_action(text: str, players: int, where: str = "action", decimals: int = 0) -> Action:
+    """Parse one standard PHH action (the grammar in the module doc); a ``cbr`` amount is scaled by
+    ``10**decimals`` and must then be whole. Raises :class:`MalformedHistory`."""
+    action, amount = _parse_standard_tokens(text, players, where)
+    if amount is None:
+        return action
+    if _decimal_places(amount) > decimals:
+        raise MalformedHistory(where, f"{text!r}: the amount has more than the hand's {decimals} decimals")
+    return Action(
+        action.text, action.actor, action.verb, amount=_scaled(amount, decimals), illegal=action.illegal
+    )
+
+
+def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
+    """A standard PHH hand (see the module doc). Raises :class:`MalformedHistory`."""
+    variant = str(raw["variant"])
+    if not _VARIANT_CODE.fullmatch(variant):
+        raise MalformedHistory(where, f"variant {variant!r} is not a PHH variant code (like NT, PO, F7S)")
+    stacks_raw = raw.get("starting_stacks")
+    if not isinstance(stacks_raw, list) or len(stacks_raw) < 2:
+        raise MalformedHistory(
+            where, "starting_stacks must be a list of amounts > 0, one per player (2 or more)"
+        )
+    n = len(stacks_raw)
+    starting = _amounts(raw, "starting_stacks", n, where) or []
+    antes = _amounts(raw, "antes", n, where)
+    if antes is None:
+        raise MalformedHistory(where, f"antes must be a list of {n} amounts >= 0")
+    blinds = _amounts(raw, "blinds_or_straddles", n, where)
+    finishing = _amounts(raw, "finishing_stacks", n, where)
+    winnings = _amounts(raw, "winnings", n, where)
+    single: dict[str, Decimal | int | None] = {}
+    for key in ("bring_in", "small_bet", "big_bet", "min_bet"):
+        value = raw.get(key)
+        single[key] = None if value is None else _amount(value, key, where)
+    fixed = variant.startswith("F")
+    if fixed and (single["small_bet"] is None or single["big_bet"] is None):
+        raise MalformedHistory(where, f"a fixed-limit variant ({variant}) needs small_bet and big_bet")
+    if not fixed and single["min_bet"] is None:
+        raise MalformedHistory(where, f"a no-limit or pot-limit variant ({variant}) needs min_bet")
+    if blinds is None and single["bring_in"] is None:
+        raise MalformedHistory(where, "the hand needs blinds_or_straddles (button games) or bring_in (stud)")
+    trimming = raw.get("ante_trimming_status")
+    if trimming is not None and not isinstance(trimming, bool):
+        raise MalformedHistory(where, "ante_trimming_status must be a boolean")
+    actions_raw = raw.get("actions")
+    if not isinstance(actions_raw, list):
+        raise MalformedHistory(where, "actions must be a list of strings")
+    parsed = [
+        _parse_standard_tokens(text, n, f"{where}, action {i + 1}") for i, text in enumerate(actions_raw)
+    ]
+    # every amount of the hand in whole chips: scale by 10**decimals, the most decimals any amount has
+    every: list[Decimal | int] = [*starting, *antes, *(blinds or ()), *(finishing or ()), *(winnings or ())]
+    every += [v for v in single.values() if v is not None]
+    every += [amount for _, amount in parsed if amount is not None]
+    decimals = max((_decimal_places(v) for v in every if isinstance(v, Decimal)), default=0)
+    if any(_scaled(v, decimals) == 0 for v in starting):
+        raise MalformedHistory(where, "starting_stacks must be amounts > 0")
+    actions = tuple(
+        action
+        if amount is None
+        else Action(
+            action.text, action.actor, action.verb, amount=_scaled(amount, decimals), illegal=action.illegal
+        )
+        for action, amount in parsed
+    )
+    players = raw.get("players", [])
+    if (
+        not isinstance(players, list)
+        or (players and len(players) != n)
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise MalformedHistory(where, f"players must be a list of {n} names")
+    table = raw.get("table", "")
+    if isinstance(table, bool) or not isinstance(table, str | int):
+        raise MalformedHistory(where, "table must be a string or a whole number")
+    seat_count = _whole(raw, "seat_count", where, least=n)
+    seats = raw.get("seats", [])
+    if (
+        not isinstance(seats, list)
+        or (seats and len(seats) != n)
+        or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in seats)
+    ):
+        raise MalformedHistory(where, f"seats must be a list of {n} seat numbers")
+    raw_time = raw.get("time")
+    if raw_time is not None and not isinstance(raw_time, datetime.time):
+        raise MalformedHistory(where, "time must be a TOML local time, like 21:05:30")
+    time_zone = raw.get("time_zone", "")
+    if not isinstance(time_zone, str):
+        raise MalformedHistory(where, 'time_zone must be a string, like "UTC"')
+    hand = raw.get("hand", "")
+
+    def chips(values: Sequence[Decimal | int] | None) -> tuple[int, ...]:
+        return tuple(_scaled(v, decimals) for v in values or ())
+
+    def one(key: str) -> int | None:
+        value = single[key]
+        return None if value is None else _scaled(value, decimals)
+
+    return HandHistory(
+        variant=variant,
+        players=tuple(players),
+        antes=chips(antes),
+        starting_stacks=chips(starting),
+        actions=actions,
+        min_bet=one("min_bet") or 0,
+        finishing_stacks=chips(finishing) if finishing is not None else None,
+        hand_id="" if isinstance(hand, bool) else str(hand),
+        table=str(table),
+        seats=tuple(seats),
+        seat_count=seat_count,
+        time="" if raw_time is None else raw_time.isoformat(),
+        time_zone=time_zone,
+        day=_whole(raw, "day", where, 1, 31),
+        month=_whole(raw, "month", where, 1, 12),
+        year=_whole(raw, "year", where),
+        blinds_or_straddles=chips(blinds) if blinds is not None else (),
+        bring_in=one("bring_in"),
+        small_bet=one("small_bet"),
+        big_bet=one("big_bet"),
+        ante_trimming_status=trimming,
+        winnings=chips(winnings) if winnings is not None else None,
+        decimals=decimals,
+        metadata=tuple((key, value) for key, value in raw.items() if key not in _TYPED_KEYS),
+        amount_texts=tuple(
+            (key, tuple(str(v) for v in (value if isinstance(value, list) else [value])))
+            for key in _AMOUNT_KEYS
+            if (value := raw.get(key)) is not None
+        ),
+    )
+
+
+def _meta_value(value: object) -> str:
+    """TOML text of a metadata value as it came (floats were read as ``Decimal``: written as they came)."""
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() else ("inf" if value > 0 else "-inf")
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_meta_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_meta_value(v) for v in value) + "]"
+    return _toml_value(value)
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def _standard_lines(history: HandHistory) -> list[str]:
+    k = history.decimals
+    texts = dict(history.amount_texts)
+
+    def as_came(key: str, values: Sequence[int]) -> list[str]:
+        """The field's numbers as the file wrote them while they still say ``values``, else formatted."""
+        came = texts.get(key)
+        if (
+            came is not None
+            and len(came) == len(values)
+            and all(_scaled(Decimal(text), k) == value for text, value in zip(came, values, strict=True))
+        ):
+            return list(came)
+        return [format_amount(v, k) for v in values]
+
+    def amounts(values: Sequence[int], key: str = "") -> str:
+        return "[" + ", ".join(as_came(key, values)) + "]"
+
+    def amount(value: int, key: str) -> str:
+        return as_came(key, [value])[0]
+
+    lines = [f"variant = {_toml_value(history.variant)}"]
+    if history.ante_trimming_status is not None:
+        lines.append(f"ante_trimming_status = {_toml_value(history.ante_trimming_status)}")
+    lines.append(f"antes = {amounts(history.antes, 'antes')}")
+    if history.blinds_or_straddles:
+        lines.append(f"blinds_or_straddles = {amounts(history.blinds_or_straddles, 'blinds_or_straddles')}")
+    for key in ("bring_in", "small_bet", "big_bet"):
+        value = getattr(history, key)
+        if value is not None:
+            lines.append(f"{key} = {amount(value, key)}")
+    if not history.variant.startswith("F") or "min_bet" in texts:
+        lines.append(f"min_bet = {amount(history.min_bet, 'min_bet')}")
+    lines.append(f"starting_stacks = {amounts(history.starting_stacks, 'starting_stacks')}")
+    lines.append("actions = [")
+    lines.extend(f"  {_toml_value(action.text)}," for action in history.actions)
+    lines.append("]")
+    meta = dict(history.metadata)
+    if history.players:
+        lines.append(f"players = {_toml_value(list(history.players))}")
+    if history.hand_id and "hand" not in meta:
+        lines.append(f"hand = {_toml_value(history.hand_id)}")
+    # the file's other keys in their order (``hand`` as it came: an integer or a string)
+    lines.extend(f"{_toml_key(key)} = {_meta_value(value)}" for key, value in history.metadata)
+    optional: list[tuple[str, object]] = [
+        ("table", history.table or None),
+        ("seat_count", history.seat_count),
+        ("seats", list(history.seats) or None),
+        ("year", history.year),
+        ("month", history.month),
+        ("day", history.day),
+        ("time", _LocalTime(history.time) if history.time else None),
+        ("time_zone", history.time_zone or None),
+    ]
+    lines.extend(f"{key} = {_toml_value(value)}" for key, value in optional if value is not None)
+    if history.finishing_stacks is not None:
+        lines.append(f"finishing_stacks = {amounts(history.finishing_stacks, 'finishing_stacks')}")
+    if history.winnings is not None:
+        lines.append(f"winnings = {amounts(history.winnings, 'winnings')}")
+    return lines
+
+
+def loads_histories(text: str, phhs: bool = False, where: str = "file") -> tuple[HandHistory, ...]:
+    """The hands of a ``.phh`` (``phhs`` false) or ``.phhs`` text, as :func:`load_histories` reads a file.
+    Raises :class:`MalformedHistory`."""
+    try:
+        document = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as error:
+        raise MalformedHistory(where, f"not valid TOML: {error}") from None
+    if phhs:
+        keys = sorted((k for k in document if k.isdigit()), key=int)
+        if not keys or len(keys) != len(document):
+            raise MalformedHistory(where, "a .phhs file holds only the tables [1], [2], …")
+        return tuple(parse_history(document[k], f"hand {k}") for k in keys)
+    return (parse_history(document, "hand 1"),)

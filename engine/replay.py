@@ -1,4 +1,10 @@
-"""Replay hand histories through the Italian decider: ``python -m engine.replay FILE...``.
+"""Replay hand histories: ``python -m engine.replay FILE...``.
+
+Standard PHH hands (every variant but ``NIT``/``PIT``/``FIT``: ``NT``, ``PO``, ``F7S``, …) are replayed by
+their game of the registry, each hand complete in itself (:mod:`engine.core.history`: amounts with
+decimals in exact whole chips, unknown cards, shows in the file's order); a variant no game is registered
+under, or forced bets our games do not play, is a difference at the hand's start. The rest of this
+docstring is about poker all'italiana, replayed through the Italian decider.
 
 Every action of every hand is applied as a command. An action marked ``# !illegal`` must be refused
 (and changes nothing); any other must be accepted. At the start of each hand the table the decider has
@@ -26,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.cards import Card, Rank, format_cards
+from engine.core.history import UnsupportedHistory, replay_hand
 from engine.italian.errors import IllegalAction
 from engine.italian.game import apply, initial_state
 from engine.italian.model import (
@@ -56,31 +63,9 @@ from engine.italian.model import (
     TableConfig,
     TableState,
 )
-from engine.phh import Action, HandHistory, MalformedHistory, hand_players, load_histories
+from engine.phh import Action, Difference, HandHistory, MalformedHistory, hand_players, load_histories
 
 __all__ = ["Difference", "main", "replay_file", "replay_histories", "table_for"]
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """Where a replay departs from the file: ``hand`` (1-based), ``action`` (1-based, 0 = the hand's
-    start, ``len + 1`` = its end), the action text, what the file expects and what the engine did."""
-
-    hand: int
-    action: int
-    text: str
-    expected: str
-    actual: str
-
-    def describe(self, file: str) -> str:
-        where = f"hand {self.hand}"
-        if self.text:
-            where += f", action {self.action} ({self.text})"
-        elif self.action == 0:
-            where += ", start"
-        else:
-            where += ", end"
-        return f"{file}: {where}: expected {self.expected}, got {self.actual}"
 
 
 def table_for(history: HandHistory, parol_hand_invito: bool = False) -> TableState:
@@ -291,6 +276,15 @@ def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
     is set up from its own fields (see the module's docstring). The first :class:`Difference`, or ``None``."""
     state: TableState | None = None
     for number, history in enumerate(histories, 1):
+        if history.standard:  # a standard PHH hand: complete in itself, replayed by its core game
+            try:
+                difference = replay_hand(history, number)
+            except UnsupportedHistory as error:
+                difference = Difference(number, 0, "", "a hand this engine plays", str(error))
+            if difference is not None:
+                return difference
+            state = None
+            continue
         fresh = state is None or bool(history.table)
         if state is None or history.table:
             # the table's run of hands: this one and the following ones that continue it
@@ -317,7 +311,7 @@ def replay_file(path: str) -> Difference | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.replay",
-        description="Replay poker all'italiana hand histories (.phh/.phhs) through the decider.",
+        description="Replay PHH hand histories (.phh/.phhs) of every registered game through its decider.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE")
     args = parser.parse_args(argv)

@@ -19,6 +19,7 @@ from engine.core.bot import bot_command
 from engine.core.errors import ActionNotAllowed, IllegalAction, NotEnoughPlayers, TimeoutTooEarly
 from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import Chooser, GameFamily, SeatFacts, TableFacts
+from engine.core.history import export_hand as export_phh
 from engine.core.model import (
     BetOrRaise,
     CheckOrCall,
@@ -288,7 +289,7 @@ class CoreGame:
         return tuple(sorted(pile, key=lambda card: card.code))
 
     def export_hand(self, before: CoreState, events: Sequence[Event]) -> Any:
-        raise NotImplementedError("PHH export: engine/core/history.py")
+        return export_phh(before, events, self.code)  # engine/core/history.py (issue 16, XX-HH-1)
 
 
 def blind_game_fields(structure: Structure) -> frozenset[str]:

@@ -1,0 +1,347 @@
+"""Real hands nobody here wrote (issue 16, rule XX-HH-1): every hand of ``tests/data/phh`` (televised WSOP
+final tables, the Pluribus experiment, historical hands, HandHQ online cash hands; sources and licence in
+its README) replays through its game of the registry to its finishing stacks: the file's own, else the
+stacks PokerKit reaches on the same file. A variant whose game is not registered yet is skipped, with the
+reason. Also: hands our core games play, exported to PHH, read back and replayed by us and by PokerKit to
+the same stacks (``write(read(file))`` round trips).
+
+PokerKit 0.7 plays two situations of short tournament stacks differently from our rules, so its replay of
+our fixed-limit and pot-limit tournament hands is not compared: after a short all-in raise in fixed limit,
+our next raise goes to the next multiple of the bet (G-LIMIT-1, 20 → 28 all-in → 30) where PokerKit wants a
+full bet more (38); and a big blind all-in for less than the small blind still makes the full big blind the
+bet to call (TDA), where PokerKit gives the small blind no action."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.cards import Deck
+from engine.core import ForcedBets, find_game
+from engine.core.game import UnknownGame
+from engine.core.history import UnsupportedHistory, forced_bets, replay_hand, replay_standard
+from engine.phh import HandHistory, format_history, load_histories, loads_histories
+
+pokerkit = pytest.importorskip("pokerkit")
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "phh"
+HANDS = [
+    pytest.param(path, number, id=f"{path.relative_to(DATA)}#{number}")
+    for path in sorted(p for p in DATA.rglob("*") if p.suffix in (".phh", ".phhs"))
+    for number in range(1, len(load_histories(path)) + 1)
+]
+
+
+def pokerkit_stacks(hand: HandHistory) -> tuple[int, ...]:
+    """PokerKit's final stacks for ``hand`` as we write it, in the hand's whole chips."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        states = list(pokerkit.HandHistory.loads(format_history([hand])))
+    return tuple(int(Decimal(v).scaleb(hand.decimals)) for v in states[-1].stacks)
+
+
+def registered(variant: str) -> bool:
+    try:
+        find_game(variant)
+    except UnknownGame:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("path", "number"), HANDS)
+def test_real_hand_replays_to_its_finishing_stacks(path: Path, number: int) -> None:
+    hand = load_histories(path)[number - 1]
+    if not registered(hand.variant):
+        pytest.skip(
+            f"no game {hand.variant!r} is registered yet (its branch is not merged, or we do not play it)"
+        )
+    result = replay_standard(hand, number)
+    assert result.difference is None, result.difference.describe(str(path))
+    assert result.stacks is not None
+    assert sum(result.stacks) == sum(hand.starting_stacks)  # chips conserved, exactly, in whole chips
+    if hand.finishing_stacks is not None:
+        assert result.stacks == hand.finishing_stacks
+    else:
+        assert result.stacks == pokerkit_stacks(hand)
+
+
+def test_the_sample_covers_the_sources_and_families() -> None:
+    variants = {load_histories(path)[number - 1].variant for path, number in (p.values for p in HANDS)}
+    assert {"NT", "FT", "PO", "F7S"} <= variants
+    assert {p.name for p in DATA.iterdir() if p.is_dir()} >= {
+        "pluribus",
+        "handhq",
+        "wsop-2023-43",
+        "historical",
+    }
+    assert len(HANDS) >= 30
+
+
+def test_a_file_with_finishing_stacks_that_pokerkit_misses() -> None:
+    """WSOP 2019 #42: a big-blind ante with ``ante_trimming_status = true`` (the standard reserves it for
+    equal antes). PokerKit returns the ante to the big blind and misses the file's own finishing stacks; we
+    play the big-blind ante as dead money (G-ANTE-1) and reach them."""
+    (hand,) = load_histories(DATA / "wsop-2019-42" / "00-01-07.phh")
+    forced, posts = forced_bets(hand)
+    assert forced == ForcedBets(big_blind_ante=500000, small_blind=250000, big_blind=500000)
+    assert posts == (
+        (1, "big_blind_ante", 500000, True),
+        (0, "small_blind", 250000, False),
+        (1, "big_blind", 500000, False),
+    )
+    assert replay_hand(hand) is None
+    assert pokerkit_stacks(hand) != hand.finishing_stacks
+
+
+def test_a_wrong_finishing_stack_is_the_difference_at_the_end() -> None:
+    (hand,) = load_histories(DATA / "pluribus" / "30-12.phh")
+    assert hand.finishing_stacks is not None
+    wrong = replace(hand, finishing_stacks=(hand.finishing_stacks[0] + 1, *hand.finishing_stacks[1:]))
+    difference = replay_hand(wrong)
+    assert difference is not None
+    assert (difference.action, difference.text) == (len(hand.actions) + 1, "")
+    assert difference.expected.startswith("finishing stacks [9951, 11525")
+
+
+def test_an_action_the_rules_refuse_is_named_with_its_index() -> None:
+    (hand,) = load_histories(DATA / "pluribus" / "30-12.phh")
+    text = format_history([hand]).replace('"p6 cbr 225"', '"p6 cbr 150"')
+    (bad,) = loads_histories(text)
+    difference = replay_hand(bad)
+    assert difference is not None
+    assert (difference.action, difference.text) == (10, "p6 cbr 150")
+    assert difference.actual == "refused: the bet must be to between 200 and 10000 chips, not 150"
+
+
+def test_unknown_cards_never_win_a_pot_a_known_hand_contests() -> None:
+    """XX-HH-1: HandHQ hand 4: KsKc shown against ``????``; the unknown hand is dealt the weakest cards
+    the file never names, so the kings win as PokerKit settles it."""
+    hand = load_histories(DATA / "handhq" / "abs-100NLH-handhq_1-sample.phhs")[3]
+    result = replay_standard(hand, 4)
+    assert result.difference is None and result.won is not None
+    assert result.won[6] > 0 and result.won[4] == 0  # p7 (the kings) wins, p5 (unknown) does not
+
+
+def test_forced_bets_as_the_arrays_say() -> None:
+    """A button ante is dead money for the table (G-ANTE-1, like the big-blind ante); straddles post left of
+    the big blind, the first round starting after the last one; heads-up the arrays are reversed."""
+    text = (
+        'variant = "NT"\nantes = [0, 0, 5]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n'
+        'starting_stacks = [200, 200, 200]\nactions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", '
+        '"p3 f", "p1 f"]\nfinishing_stacks = [199, 206, 195]\n'
+    )
+    (button_ante,) = loads_histories(text)
+    assert forced_bets(button_ante)[1][0] == (2, "big_blind_ante", 5, True)
+    assert replay_hand(button_ante) is None
+    assert pokerkit_stacks(button_ante) == button_ante.finishing_stacks
+    double = (
+        'variant = "NT"\nantes = [0, 0, 0, 0, 0]\nblinds_or_straddles = [1, 2, 4, 8, 0]\nmin_bet = 2\n'
+        "starting_stacks = [100, 100, 100, 100, 100]\n"
+        'actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "d dh p4 ????", "d dh p5 ????", '
+        '"p5 cbr 30", "p1 f", "p2 f", "p3 f", "p4 f"]\n'
+    )
+    (straddled,) = loads_histories(double)
+    _, posts = forced_bets(straddled)
+    assert [kind for _, kind, _, _ in posts] == ["small_blind", "big_blind", "straddle", "straddle"]
+    result = replay_standard(straddled)  # p5 speaks first, after the last straddle
+    assert result.difference is None
+    assert result.stacks == (99, 98, 96, 92, 115) == pokerkit_stacks(straddled)
+    with pytest.raises(UnsupportedHistory, match="min_bet 3 is not the big blind 2"):
+        replay_hand(loads_histories(double.replace("min_bet = 2", "min_bet = 3"))[0])
+    (heads_up,) = loads_histories(
+        'variant = "NT"\nantes = [0, 3]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [50, 50]\nactions = ["d dh p1 ????", "d dh p2 ????", "p2 f"]\n'
+    )
+    assert forced_bets(heads_up)[1] == (
+        (0, "big_blind_ante", 3, True),
+        (1, "small_blind", 1, False),
+        (0, "big_blind", 2, False),
+    )
+    assert replay_standard(heads_up).stacks == (51, 49) == pokerkit_stacks(heads_up)
+    unknown = load_histories(DATA / "wsop-2023-43" / "45.phh")[0]
+    with pytest.raises(UnsupportedHistory, match="unknown game 'N2L1D'"):
+        replay_hand(unknown)
+
+
+# --- export: hands our games play, written, read back, replayed by us and by PokerKit --------------------
+
+
+def play_hand(code: str, players: int, seed: int) -> tuple[Any, Any, list[Any]]:
+    """One hand of random bots at a ``code`` table (registry only): ``(game, state before, events)``."""
+    game = find_game(code)
+    rng = random.Random(seed)
+    if game.family.value == "stud":
+        forced = ForcedBets(ante=1, bring_in=2, small_bet=5, big_bet=10 if game.limit == "FL" else 0)
+    else:
+        forced = ForcedBets(small_blind=5, big_blind=10, ante=rng.choice((0, 1)))
+    config = game.table_config(
+        seats=players, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=0
+    )
+    state = game.initial_state(config)
+    for seat in range(players):
+        state, _ = game.apply(state, game.seat_command(seat, f"P{seat}", rng.randrange(40, 400), 0))
+
+    def shuffled(deck: Deck) -> tuple[Any, ...]:
+        cards = list(deck.cards)
+        rng.shuffle(cards)
+        return tuple(cards)
+
+    start = game.start_command(
+        state,
+        shuffled,
+        at=0,
+        forced=None,
+        button=rng.randrange(players),
+        hand_id=f"h{seed}",
+        commitment="",
+        algorithm="",
+    )
+    before = state
+    events: list[Any] = []
+    state, new = game.apply(state, start)
+    events.extend(new)
+    while state.hand is not None:
+        seats = game.to_act(state)
+        if seats:
+            command = game.bot_command(state, next(iter(seats)), rng, 0)
+        else:
+            command = game.dealer_command(state, 0)
+        state, new = game.apply(state, command)
+        events.extend(new)
+    return game, before, events
+
+
+@pytest.mark.parametrize(
+    "code", ["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]
+)
+@pytest.mark.parametrize("seed", range(12))
+def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> None:
+    players = 2 + seed % 5
+    if not registered(code):
+        pytest.skip(f"no game {code!r} is registered yet")
+    game, before, events = play_hand(code, players, seed)
+    history = game.export_hand(before, events)
+    assert isinstance(history, HandHistory) and history.variant == code
+    text = format_history([history])
+    (again,) = loads_histories(text)
+    assert format_history([again]) == text  # write(read(file)) is the file
+    assert replay_hand(again) is None  # our replay reaches the exported finishing stacks
+    if code in ("NT", "FT", "PO", "F7S"):  # the variants PokerKit knows
+        assert pokerkit_stacks(again) == history.finishing_stacks
+
+
+def test_shows_before_the_board_and_a_repeated_unknown_show() -> None:
+    """An all-in run-out as online files write it: the shows first (``sm ????`` repeated), the board after;
+    the unknown hand is dealt the weakest cards the file never names, so the known aces win (XX-HH-1)."""
+    text = """\
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [0.50, 1]
+min_bet = 1
+starting_stacks = [20.25, 30]
+actions = ['d dh p1 ????', 'd dh p2 AhAd', 'p2 cbr 30', 'p1 cc', 'p1 sm ????', 'p2 sm AhAd', 'p1 sm ????',
+  'd db 7c8c9c', 'd db Td', 'd db 2s']
+"""
+    (hand,) = loads_histories(text)
+    result = replay_standard(hand)
+    assert result.difference is None
+    assert result.stacks == (0, 5025)  # p2 takes p1's 20.25: 50.25 in all, in cents
+    # PokerKit refuses the repeated show ("Unable to repair the hand history"); without it, it agrees
+    (once,) = loads_histories(text.replace("'p2 sm AhAd', 'p1 sm ????',", "'p2 sm AhAd',"))
+    assert replay_standard(once).stacks == pokerkit_stacks(once) == (0, 5025)
+
+
+def test_a_draw_file_that_deals_each_replacement_after_its_discard() -> None:
+    """FD-1: PHH files may deal each player's replacements right after their discard; our dealer deals
+    them once everyone has drawn, so those deals wait. Unknown discards come from the player's hand."""
+    text = """\
+variant = 'F5D'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 AsAhKd7c2s', 'd dh p2 ??????????', 'd dh p3 QcQdJh5s3d', 'p3 cc', 'p1 cc', 'p2 cc',
+  'p1 sd 7c2s', 'd dh p1 Ad9h', 'p2 sd ??????', 'd dh p2 ??????', 'p3 sd 5s3d', 'd dh p3 Qh4c',
+  'p1 cbr 4', 'p2 f', 'p3 cc', 'p1 sm AsAhAdKd9h', 'p3 sm QcQdQhJh4c']
+finishing_stacks = [108, 98, 94]
+"""
+    (hand,) = loads_histories(text)
+    assert replay_hand(hand) is None
+
+
+def tournament_hands(code: str, seed: int, seats: int = 6) -> list[tuple[Any, Any, list[Any]]]:
+    """A whole tournament table of random bots (short stacks: players bust, the dead button and dead small
+    blind of G-BTN-1 happen): ``(game, state before, events)`` of every hand until one player is left."""
+    game = find_game(code)
+    rng = random.Random(seed)
+    config = game.table_config(
+        seats=seats,
+        tournament=True,
+        forced=ForcedBets(small_blind=5, big_blind=10),
+        action_time_ms=30_000,
+        time_bank_ms=0,
+    )
+    state = game.initial_state(config)
+    for seat in range(seats):
+        state, _ = game.apply(state, game.seat_command(seat, f"P{seat}", rng.randrange(20, 120), 0))
+    hands = []
+    first = True
+    while game.can_start_hand(state) and len(hands) < 200:
+
+        def shuffled(deck: Deck) -> tuple[Any, ...]:
+            cards = list(deck.cards)
+            rng.shuffle(cards)
+            return tuple(cards)
+
+        start = game.start_command(
+            state,
+            shuffled,
+            at=0,
+            forced=None,
+            button=0 if first else None,
+            hand_id=f"h{len(hands) + 1}",
+            commitment="",
+            algorithm="",
+        )
+        first = False
+        before, events = state, []
+        state, new = game.apply(state, start)
+        events.extend(new)
+        while state.hand is not None:
+            seats_to_act = game.to_act(state)
+            if seats_to_act:
+                command = game.bot_command(state, next(iter(seats_to_act)), rng, 0)
+            else:
+                command = game.dealer_command(state, 0)
+            state, new = game.apply(state, command)
+            events.extend(new)
+        hands.append((game, before, events))
+        for seat, occupant in enumerate(state.seats):  # the busted players leave (T-ELIM-1)
+            if occupant is not None and occupant.stack == 0:
+                state, _ = game.apply(state, game.remove_command(seat, 0))
+    return hands
+
+
+@pytest.mark.parametrize("code", ["NT", "FT", "PO"])
+@pytest.mark.parametrize("seed", range(4))
+def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str, seed: int) -> None:
+    """G-BTN-1's dead small blind is written ``blinds_or_straddles = [big, 0, …]`` (the big blind on p1):
+    PokerKit plays it the same way (p2 first before the flop, p1 after), and so does our replay."""
+    dead = 0
+    for game, before, events in tournament_hands(code, seed):
+        # as the service exports it (tables/export.py): the table's stream id and the start time added
+        history = replace(game.export_hand(before, events), table="table-7", time="21:05:30", time_zone="UTC")
+        (again,) = loads_histories(format_history([history]))
+        assert (again.table, again.time, again.time_zone) == ("table-7", "21:05:30", "UTC")
+        assert replay_hand(again) is None, format_history([history])
+        if code == "NT":  # PokerKit differs on two rules met in these FT/PO hands, see the module doc
+            assert pokerkit_stacks(again) == history.finishing_stacks
+        dead += history.player_count >= 3 and history.blinds_or_straddles[1] == 0
+    assert dead or seed or code != "NT"  # NT's seed 0 has a dead small blind
