@@ -121,6 +121,9 @@ __all__ = [
     "level_forced", "may_start_hand", "next_hand", "replay", "structure_preset", "table_of",
 ]  # fmt: skip
 
+NO_FORCED_BETS = ForcedBets()
+"""No forced bets (a state before its first level)."""
+
 MIN_SEATS = 2
 """The fewest seats of an Italian tournament table."""
 
@@ -783,7 +786,7 @@ class MttState:
     remaining_ms: int = 0
     is_break: bool = False
     registration_open: bool = True
-    forced: ForcedBets = ForcedBets()
+    forced: ForcedBets = NO_FORCED_BETS
     game: str = ""
     hand_for_hand: bool = False
     h4h_waiting: frozenset[int] = frozenset()

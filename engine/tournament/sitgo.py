@@ -92,6 +92,7 @@ class TournamentConfig:
 
 
 _LEGACY_GAMES = {"NL": "NIT", "PL": "PIT", "FL": "FIT"}
+_NO_FORCED_BETS = ForcedBets()
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -260,7 +261,7 @@ class TournamentState:
     finished_at: int = 0
     hands: frozenset[str] = frozenset()
     winner: str = ""
-    forced: ForcedBets = ForcedBets()
+    forced: ForcedBets = _NO_FORCED_BETS
     game: str = ""
 
     @property
@@ -295,7 +296,12 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
     if isinstance(event, LevelStarted):
         forced = event.forced if event.forced is not None else ForcedBets(invito=event.invito)
         return replace(
-            state, level=event.level, invito=event.invito, ends_at=event.ends_at, forced=forced, game=event.game
+            state,
+            level=event.level,
+            invito=event.invito,
+            ends_at=event.ends_at,
+            forced=forced,
+            game=event.game,
         )
     if isinstance(event, ClockPaused):
         return replace(state, status=Status.PAUSED, remaining_ms=event.remaining_ms)
@@ -412,9 +418,7 @@ def _level(config: TournamentConfig, index: int, at: int) -> LevelStarted:
     ends_at = 0 if last else at + level.duration_ms
     if not config.game and all(lv.forced is None and not lv.game for lv in config.levels):
         return LevelStarted(index, level.invito, at, ends_at)  # as before issue 17
-    return LevelStarted(
-        index, level.invito, at, ends_at, level.forced_bets, level.game or config.game_code
-    )
+    return LevelStarted(index, level.invito, at, ends_at, level.forced_bets, level.game or config.game_code)
 
 
 def seat_draw(

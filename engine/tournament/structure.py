@@ -9,9 +9,10 @@ forced bets are an :class:`engine.core.ForcedBets` checked by the game (``Game.c
 - :func:`headline`: the one number a column shows (the invito, the big blind, stud's small bet).
 - :func:`forced_preset`: the forced bets of a preset structure for a game, level by level: blind games
   (hold'em, Omaha, draw: small blind = half the big blind, a big-blind ante equal to the big blind from
-  level 3, fixed limit's bets = big blind and twice it), stud (ante = a fifth of the small bet, bring-in = 3/10
-  of it, big bet twice it), poker all'italiana (the invito). Scaled to the starting stack.
-- :func:`describe`: "NLHE 400/800 ante 800", "Stud FL 1k/2k, ante 200, bring-in 300", "Italiana PL, invito 25".
+  level 3, fixed limit's bets = big blind and twice it), stud (ante = a fifth of the small bet, bring-in =
+  3/10 of it, big bet twice it), poker all'italiana (the invito). Scaled to the starting stack.
+- :func:`describe`: "NLHE 400/800 ante 800", "Stud FL 1k/2k, ante 200, bring-in 300",
+  "Italiana PL, invito 25".
 - :func:`parse_level`: one line of a director's custom structure (``100/200 bba 200 15``, ``@PIT 50 15``,
   ``pausa 10``).
 """
@@ -345,4 +346,3 @@ def parse_level(line: str, default_game: str, find: Callable[[str], Game] = find
     except ForcedBetsRefused as refused:
         raise LevelLineError(str(refused)) from refused
     return LevelLine(game_code, forced, minutes)
-
