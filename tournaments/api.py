@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.tournament.mtt import MAX_SEATS
+from engine.tournament.seating import MAX_SEATS
 from tables import access, limits
 from tables.api import (
     BodyRequired,
