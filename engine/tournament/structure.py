@@ -27,7 +27,7 @@ from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, find_ga
 
 __all__ = [
     "BIG_BLIND_ANTE_FROM", "BLIND_STEPS", "INVITO_STEPS", "ITALIAN_MTT_MAX_SEATS", "STUD_STEPS", "LevelLine",
-    "LevelLineError", "chips", "describe", "fit_forced", "forced_preset", "headline", "is_blind_game",
+    "LevelLineError", "chips", "describe", "fit_forced", "forced_at", "forced_preset", "headline", "is_blind_game",
     "legacy_game", "nice", "parse_level", "table_max_seats",
 ]  # fmt: skip
 
@@ -126,46 +126,52 @@ def _scaled(steps: tuple[int, ...], starting_stack: int) -> list[int]:
     return _rising([nice(Fraction(step * starting_stack, 10_000)) for step in steps])
 
 
-def forced_preset(game: Game, starting_stack: int = 10_000) -> tuple[ForcedBets, ...]:
-    """The forced bets of the 24 playing levels of a preset structure (T-LEVEL-1) for ``game``, scaled by
-    ``starting_stack / 10_000`` (:func:`nice` rounding, always rising):
+def forced_at(game: Game, amount: int, level: int) -> ForcedBets:
+    """The forced bets of ``game`` whose headline amount (:func:`headline`) is ``amount`` chips, at preset
+    level ``level`` (1-based; a blind game's big-blind ante starts at :data:`BIG_BLIND_ANTE_FROM`):
 
-    - poker all'italiana: ``invito`` (:data:`INVITO_STEPS`, as the preset of issue 5);
-    - stud (ST-1): ``ante`` a fifth of the small bet, ``bring_in`` 3/10 of it (below the small bet),
-      ``small_bet`` (:data:`STUD_STEPS`) and ``big_bet`` twice it in fixed limit;
-    - blind games (TH-1, OM-1, FD-1): ``big_blind`` (:data:`BLIND_STEPS`), ``small_blind`` half of it, a
-      ``big_blind_ante`` equal to the big blind from level :data:`BIG_BLIND_ANTE_FROM`, and in fixed limit
-      ``small_bet`` = the big blind, ``big_bet`` twice it (G-LIMIT-1).
+    - poker all'italiana: ``invito = amount``;
+    - stud (ST-1): ``small_bet = amount``, ``ante`` a fifth of it, ``bring_in`` 3/10 of it (below the
+      small bet), ``big_bet`` twice it in fixed limit;
+    - blind games (TH-1, OM-1, FD-1): ``big_blind = amount`` (at least 2), ``small_blind`` half of it,
+      ``big_blind_ante`` = the big blind from level 3, and in fixed limit ``small_bet`` = the big blind and
+      ``big_bet`` twice it (G-LIMIT-1).
 
     Fields the game refuses as unused are left out (:func:`fit_forced`)."""
     if game.family is GameFamily.ITALIAN:
-        # the issue-5 preset: three significant figures above 100 (mtt.structure_preset)
-        inviti = _rising([_nice3(Fraction(s * starting_stack, 10_000)) for s in INVITO_STEPS])
-        return tuple(fit_forced(game, ForcedBets(invito=i)) for i in inviti)
+        return fit_forced(game, ForcedBets(invito=max(1, amount)))
     if game.family is GameFamily.STUD:
-        levels = []
-        for small in _scaled(STUD_STEPS, max(starting_stack, 50)):
-            ante = nice(Fraction(small, 5))
-            bring_in = min(small - 1, nice(Fraction(small * 3, 10))) if small > 1 else 0
-            big = 2 * small if game.limit == "FL" else 0
-            proposed = ForcedBets(ante=ante, bring_in=max(1, bring_in), small_bet=small, big_bet=big)
-            levels.append(fit_forced(game, proposed))
-        return tuple(levels)
-    levels = []
-    for index, big_blind in enumerate(_scaled(BLIND_STEPS, max(starting_stack, 20))):
-        big_blind = max(2, big_blind)
-        small_blind = max(1, big_blind // 2)
-        bba = big_blind if index + 1 >= BIG_BLIND_ANTE_FROM else 0
-        bets = (big_blind, 2 * big_blind) if game.limit == "FL" else (0, 0)
-        proposed = ForcedBets(
-            small_blind=small_blind,
-            big_blind=big_blind,
-            big_blind_ante=bba,
-            small_bet=bets[0],
-            big_bet=bets[1],
-        )
-        levels.append(fit_forced(game, proposed))
-    return tuple(levels)
+        small = max(2, amount)
+        ante = nice(Fraction(small, 5))
+        bring_in = max(1, min(small - 1, nice(Fraction(small * 3, 10))))
+        big = 2 * small if game.limit == "FL" else 0
+        return fit_forced(game, ForcedBets(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big))
+    big_blind = max(2, amount)
+    bba = big_blind if level >= BIG_BLIND_ANTE_FROM else 0
+    bets = (big_blind, 2 * big_blind) if game.limit == "FL" else (0, 0)
+    proposed = ForcedBets(
+        small_blind=max(1, big_blind // 2),
+        big_blind=big_blind,
+        big_blind_ante=bba,
+        small_bet=bets[0],
+        big_bet=bets[1],
+    )
+    return fit_forced(game, proposed)
+
+
+def forced_preset(game: Game, starting_stack: int = 10_000) -> tuple[ForcedBets, ...]:
+    """The forced bets of the 24 playing levels of a preset structure (T-LEVEL-1) for ``game``
+    (:func:`forced_at`), their headline amounts scaled by ``starting_stack / 10_000`` and always rising:
+    the invito of poker all'italiana (:data:`INVITO_STEPS`, as the preset of issue 5, three significant
+    figures), stud's small bet (:data:`STUD_STEPS`), the blind games' big blind (:data:`BLIND_STEPS`; two
+    significant figures, :func:`nice`)."""
+    if game.family is GameFamily.ITALIAN:
+        amounts = _rising([_nice3(Fraction(s * starting_stack, 10_000)) for s in INVITO_STEPS])
+    elif game.family is GameFamily.STUD:
+        amounts = _rising([max(2, a) for a in _scaled(STUD_STEPS, starting_stack)])
+    else:
+        amounts = _rising([max(2, a) for a in _scaled(BLIND_STEPS, starting_stack)])
+    return tuple(forced_at(game, amount, number) for number, amount in enumerate(amounts, start=1))
 
 
 def _nice3(value: Fraction) -> int:

@@ -1,0 +1,105 @@
+"""Tournaments of every game on the live service (issue 17): ``manage.py simulate_tournament --game CODE``
+plays a bot tournament of at least three tables to a winner and prints its JSON summary with its checks;
+a mixed-game tournament (NIT → PIT → FIT, one level each) changes its tables' game between hands
+(``TableGameChanged``) at the first hand of each level (T-LEVEL-1), chips conserved across the changes.
+Bad input to the command is refused on stderr with exit status ≠ 0."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from engine.core import find_game
+from eventstore.store import read_stream
+from tables.models import Table
+from tests.service_harness import LiveService
+from tournaments import mtt
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timers, pytest.mark.slow]
+
+
+@pytest.fixture
+def game_speed() -> dict[str, float]:
+    return {"MAZZIERE_BOT_THINK": 0.0, "MAZZIERE_NEXT_HAND_DELAY": 0.0}
+
+
+def simulate_command(*arguments: str) -> dict:
+    """``manage.py simulate_tournament`` with the service already running (the live_service fixture)."""
+    out = io.StringIO()
+    call_command(
+        "simulate_tournament",
+        *arguments,
+        "--external-workers",
+        "--fast-clock",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    return json.loads(out.getvalue())
+
+
+def assert_won_and_checked(result: dict, players: int) -> None:
+    assert result["finished"] and result["players"] == players and result["tables"] >= 3, result
+    assert [r["position"] for r in result["finishing_order"]] == list(range(1, players + 1))
+    assert result["chips_conserved"] is True and result["projections_verified"] is True, result
+    assert result["every_player_placed_once"] and result["prizes_sum_to_pool"]
+    assert result["hands_played"] > 0 and result["events_appended"] > 0
+
+
+def test_simulate_tournament_game_nit_plays_three_tables_to_a_winner(live_service: LiveService) -> None:
+    """``--game NIT``: poker all'italiana, no limit, over three 5-seat tables (T-SEAT-1, T-BAL-1/2)."""
+    result = simulate_command("--players", "13", "--seats", "5", "--game", "NIT", "--level-seconds", "4")
+    assert_won_and_checked(result, 13)
+    assert result["run"]["game"] == "NIT" and result["game"] == "NIT"
+    tournament = mtt.load(result["tournament_id"])[1]
+    assert tournament.config is not None and tournament.config.game == "NIT"
+    ids = Table.objects.filter(tournament_id=result["tournament_id"]).values_list("id", flat=True)
+    opened = [read_stream(f"table-{table_id}")[0] for table_id in ids]
+    assert {event.data["game"] for event in opened} == {"NIT"}
+    live_service.assert_no_errors()
+
+
+def test_a_mixed_game_tournament_changes_game_at_each_level(live_service: LiveService) -> None:
+    """Mixed games, T-LEVEL-1: the levels rotate NIT → PIT → FIT; each table changes game between hands at
+    the first hand of a level of another game (``TableGameChanged`` then the new game's seating, stacks
+    kept), its hands numbered on; chips conserved and projections rebuilt equal across the changes."""
+    result = simulate_command(
+        "--players", "12", "--seats", "4", "--rotation", "NIT,PIT,FIT", "--level-seconds", "3"
+    )
+    assert_won_and_checked(result, 12)
+    changes = []
+    for table in Table.objects.filter(tournament_id=result["tournament_id"]):
+        events = read_stream(f"table-{table.id}")
+        games = [events[0].data["game"]]
+        numbers = []
+        for index, event in enumerate(events):
+            if event.type == "TableGameChanged":
+                assert event.data["from_game"] == games[-1] != event.data["game"]
+                assert event.data["hands_before"] == len(numbers)
+                # the new game seats the players with their stacks in the same append
+                assert events[index + 1].metadata["at"] == event.metadata["at"]
+                games.append(event.data["game"])
+                changes.append(event)
+            if event.type == "HandStarted":
+                numbers.append(event.data.get("number"))
+        for a, b in zip(games, games[1:], strict=False):
+            assert (a, b) in {("NIT", "PIT"), ("PIT", "FIT"), ("FIT", "NIT"), ("NIT", "FIT"), ("PIT", "NIT"),
+                              ("FIT", "PIT")}  # fmt: skip
+    assert changes, "no table changed game"
+    assert {find_game(e.data["game"]).code for e in changes} >= {"PIT"}
+    live_service.assert_no_errors()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--game", "XYZ"), "unknown game 'XYZ'"),
+        (("--game", "NIT", "--seats", "7"), "between 2 and 6"),
+        (("--rotation", "NIT,QQ"), "unknown game 'QQ'"),
+    ],
+)
+def test_simulate_tournament_refuses_bad_input(arguments: tuple[str, ...], message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        call_command("simulate_tournament", "--players", "4", *arguments, stdout=io.StringIO())
