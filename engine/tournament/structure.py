@@ -26,9 +26,9 @@ from fractions import Fraction
 from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, find_game
 
 __all__ = [
-    "BIG_BLIND_ANTE_FROM", "BLIND_STEPS", "INVITO_STEPS", "ITALIAN_MTT_MAX_SEATS", "STUD_STEPS", "LevelLine",
-    "LevelLineError", "chips", "describe", "fit_forced", "forced_at", "forced_preset", "headline", "is_blind_game",
-    "legacy_game", "nice", "parse_level", "table_max_seats",
+    "BIG_BLIND_ANTE_FROM", "BLIND_STEPS", "INVITO_STEPS", "ITALIAN_MTT_MAX_SEATS", "STUD_STEPS",
+    "LevelLine", "LevelLineError", "chips", "describe", "fit_forced", "forced_at", "forced_preset",
+    "headline", "is_blind_game", "legacy_game", "nice", "parse_level", "table_max_seats",
 ]  # fmt: skip
 
 _LEGACY = {"NL": "NIT", "PL": "PIT", "FL": "FIT"}

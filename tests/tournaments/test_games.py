@@ -7,6 +7,7 @@ Bad input to the command is refused on stderr with exit status ≠ 0."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 
 import pytest
@@ -84,7 +85,7 @@ def test_a_mixed_game_tournament_changes_game_at_each_level(live_service: LiveSe
                 changes.append(event)
             if event.type == "HandStarted":
                 numbers.append(event.data.get("number"))
-        for a, b in zip(games, games[1:], strict=False):
+        for a, b in itertools.pairwise(games):
             assert (a, b) in {("NIT", "PIT"), ("PIT", "FIT"), ("FIT", "NIT"), ("NIT", "FIT"), ("PIT", "NIT"),
                               ("FIT", "PIT")}  # fmt: skip
     assert changes, "no table changed game"
