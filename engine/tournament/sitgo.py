@@ -389,7 +389,7 @@ def _validate(config: TournamentConfig) -> None:
     if any(level.invito < 0 or level.duration_ms <= 0 for level in config.levels):
         raise TournamentError("Livelli non validi.", "levels need an invito >= 0 and a positive duration")
     for number, level in enumerate(config.levels, start=1):
-        if level.forced is None and not level.game:
+        if not config.game and level.forced is None and not level.game:
             continue  # a structure of inviti, as before issue 17 (0: no invito)
         try:
             level_game = find_game(level.game or config.game_code)

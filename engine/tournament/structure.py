@@ -186,9 +186,9 @@ def _nice3(value: Fraction) -> int:
 
 
 def chips(amount: int) -> str:
-    """A chip amount as a clock shows it: ``400``, ``1k``, ``1.5k``, ``25k``, ``2.5M``; amounts that do not
-    round to a tenth of a thousand stay whole (``1250``)."""
-    if amount >= 1_000_000 and amount % 100_000 == 0:
+    """A chip amount as a clock shows it: ``400``, ``1k``, ``1.5k``, ``25k``, ``2.5M``, ``1.25M``; amounts
+    that are not whole hundreds (below a million) or ten thousands stay whole (``1250``)."""
+    if amount >= 1_000_000 and amount % 10_000 == 0:
         return f"{Fraction(amount, 1_000_000).__float__():g}M"
     if amount >= 1000 and amount % 100 == 0:
         return f"{Fraction(amount, 1000).__float__():g}k"
