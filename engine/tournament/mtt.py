@@ -72,7 +72,7 @@ from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card, Deck
-from engine.core import ForcedBets, ForcedBetsRefused, Game, UnknownGame, find_game
+from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, UnknownGame, find_game
 from engine.italian.model import Limit
 from engine.shuffle import SEED_BYTES, derive_seed, shuffle
 from engine.tournament.payouts import (
@@ -1602,12 +1602,13 @@ def _start(state: MttState, config: MttConfig, command: StartTournament) -> tupl
     seating = initial_draw(state.players, config.seats, command.seed, ids)
     buttons: list[tuple[int, int]] = []
     draw: list[tuple[str, Card]] = []
+    italian = find_game(level_game(config, config.levels[0])).family is GameFamily.ITALIAN
     for table in tables_from_draw(seating, config.seats, ids):
         seated = [(seat, player) for seat, player in enumerate(table.seats) if player is not None]
-        deck = Deck.italian(max(2, len(seated))).cards
+        deck = Deck.italian(max(2, len(seated))).cards if italian else Deck.standard().cards
         cards = shuffle(deck, derive_seed(command.seed, f"button-{table.table_id}"))
         draw.extend((player, cards[i]) for i, (_, player) in enumerate(seated))
-        best = max(range(len(seated)), key=lambda i: cards[i].code)  # G-DRAW-1: rank, then ♥ > ♦ > ♣ > ♠
+        best = max(range(len(seated)), key=lambda i: draw_rank(cards[i], italian))
         buttons.append((table.table_id, seated[best][0]))
     run = _Run(state)
     run.emit(TournamentStarted(seating, tuple(buttons), tuple(draw), pool, prizes, command.at))
@@ -1616,6 +1617,13 @@ def _start(state: MttState, config: MttConfig, command: StartTournament) -> tupl
         run.emit(FinalTableReached(ids[0], command.at))
     _h4h(run, config, 0, command.at)
     return tuple(run.events)
+
+
+def draw_rank(card: Card, italian: bool) -> tuple[int, int]:
+    """G-DRAW-1: the card that takes the button ranks by rank, then by suit: ♥ > ♦ > ♣ > ♠ in Italian
+    games (IT-SUIT), ♠ > ♥ > ♦ > ♣ in international games (drawn from the 52-card deck)."""
+    suit = card.suit.italian_order if italian else card.suit.international_order
+    return int(card.rank), suit
 
 
 def _level_event(config: MttConfig, index: int, start: int, before: MttState) -> LevelStarted:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.cards import Card, Deck
-from engine.core import ForcedBets, ForcedBetsRefused, UnknownGame, find_game
+from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game
 from engine.italian.model import Limit
 from engine.shuffle import derive_seed, shuffle
 
@@ -422,16 +422,23 @@ def _level(config: TournamentConfig, index: int, at: int) -> LevelStarted:
 
 
 def seat_draw(
-    players: tuple[str, ...], seats: int, seed: bytes
+    players: tuple[str, ...], seats: int, seed: bytes, italian: bool = True
 ) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, Card], ...], int]:
     """``(seating, button draw, button seat)``: random seats over the table (T-SEAT-1), then one card each
-    from the Italian deck for that many players; the highest (rank, then ♥ > ♦ > ♣ > ♠) takes the button
-    (G-DRAW-1). Pure: the same seed gives the same draw."""
+    from the Italian deck for that many players (``italian``; else the 52-card deck); the highest (rank,
+    then ♥ > ♦ > ♣ > ♠ in Italian games, ♠ > ♥ > ♦ > ♣ in international ones) takes the button (G-DRAW-1).
+    Pure: the same seed gives the same draw."""
     chosen = shuffle(tuple(range(seats)), derive_seed(seed, "seat-draw"))[: len(players)]
     seating = tuple(sorted(zip(chosen, players, strict=True)))
-    cards = shuffle(Deck.italian(max(2, len(players))).cards, derive_seed(seed, "button-draw"))
+    deck = Deck.italian(max(2, len(players))).cards if italian else Deck.standard().cards
+    cards = shuffle(deck, derive_seed(seed, "button-draw"))
     draw = tuple((player, cards[i]) for i, (_, player) in enumerate(seating))
-    best = max(range(len(seating)), key=lambda i: cards[i].code)
+
+    def rank(i: int) -> tuple[int, int]:
+        suit = cards[i].suit.italian_order if italian else cards[i].suit.international_order
+        return int(cards[i].rank), suit
+
+    best = max(range(len(seating)), key=rank)
     return seating, draw, seating[best][0]
 
 
@@ -444,7 +451,9 @@ def _start(state: TournamentState, config: TournamentConfig, command: StartTourn
         raise TournamentError(
             "Il seme del sorteggio deve essere di 32 byte.", "the draw seed must be 32 bytes"
         )
-    seating, draw, button = seat_draw(state.players, config.seats, command.seed)
+    first = config.levels[0].game or config.game_code
+    italian = find_game(first).family is GameFamily.ITALIAN
+    seating, draw, button = seat_draw(state.players, config.seats, command.seed, italian)
     return (
         TournamentStarted(command.table_id, seating, draw, button, command.at),
         _level(config, 0, command.at),

@@ -330,3 +330,29 @@ def test_a_level_line_reads_as_forced_bets(line: str, game: str, expected: objec
 def test_a_level_line_that_does_not_parse_says_how_to_write_it(line: str) -> None:
     with pytest.raises(structure.LevelLineError):
         structure.parse_level(line, "NT")
+
+
+def test_the_button_draw_of_an_international_game_uses_the_52_card_deck_and_its_suit_order() -> None:
+    """G-DRAW-1: the highest card takes the button; ties on rank broken ♠ > ♥ > ♦ > ♣ in international
+    games, from the 52-card deck (poker all'italiana keeps its cut deck and ♥ > ♦ > ♣ > ♠)."""
+    ranks = set()
+    for n in range(20):
+        state = replay_commands(
+            CreateTournament(holdem(seats=6), at=0),
+            *(mtt.Register(player, at=0) for player in names(6)),
+        )
+        started = decide(state, mtt.StartTournament(seed(f"draw-{n}"), (1,), at=START))[0]
+        assert isinstance(started, mtt.TournamentStarted)
+        cards = dict(started.draw)
+        seat_of = {player: seat for player, _, seat in started.seating}
+        best = max(cards, key=lambda p: (int(cards[p].rank), cards[p].suit.international_order))
+        assert started.buttons == ((1, seat_of[best]),)
+        ranks |= {int(card.rank) for card in cards.values()}
+    assert min(ranks) < 5  # six players of poker all'italiana draw from 5 up (IT-DECK-1)
+
+
+def replay_commands(*commands: mtt.Command) -> MttState:
+    state = MttState()
+    for command in commands:
+        state = mtt.replay(decide(state, command), state)
+    return state
