@@ -13,11 +13,15 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from engine.core import find_game
+from engine.core import ForcedBets, find_game
+from engine.tournament.sitgo import Level, TournamentConfig
 from eventstore.store import read_stream
+from tables import service as tables
 from tables.models import Table
-from tests.service_harness import LiveService
-from tournaments import mtt
+from tests.service_harness import LiveService, wait_for
+from tournaments import mtt, service
+from tournaments.models import Tournament
+from tournaments.views import bots
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timers, pytest.mark.slow]
 
@@ -134,3 +138,49 @@ def test_a_mixed_tournament_of_italian_poker_and_holdem(live_service: LiveServic
                   if e.type == "TableGameChanged"}  # fmt: skip
     assert ("NIT", "NT") in kinds, kinds
     live_service.assert_no_errors()
+
+
+@pytest.mark.parametrize("mixed", [False, True], ids=["NT", "PIT then NT"])
+def test_a_holdem_sit_and_go_plays_to_a_winner(live_service: LiveService, mixed: bool) -> None:
+    """A sit-and-go of no-limit hold'em (or poker all'italiana then hold'em: a mixed sit-and-go), six bots,
+    blinds rising by level: the winner holds every chip, the table's game as the levels say, projections
+    identical to the log."""
+    first = (
+        Level(10, 1500, ForcedBets(invito=10), "PIT") if mixed else Level(10, 1500, ForcedBets(5, 0, 5, 10))
+    )
+    levels = (
+        first,
+        *(
+            Level(bb, 1500, ForcedBets(small_blind=bb // 2, big_blind=bb, big_blind_ante=bb))
+            for bb in (40, 100)
+        ),
+        Level(300, 60_000, ForcedBets(small_blind=150, big_blind=300, big_blind_ante=300)),
+    )
+    config = TournamentConfig("SNG", seats=6, starting_stack=300, levels=levels, action_time_ms=5000,
+                              time_bank_ms=0, game="NT")  # fmt: skip
+    tournament_id = service.create(config, "capo", bots(6))
+    wait_for(
+        lambda: (
+            bool(live_service.errors.records)
+            or Tournament.objects.filter(id=tournament_id, status="finished").exists()
+        ),
+        120,
+        "the sit-and-go to finish",
+        interval=0.2,
+    )
+    live_service.assert_no_errors()
+    tournament = Tournament.objects.get(id=tournament_id)
+    assert tournament.table_id is not None
+    events = read_stream(f"table-{tournament.table_id}")
+    assert events[0].data["game"] == ("PIT" if mixed else "NT")
+    changes = [(e.data["from_game"], e.data["game"]) for e in events if e.type == "TableGameChanged"]
+    assert changes == ([("PIT", "NT")] if mixed else [])
+    loaded = tables.load(tournament.table_id)
+    assert loaded.game == "NT"
+    stacks = {o.player: o.stack for o in loaded.facts.seats if o is not None}
+    assert stacks == {tournament.winner: 6 * 300}
+    for hand in (e for e in events if e.type == "HandEnded"):
+        assert sum(chips for _, chips in hand.data["stacks"]) + hand.data.get("carried", 0) == 6 * 300
+    out = io.StringIO()
+    call_command("verify_projections", stdout=out)
+    assert "identical to the log" in out.getvalue()
