@@ -94,6 +94,11 @@ def test_a_mixed_game_tournament_changes_game_at_each_level(live_service: LiveSe
                               ("FIT", "PIT")}  # fmt: skip
     assert changes, "no table changed game"
     assert {find_game(e.data["game"]).code for e in changes} >= {"PIT"}
+    # the auditors' checks read each game's events with that game: shuffles, card flow, every hand replayed
+    out = io.StringIO()
+    call_command("verify_all", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["ok"] and report["hands"] == result["hands_played"], report["failures"][:3]
     live_service.assert_no_errors()
 
 
