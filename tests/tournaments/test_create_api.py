@@ -29,7 +29,7 @@ def user(name: str, *groups: str) -> User:
 
 @pytest.fixture
 def director() -> APIClient:
-    api = APIClient()
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_authenticate(user("capo", access.DIRECTOR))
     return api
 
@@ -128,7 +128,7 @@ FORM = {
 
 @pytest.fixture
 def page() -> Client:
-    browser = Client()
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
     browser.force_login(user("direttrice", access.DIRECTOR))
     return browser
 
@@ -149,6 +149,14 @@ def test_the_form_creates_a_heads_up_omaha_tournament_and_the_pages_label_its_bl
     assert "PLO 25/50" in lobby
     dashboard = page.get(f"/tournaments/{tournament.id}/").content.decode()
     assert "PLO 25/50" in dashboard and "PLO 50/100" in dashboard
+
+
+def test_in_italian_a_refused_line_is_a_riga(page: Client) -> None:
+    page.defaults["HTTP_ACCEPT_LANGUAGE"] = "it"
+    fields = {**FORM, "game": "NT", "structure": "custom", "custom_levels": "10/20 10\nx 10"}
+    answer = page.post("/tournaments/new-mtt/", fields)
+    assert answer.status_code == 400 and "Riga 2:" in " ".join(answer.context["form"].errors["custom_levels"])
+    assert "Tavoli da" in page.get("/tournaments/new-mtt/").content.decode()
 
 
 @pytest.mark.parametrize(
