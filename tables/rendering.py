@@ -132,6 +132,24 @@ _WORDS = {
 }
 
 
+_ENGLISH: dict[str, Any] = {
+    "Checked": lambda e, who: f"{who(e.seat)}: Check",
+    "Folded": lambda e, who: f"{who(e.seat)}: Fold",
+    "HandMucked": lambda e, who: f"{who(e.seat)}: Muck",
+    "Called": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Call'} (+{e.amount})",
+    "BetPlaced": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Bet'} {e.to}",
+    "Raised": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Raise'} {e.to}",
+    "HandShown": lambda e, who: f"{who(e.seat)}: Show {' '.join(map(str, e.cards))} — {e.label}",
+    "Discarded": lambda e, who: (
+        f"{who(e.seat)}: " + ("Stand pat" if not e.cards else "Draw " + " ".join(map(str, e.cards)))
+    ),
+    "DiscardedHidden": lambda e, who: (
+        f"{who(e.seat)}: " + ("Stand pat" if not e.count else f"Draw {e.count}")
+    ),
+}
+"""Log lines of the international games' actions (English labels, as their buttons)."""
+
+
 def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
     """One log line for a (public) engine event of ``game`` (``None``: poker all'italiana, pot limit), or
     ``None`` for events not worth a line. Events are told apart by their class names (the game's
@@ -144,6 +162,24 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     def who(seat: int) -> str:
         return names.get(seat, f"#{seat + 1}")
 
+    if kind == "HandStarted" and not hasattr(event, "invito"):  # a core game (hold'em, Omaha…)
+        forced = event.forced
+        return _("Hand %(number)s: blinds %(small)s/%(big)s.") % {
+            "number": event.number,
+            "small": forced.small_blind,
+            "big": forced.big_blind,
+        }
+    if kind == "StreetStarted":
+        return "— " + game.phase_names.get(_street_phase(game, event.street), "") + " —"
+    if kind in ("BoardDealt", "BoardDealtPublic"):
+        return _("Board: %(cards)s") % {"cards": " ".join(map(str, event.cards))}
+    if kind == "ForcedBetPosted":
+        return f"{who(event.seat)}: {event.kind.replace('_', ' ')} {event.amount}"
+    if kind == "CardsDealt" and not hasattr(event, "cards"):
+        return _("%(player)s receives %(cards)s") % {
+            "player": who(event.seat),
+            "cards": " ".join(map(str, (*event.down, *event.up))),
+        }
     if kind == "HandStarted":
         return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
             "number": event.number,
@@ -179,6 +215,10 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
             "%(player)s changes %(count)s card", "%(player)s changes %(count)s cards", event.count
         )
         return text % {"player": who(event.seat), "count": event.count}
+    if game.family.value != "italian":  # the international games speak English at the table
+        english = _ENGLISH.get(kind)
+        if english is not None:
+            return english(event, who)
     if kind in _WORDS:
         return f"{who(event.seat)}: {_WORDS[kind]}"
     if kind == "Called":
@@ -205,9 +245,10 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     if kind == "UncalledBetReturned":
         return _("%(chips)s returned to %(player)s") % {"player": who(event.seat), "chips": event.amount}
     if kind == "HandEnded":
-        if event.result.value == "not_opened":
+        result = getattr(getattr(event, "result", None), "value", "")
+        if result == "not_opened":
             return _("Nobody opened: the pot carries to the next hand.")
-        if event.result.value == "parol":
+        if result == "parol":
             return _("Everyone said parol: the pot carries to a parol hand.")
         return _("Hand over.")
     if kind == "PlayerEliminated":
@@ -216,6 +257,12 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
         text = _("Deck seed: %(seed)s") % {"seed": f"{event.seed[:8]}…"}
         return format_html('<span class="seed" title="{}">{}</span>', event.seed, text)
     return None
+
+
+def _street_phase(game: Game, street: int) -> str:
+    """The phase value of a core game's street (its ``StreetStarted.street`` index)."""
+    names = [value for value in game.phase_names if value != "showdown"]
+    return names[street] if 0 <= street < len(names) else ""
 
 
 def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:

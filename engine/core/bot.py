@@ -44,6 +44,11 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
     if not actions:
         raise ValueError(f"seat {seat} is not to act")
     hand = state.hand
+    if actions[0].kind == "discard" and hand is not None:
+        own = list(hand.down[seat])
+        count = rng.randrange(0, min(actions[0].maximum, 3) + 1)
+        chosen = tuple(own.pop(rng.randrange(0, len(own))) for _ in range(count))
+        return actions[0].command(seat, at=at, cards=chosen)
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
     action, amount = choose(actions, pot, rng)
     return action.command(seat, amount, at)

@@ -25,8 +25,7 @@ from engine.core.model import (
     Command,
     CoreConfig,
     CoreState,
-    DealBoard,
-    DealCards,
+    DealFromTop,
     Discard,
     Event,
     Fold,
@@ -62,8 +61,12 @@ _SIMPLE: Mapping[str, Callable[[int, int], Command]] = MappingProxyType(
 )
 _EVENTS: Mapping[str, type] = MappingProxyType(registry(Event))
 _GLOSSES: Mapping[str, str] = MappingProxyType(
-    {word: word.lower() for word in ("Fold", "Check", "Call", "Bet", "Raise", "All-in", "Show", "Muck")}
+    {
+        word: word
+        for word in ("Fold", "Check", "Call", "Bet", "Raise", "All-in", "Show", "Muck", "Draw", "Stand")
+    }
 )
+"""The first word of each button label and its gloss: the labels are English already (identity)."""
 _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle"})
 
 
@@ -74,6 +77,7 @@ class CoreGame:
     """
 
     __slots__ = (
+        "actions",
         "code",
         "family",
         "limit",
@@ -85,7 +89,6 @@ class CoreGame:
         "spec",
     )
 
-    actions = ACTIONS
     events = _EVENTS
     config_type: type = CoreConfig
     state_type: type = CoreState
@@ -106,6 +109,8 @@ class CoreGame:
         names = {street.phase: street.name for street in spec.streets}
         names["showdown"] = "Showdown"
         self.phase_names: Mapping[str, str] = MappingProxyType(names)
+        drawing = any(street.draw for street in spec.streets)
+        self.actions: tuple[str, ...] = ACTIONS + (("discard",) if drawing else ())
 
     def __repr__(self) -> str:
         return f"<game {self.code}: {self.name}>"
@@ -153,7 +158,9 @@ class CoreGame:
             raise ActionNotAllowed(f"unknown action {action!r}: one of {', '.join(self.actions)}")
         return simple(seat, at)
 
-    def dealer_command(self, state: CoreState, at: int) -> DealCards | DealBoard | None:
+    def dealer_command(self, state: CoreState, at: int) -> DealFromTop | None:
+        """:class:`DealFromTop` when cards are due (one command deals a whole street from the top of the
+        stock), else ``None``. :func:`engine.core.rules.top_deal` gives the single deals instead."""
         return rules.dealer_command(self.spec, state, at)
 
     def bot_command(self, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:

@@ -27,6 +27,7 @@ __all__ = [
     "CoreState",
     "DealBoard",
     "DealCards",
+    "DealFromTop",
     "Discard",
     "Discarded",
     "Event",
@@ -114,7 +115,9 @@ class StartHand:
     the deck in order). ``forced``: the level's forced bets (``None``: the table's). ``button``: force
     the button (the first hand, G-DRAW-1); otherwise it moves (G-BTN-1). ``commitment`` and
     ``shuffle_algorithm``: the provably fair shuffle's ``sha256(seed)`` and algorithm name, recorded
-    publicly."""
+    publicly. ``posts``: the forced bets as a hand history records them, ``(seat, kind, chips, dead)`` in
+    posting order (kinds of :class:`ForcedBetPosted`; PHH's per-player ``antes`` and
+    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``)."""
 
     deck: tuple[Card, ...] = ()
     at: int = 0
@@ -123,6 +126,7 @@ class StartHand:
     hand_id: str = ""
     commitment: str = ""
     shuffle_algorithm: str = ""
+    posts: tuple[tuple[int, str, int, bool], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,16 @@ class DealBoard:
 
     cards: tuple[Card, ...]
     burn: tuple[Card, ...] = ()
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealFromTop:
+    """The dealer deals everything due now from the top of the stock, burns included: each seat's cards
+    (seat by seat from the button's left) and the board — the live dealer's command
+    (:meth:`engine.core.CoreGame.dealer_command`), one command for a whole street. The events are the same
+    as :class:`DealCards` / :class:`DealBoard` would give (``CardsDealt``, ``BoardDealt``)."""
+
     at: int = 0
 
 
@@ -236,6 +250,7 @@ Command = (
     | StartHand
     | DealCards
     | DealBoard
+    | DealFromTop
     | BetOrRaise
     | CheckOrCall
     | Fold
@@ -304,9 +319,11 @@ class ForcedBetPosted:
 @dataclass(frozen=True, slots=True)
 class StreetStarted:
     """Street ``street`` (an index of the game's streets) begins: its cards are dealt next, then its
-    betting round (bets of the previous round are gathered)."""
+    betting round (bets of the previous round are gathered). ``draw``: the street begins with a draw
+    (FD-1): each player in turn discards (or stands pat) and is dealt the replacements."""
 
     street: int
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,7 +536,7 @@ class SeatState:
     time_bank: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreHand:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
@@ -530,7 +547,12 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
+    ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
+    ``discards`` every seat's discarded cards this hand.
+
+    Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
+    (:mod:`engine._replace`).
     """
 
     number: int
@@ -554,6 +576,7 @@ class CoreHand:
     dead: int = 0
     street: int = 0
     street_dealt: bool = False
+    drawing: bool = False
     betting: bool = False
     showdown: bool = False
     blind_anchor: int = -1
@@ -573,9 +596,10 @@ class CoreHand:
     mucked: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreState:
-    """A table across hands: ``seats`` (``None``: empty), ``button``/``small_blind``/``big_blind`` the
+    """A table across hands (frozen without slots, as :class:`CoreHand`): ``seats`` (``None``: empty),
+    ``button``/``small_blind``/``big_blind`` the
     positions of the last hand (``-1`` before the first; G-BTN-1's dead button moves the big blind one
     player a hand), ``forced`` the table's forced bets (a level's replace them from its hand on),
     ``hand`` the hand in progress, ``commitment``/``seed_revealed`` the last hand's seed commitment."""

@@ -35,9 +35,21 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
-- Draw streets (``Street.draw``): the decider asks each player in turn for a
-  :class:`engine.core.model.Discard` before dealing the replacements; the hook point is in
-  :mod:`engine.core.rules` (``_draw_step``), left unimplemented until five card draw lands.
+- :attr:`GameSpec.deal_hook` ``(state, hand) -> (seat, down, up, burn) | None``: what the dealer deals now
+  (``seat`` ``-1``: board cards), replacing the built-in plan of :func:`engine.core.rules.next_deal`
+  while no player is to act (stud's community card when the stock runs short, ST-1; the draw reshuffle).
+- :attr:`GameSpec.legal_hook` ``(state, hand, seat, actions) -> actions``: adjusts the legal actions the
+  core computed (labels such as "Bring-in" / "Complete", extra options); what it lists must be what
+  ``decide`` accepts (the conformance suite checks it).
+- Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
+  discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
+  pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
+  player draws; then the street's betting round. **Not done:** the reshuffle of the discards when the
+  stock runs out (FD-1) — add it where ``next_deal`` finds the stock short (an event such as
+  ``DiscardsReshuffled`` with the order of :meth:`engine.core.CoreGame.reshuffle_order`).
+- Stud (ST-1): up cards are ``Street.hole_up``; the bring-in is a first-round action of the seat given by
+  ``opener_hook`` (``raise_hook`` offers the bring-in and the completion); when the stock cannot give
+  every player a card, ``next_deal`` must deal a community card instead (not done).
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -107,6 +119,8 @@ RaiseHook = Callable[[Any, Any, int], "tuple[int, int] | None"]
 BigBetHook = Callable[[Any, Any], bool]
 ValueHook = Callable[[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], int]
 OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+DealHook = Callable[[Any, Any], "tuple[int, int, int, bool] | None"]
+LegalHook = Callable[[Any, Any, int, tuple[Any, ...]], tuple[Any, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +149,11 @@ class GameSpec:
     forced_hook: ForcedHook | None = None
     raise_hook: RaiseHook | None = None
     big_bet_hook: BigBetHook | None = None
+    draw_limit: int = 5
     value_hook: ValueHook | None = None
     odd_chip_hook: OddChipHook | None = None
+    deal_hook: DealHook | None = None
+    legal_hook: LegalHook | None = None
 
     @property
     def limit(self) -> str:

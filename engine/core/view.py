@@ -24,6 +24,7 @@ from engine.core.model import (
     CheckOrCall,
     Command,
     CoreState,
+    Discard,
     Discarded,
     Event,
     Fold,
@@ -62,17 +63,23 @@ DEPARTURES = (PlayerRemoved, PlayerEliminated)
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """One possible decision: ``kind`` (``fold check call bet raise show muck``), ``label`` (the English
-    button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise **to**."""
+    """One possible decision: ``kind`` (``fold check call bet raise discard show muck``), ``label`` (the
+    English button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise
+    **to**; for ``discard`` the number of cards to change."""
 
     kind: str
     label: str
     minimum: int = 0
     maximum: int = 0
 
-    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
-        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+    def command(
+        self, seat: int, amount: int | None = None, at: int = 0, cards: tuple[Card, ...] = ()
+    ) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum; ``cards``:
+        the cards to discard)."""
         kind = self.kind
+        if kind == "discard":
+            return Discard(seat, cards, at)
         if kind in ("bet", "raise"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
         if kind in ("check", "call"):
@@ -86,6 +93,22 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
+_MADE: dict[tuple[str, str, int, int], LegalAction] = {}
+
+
+def _action(kind: str, label: str, minimum: int, maximum: int) -> LegalAction:
+    """A :class:`LegalAction`, shared between calls (they are immutable; building one costs more than a
+    look-up)."""
+    key = (kind, label, minimum, maximum)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > 50_000:
+            _MADE.clear()
+        found = _MADE[key] = LegalAction(kind, label, minimum, maximum)
+    return found
+
+
+_STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
 
@@ -98,6 +121,9 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         return ()
     if hand.showdown:
         return _SHOWDOWN
+    if not hand.betting and hand.drawing:
+        limit = min(spec.draw_limit, len(hand.down[seat]))
+        return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
@@ -106,16 +132,18 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         actions.append(_CHECK)
     else:
         call = min(owed, stack)
-        actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+        actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
     bounds = bet_range(spec, state, hand, seat)
     if bounds is not None:
         low, high = bounds
         kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")
         all_in = hand.round_bets[seat] + stack
         if low < all_in:
-            actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+            actions.append(_action(kind, label, low, min(high, all_in - 1)))
         if high == all_in:
-            actions.append(LegalAction(kind, "All-in", all_in, all_in))
+            actions.append(_action(kind, "All-in", all_in, all_in))
+    if spec.legal_hook is not None:
+        return spec.legal_hook(state, hand, seat, tuple(actions))
     return tuple(actions)
 
 
