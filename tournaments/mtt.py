@@ -449,7 +449,10 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
         )
         gone = {p for p, _ in busts}
         next_dealer = _next_dealer(facts.seats, facts.button, gone)
-        blinds = _next_big_blind(facts.seats, facts.button, gone) if facts.forced.big_blind else None
+        last_big_blind = getattr(table.state, "big_blind", None)  # the core games keep it (G-BTN-1)
+        blinds = None
+        if facts.forced.big_blind:
+            blinds = _next_big_blind(facts.seats, facts.button, gone, last_big_blind)
         key = hand_key(table_id, table.hands_before + number)
         _, result, events = execute(
             tournament_id,
@@ -482,17 +485,20 @@ def _next_dealer(seats: Sequence[Any], button: int, gone: set[str]) -> int | Non
     return seating.next_occupied(still_in, (button + 1) % len(seats))
 
 
-def _next_big_blind(seats: Sequence[Any], button: int, gone: set[str]) -> int | None:
+def _next_big_blind(
+    seats: Sequence[Any], button: int, gone: set[str], big_blind: int | None = None
+) -> int | None:
     """The seat due to post the big blind next hand in a blind game (T-BAL-1's pointer), from the hand
-    that just ended: its big blind was the second player dealt in left of the button (heads-up: the player
-    who is not on the button, G-BLIND-2), and the big blind moves one player per hand (G-BTN-1's dead
-    button), to the next seat with a player still in."""
-    dealt = [o is not None and o.stack >= 0 for o in seats]
+    that just ended: the big blind moves one player per hand (G-BTN-1's dead button), to the next seat
+    with a player still in. The ended hand's big blind: ``big_blind`` when the table's game keeps it (the
+    shared core's states do: ``CoreState.big_blind``), else the second player dealt in left of the button
+    (heads-up: the player who is not on the button, G-BLIND-2)."""
     size = len(seats)
-    order = [(button + k) % size for k in range(1, size + 1) if dealt[(button + k) % size]]
-    if len(order) < 2:
-        return None
-    big_blind = order[0] if len(order) == 2 else order[1]
+    if not isinstance(big_blind, int) or isinstance(big_blind, bool) or not 0 <= big_blind < size:
+        order = [(button + k) % size for k in range(1, size + 1) if seats[(button + k) % size] is not None]
+        if len(order) < 2:
+            return None
+        big_blind = order[0] if len(order) == 2 else order[1]
     still_in = [o.player if o is not None and o.player not in gone and o.stack > 0 else None for o in seats]
     return seating.next_occupied(still_in, (big_blind + 1) % size)
 
