@@ -17,7 +17,8 @@ checks, for every hand that has ended:
    order the game's ``reshuffle_order`` derives from the deck (IT-CAMBIO-3); every discard is
    a card the player held; no card is dealt twice except through a reshuffle.
 
-The game is the stream's (its ``TableOpened``), reached through the registry; events are told apart by
+The game is the stream's (its ``TableOpened``, then each ``TableGameChanged`` of a mixed-game table),
+reached through the registry; events are told apart by
 their class names (the game's ``events``: ``HandStarted``, ``CardsDealt``, ``Discarded``…).
 
 A hand still in progress at the end of the events (no ``HandEnded``) is skipped, not a failure: its seed
@@ -104,6 +105,14 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
             problems.append(Problem(stream, failed.version, failed.message))
 
     for recorded in events:
+        if recorded.type == "TableGameChanged":  # mixed games: the events after it are the new game's
+            close(hand)
+            hand = None
+            try:
+                rules = find_game(str(recorded.data.get("game")))
+            except ValueError as error:
+                return [*problems, Problem(stream, recorded.version, f"unknown game: {error}")]
+            continue
         cls = rules.events.get(recorded.type)
         if cls is None:
             continue

@@ -291,9 +291,12 @@ def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> lis
     (the game's ``public_log``, walking back from the seating of ``loaded``), not by today's seating: a
     player moved into a seat someone left sees none of that player's cards (issue 15)."""
     game = loaded.rules
+    # a mixed-game table (issue 17): the events before its last TableGameChanged are another game's
+    changes = [index for index, recorded in enumerate(events) if recorded.type == "TableGameChanged"]
+    current = events[changes[-1] + 1 :] if changes else events
     engine_events = [
         (recorded.version, from_data(cls, recorded.data))
-        for recorded in events
+        for recorded in current
         if (cls := game.events.get(recorded.type)) is not None
     ]
     now = loaded.facts.seating
@@ -307,9 +310,19 @@ def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> lis
         text = texts.get(recorded.version)
         if recorded.type == "TableClosed":
             text = _("The table is closed.")
+        if recorded.type == "TableGameChanged":
+            text = _("New level: the game is %(game)s.") % {"game": _game_name(recorded.data.get("game"))}
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+def _game_name(code: object) -> str:
+    """The name of the game ``code`` (the code itself if the registry does not know it)."""
+    try:
+        return find_game(str(code)).name
+    except ValueError:
+        return str(code)
 
 
 def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:

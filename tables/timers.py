@@ -31,12 +31,13 @@ def is_bot(username: str) -> bool:
     return get_user_model().objects.filter(username=username, groups__name=BOT_GROUP).exists()
 
 
-def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
-    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)
-    through the hook the tournaments app registers (:func:`tables.hooks.hand_settings`)."""
+def hand_settings(loaded: Loaded) -> hooks.NextHand:
+    """May a new hand start, with which forced bets and game (:class:`tables.hooks.NextHand`): a tournament
+    table asks its tournament (T-LEVEL-1) through the hook the tournaments app registers
+    (:func:`tables.hooks.hand_settings`)."""
     if loaded.tournament_id is None:
-        return True, None
-    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.facts.hand_number)
+        return hooks.NextHand(True)
+    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.hand_number)
 
 
 def can_start(loaded: Loaded) -> bool:
@@ -46,7 +47,7 @@ def can_start(loaded: Loaded) -> bool:
     engine refuses."""
     if loaded.closed or not loaded.rules.can_start_hand(loaded.state):
         return False
-    return hand_settings(loaded)[0]
+    return hand_settings(loaded).allowed
 
 
 def _enabled() -> bool:

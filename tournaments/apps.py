@@ -8,7 +8,10 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from tables import hooks, timekeeper
         from tournaments import hooks as answers
-        from tournaments import projection  # noqa: F401  (registers the projection)
+        from tournaments import (
+            projection,  # noqa: F401  (registers the projection)
+            upcasters,  # noqa: F401  (registers the upcasters of old events)
+        )
         from tournaments.tasks import tick_clocks
 
         timekeeper.register("tournament clocks", tick_clocks)
