@@ -6,4 +6,10 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables"
 
     def ready(self) -> None:
-        from tables import projection  # noqa: F401  (registers the projection)
+        from eventstore import subscriptions
+        from tables import (
+            broadcast,
+            projection,  # noqa: F401  (registers the projection)
+        )
+
+        subscriptions.register(broadcast.NAME, broadcast.subscription)

@@ -6,11 +6,16 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from eventstore import subscriptions
         from tables import hooks, timekeeper
         from tournaments import hooks as answers
-        from tournaments import projection  # noqa: F401  (registers the projection)
+        from tournaments import (
+            manager,
+            projection,  # noqa: F401  (registers the projection)
+        )
         from tournaments.tasks import tick_clocks
 
+        subscriptions.register(manager.NAME, manager.subscription)
         timekeeper.register("tournament clocks", tick_clocks)
         # what a table asks of its tournament (tables import nothing of tournaments)
         hooks.register(

@@ -28,11 +28,11 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.inprocess import celery_worker, subscribers, timekeeper
 from config.routing import websocket_urlpatterns
 from engine.italian.model import HandStarted
 from eventstore.store import RecordedEvent, read_stream, stream_version
 from tables import access, hands, service, timers
+from tables.inprocess import celery_worker, subscribers, timekeeper
 from tables.models import Table
 from tests.service_harness import error_records
 from tests.tables.helpers import (
