@@ -12,7 +12,7 @@ hand.
 Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws each hand's seed with
 ``secrets`` and keeps it in :class:`~tables.models.HandSeed` (never in the log while the hand runs);
 ``HandStarted`` records ``sha256(seed)``; the append that ends the hand also appends ``SeedRevealed``, the
-hand's last event (:func:`_reveal`). ``tables/audit.py`` verifies it all.
+hand's last event (:func:`_reveal`). ``audit/shuffles.py`` verifies it all.
 
 Errors (all leave the log unchanged): :class:`TableNotFound` (404), :class:`StaleVersion` (409),
 :class:`NotYourSeat` (403), :class:`BadRequest` (400), the game's refusals (``Game.illegal_action``, 400).
@@ -492,7 +492,7 @@ def _reveal(game: Game, table_id: int, state: Any, at: int, produced: list[Event
     ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
 
     Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
-    unrevealed; ``tables/audit.py`` reports it. The engine refuses a seed that does not match the
+    unrevealed; ``audit/shuffles.py`` reports it. The engine refuses a seed that does not match the
     commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
     """
     number = game.facts(state).hand_number

@@ -8,13 +8,16 @@
 - ``/audit/streams/<stream_id>/`` (:func:`stream`): a stream's events as stored (version, type, time, actor,
   data, hash), 100 per page from ``?from=<version>``; ``?bad=<version>`` highlights a failing event.
 - ``/audit/tables/<id>/hands/<number>/`` (:func:`hand`): the replayer of a finished hand, every card face up.
-- ``/audit/verify/`` (:func:`verify`): :func:`tournaments.verification.verify` over a tournament (its stream
+- ``/audit/verify/`` (:func:`verify`): :func:`audit.verification.verify` over a tournament (its stream
   and its tables'), a table or everything, each failure linked to its first failing event.
 
+Tournaments are found through the directory their app registers (:mod:`eventstore.catalog`): ``audit`` and
+``tournaments`` are independent layers.
+
 **No hidden card of a hand in progress.** A table stream is shown only up to the end of its last finished
-hand (:func:`tables.export.visible_until`): from a ``HandStarted`` without its ``HandEnded`` on (the event
+hand (:func:`audit.export.visible_until`): from a ``HandStarted`` without its ``HandEnded`` on (the event
 carries the whole deck, the deals carry the cards) nothing is shown, to auditors and directors alike, and
-the replayer knows only finished hands (:func:`tables.hands.hands`). The live views (table page, API,
+the replayer knows only finished hands (:func:`audit.hands.hands`). The live views (table page, API,
 socket) show them nothing either: they see the table as a spectator (the game's ``view``
 without ``reveal``).
 """
@@ -33,20 +36,20 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from audit import hands as table_hands
+from audit import verification
+from audit.export import visible_until
 from engine.core import Game, find_game
+from eventstore import catalog
+from eventstore.catalog import Listed
 from eventstore.store import RecordedEvent, read_stream
 from tables import access, rendering, service
-from tables import hands as table_hands
-from tables.export import visible_until
 from tables.models import Table
-from tournaments import verification
-from tournaments.models import Tournament
 
 PAGE = 100
 """Events per page of a stream."""
@@ -225,33 +228,33 @@ def run_search(criteria: dict[str, Any]) -> tuple[list[Found], list[Found], bool
     table_id = criteria.get("table")
     player = (criteria.get("player") or "").strip()
     since, until = criteria.get("since"), criteria.get("until")
-    tournaments = Tournament.objects.order_by("-id")
+    directory = catalog.directory("tournament")
     tables = Table.objects.order_by("-id")
+    within: set[int] | None = None  # the tournaments the table criteria leave (None: any)
+    seated: list[int] = []
     if text:
-        match = Q(name__icontains=text)
-        if text.isdigit():
-            match |= Q(id=int(text))
-        tournaments = tournaments.filter(match)
-        tables = tables.filter(tournament_id__in=tournaments.values("id"))
+        matching = directory.find(text, None, "", (), None) if directory is not None else []
+        tables = tables.filter(tournament_id__in=[t.object_id for t in matching])
     if table_id:
         tables = tables.filter(id=table_id)
-        tournaments = tournaments.filter(id__in=tables.values("tournament_id"))
+        within = {t for t in tables.values_list("tournament_id", flat=True) if t is not None}
     if player:
         seated = seated_tables(player)
         tables = tables.filter(id__in=seated)
-        tournaments = tournaments.filter(
-            Q(players__contains=[player])
-            | Q(id__in=Table.objects.filter(id__in=seated).values("tournament_id"))
-        )
     if since is not None:  # a cheap first cut on the projections; the log decides below
         tables = tables.filter(last_at_ms__gte=int(since.timestamp() * 1000))
     windowed = since is not None or until is not None
     cut = CANDIDATES if windowed else LIMIT + 1
     unknown = StreamStats("", 0, None, None)
-    found_tournaments = [
-        Found(t.stream_id, t.name, "mtt" if t.kind == "mtt" else "sitgo", t.id, unknown)
-        for t in tournaments[:cut]
-    ]
+    listed: list[Listed] = []
+    if directory is not None:
+        also = {
+            t
+            for t in Table.objects.filter(id__in=seated).values_list("tournament_id", flat=True)
+            if t is not None
+        }
+        listed = directory.find(text, within, player, also, cut)
+    found_tournaments = [Found(t.stream_id, t.name, t.kind, t.object_id, unknown) for t in listed]
     found_tables = [
         Found(f"table-{t.id}", t.name, "table", t.id, unknown, t.tournament_id) for t in tables[:cut]
     ]
@@ -397,7 +400,8 @@ def stream(request: HttpRequest, stream_id: str) -> HttpResponse:
         context["hands"] = finished_hands([stream_id])[stream_id][::-1]
     elif kind in ("mtt", "tournament") and number.isdigit():
         context["tournament_id"] = int(number)
-        context["tournament"] = Tournament.objects.filter(id=int(number)).first()
+        directory = catalog.directory("tournament")
+        context["tournament"] = directory.get(int(number)) if directory is not None else None
         context["tournament_tables"] = [
             {"stream_id": f"table-{t.id}", "name": t.name}
             for t in Table.objects.filter(tournament_id=int(number)).order_by("id").only("id", "name")
@@ -642,14 +646,13 @@ def verify(request: HttpRequest) -> HttpResponse:
         only: list[str] | None = None
         error = ""
         if scope == "tournament":
-            tournament = Tournament.objects.filter(id=_int(request.POST.get("tournament"), 0)).first()
+            directory = catalog.directory("tournament")
+            tournament_id = _int(request.POST.get("tournament"), 0)
+            tournament = directory.get(tournament_id) if directory is not None and tournament_id else None
             if tournament is None:
                 error = _("No such tournament.")
             else:
-                tables = set(Table.objects.filter(tournament_id=tournament.id).values_list("id", flat=True))
-                if tournament.table_id:
-                    tables.add(tournament.table_id)
-                only = [tournament.stream_id, *(f"table-{t}" for t in sorted(tables))]
+                only = [tournament.stream_id, *(f"table-{t}" for t in tournament.tables)]
                 context["target"] = _("tournament %(name)s (%(streams)s streams)") % {
                     "name": tournament.name,
                     "streams": len(only),
