@@ -45,6 +45,7 @@ from audit import hands as table_hands
 from audit import verification
 from audit.export import visible_until
 from engine.core import Game, find_game
+from engine.core.indexed import fields
 from eventstore import catalog
 from eventstore.catalog import Listed
 from eventstore.store import RecordedEvent, read_stream
@@ -131,23 +132,37 @@ class HandInfo:
     players: list[str] = field(default_factory=list)
 
 
-_INDEX_TYPES = ["PlayerSeated", "PlayerRemoved", "PlayerEliminated", "HandStarted", "HandEnded"]
+_INDEX_FIELDS = {
+    "PlayerSeated": ("seat", "player"),
+    "PlayerRemoved": ("seat",),
+    "PlayerEliminated": ("seat",),
+    "HandStarted": ("number", "dealt"),
+    "HandEnded": ("number",),
+}
+"""What the hand index reads of each event in SQL: fields declared in :mod:`engine.core.indexed`."""
+
+
+def _picked(event_type: str, names: tuple[str, ...]) -> str:
+    """SQL: the JSON object of the declared fields ``names`` of an event of ``event_type``
+    (:func:`engine.core.indexed.fields` refuses an undeclared one)."""
+    return "jsonb_build_object(" + ", ".join(f"'{n}', data->'{n}'" for n in fields(event_type, names)) + ")"
+
+
+_INDEX_SQL = (
+    "SELECT stream_id, version, type, recorded_at, CASE type "
+    + " ".join(f"WHEN '{kind}' THEN {_picked(kind, names)}" for kind, names in _INDEX_FIELDS.items())
+    + " END FROM eventstore_event WHERE stream_id = ANY(%s) AND type = ANY(%s) ORDER BY stream_id, version"
+)
 
 
 def finished_hands(stream_ids: list[str]) -> dict[str, list[HandInfo]]:
     """The finished hands of table streams, oldest first, with who was dealt in: from the seating and hand
-    boundary events only (SQL keeps of a ``HandStarted`` its number and seats dealt, never its deck)."""
+    boundary events only (SQL keeps of a ``HandStarted`` its number and seats dealt, never its deck: the
+    fields declared in :mod:`engine.core.indexed`)."""
     result: dict[str, list[HandInfo]] = {s: [] for s in stream_ids}
     if not stream_ids:
         return result
-    rows = _rows(
-        "SELECT stream_id, version, type, recorded_at, CASE type "
-        "WHEN 'HandStarted' THEN jsonb_build_object('number', data->'number', 'dealt', data->'dealt') "
-        "WHEN 'HandEnded' THEN jsonb_build_object('number', data->'number') "
-        "ELSE jsonb_build_object('seat', data->'seat', 'player', data->'player') END "
-        "FROM eventstore_event WHERE stream_id = ANY(%s) AND type = ANY(%s) ORDER BY stream_id, version",
-        [stream_ids, _INDEX_TYPES],
-    )
+    rows = _rows(_INDEX_SQL, [stream_ids, list(_INDEX_FIELDS)])
     seats: dict[int, str] = {}
     current = ""
     started: dict[int, tuple[int, datetime | None, list[str]]] = {}
@@ -169,12 +184,15 @@ def finished_hands(stream_ids: list[str]) -> dict[str, list[HandInfo]]:
     return result
 
 
+_SEATED_PLAYER = fields("PlayerSeated", ["player"])[0]
+
+
 def seated_tables(player: str) -> list[int]:
-    """The tables where ``player`` was ever seated (``PlayerSeated``; the partial index
-    ``event_seated_player`` of migration eventstore 0005 finds them without reading other events)."""
+    """The tables where ``player`` was ever seated (``PlayerSeated``'s declared field ``player``; the partial
+    index ``event_seated_player`` of migration eventstore 0005 finds them without reading other events)."""
     rows = _rows(
         "SELECT DISTINCT stream_id FROM eventstore_event "
-        "WHERE type = 'PlayerSeated' AND (data ->> 'player') = %s AND stream_id LIKE 'table-%%'",
+        f"WHERE type = 'PlayerSeated' AND (data ->> '{_SEATED_PLAYER}') = %s AND stream_id LIKE 'table-%%'",
         [player],
     )
     return [int(row[0].removeprefix("table-")) for row in rows]
@@ -570,6 +588,9 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
     return steps
 
 
+_HAND_NUMBER = fields("HandStarted", ["number"])[0]
+
+
 @auditor_only
 def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     stream_id = service.stream_id(table_id)
@@ -579,7 +600,7 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     # the stream up to the hand that follows this one (the events after a hand are not needed to replay it)
     following = _rows(
         "SELECT min(version) FROM eventstore_event WHERE stream_id = %s AND type = 'HandStarted' "
-        "AND version <= %s AND (data ->> 'number')::int > %s",
+        f"AND version <= %s AND (data ->> '{_HAND_NUMBER}')::int > %s",
         [stream_id, until, number],
     )[0][0]
     recorded = read_stream(stream_id, to_version=following - 1 if following else until)

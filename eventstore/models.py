@@ -42,7 +42,7 @@ class Event(models.Model):
         indexes = [
             models.Index(fields=["tx_id", "global_position"], name="event_commit_order"),
             # who sat where: the auditors' search by player (audit/views.py); only the
-            # PlayerSeated rows are indexed
+            # PlayerSeated rows are indexed, by their field declared in engine/core/indexed.py
             models.Index(KT("data__player"), condition=Q(type="PlayerSeated"), name="event_seated_player"),
         ]
 
