@@ -10,6 +10,10 @@ class TablesConfig(AppConfig):
         from tables import (
             broadcast,
             projection,  # noqa: F401  (registers the projection)
+            signals,
+            timers,
         )
 
         subscriptions.register(broadcast.NAME, broadcast.subscription)
+        # what comes next at a table (timeout, bot, next hand) is scheduled after each commit
+        signals.committed.connect(timers.on_committed, dispatch_uid="tables.timers")

@@ -40,6 +40,7 @@ from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from tables import signals
 from tables.games import game_for_config, legacy_code
 from tables.models import HandSeed, Table
 
@@ -539,9 +540,8 @@ def close_table(table_id: int, reason: str, actor: str = "system") -> None:
 
 
 def _after_commit(loaded: Loaded) -> None:
-    from tables import timers
-
-    transaction.on_commit(lambda: timers.schedule(loaded))
+    """After the commit, :data:`tables.signals.committed` (the timers schedule what comes next)."""
+    transaction.on_commit(lambda: signals.committed.send(sender=Loaded, loaded=loaded))
 
 
 # --- building commands ------------------------------------------------------------------------------------
