@@ -44,7 +44,7 @@ from django.utils.translation import gettext_lazy
 from audit import hands as table_hands
 from audit import verification
 from audit.export import visible_until
-from engine.core import Game, find_game
+from engine.core import Game, GameFamily, find_game
 from engine.core.indexed import fields
 from eventstore import catalog
 from eventstore.catalog import Listed
@@ -445,6 +445,7 @@ class Step:
     pots: list[dict[str, Any]]
     stock: list[str]
     to_act: int | None
+    board: list[str] = field(default_factory=list)
 
 
 def _is(event: Any, kind: str) -> bool:
@@ -454,19 +455,23 @@ def _is(event: Any, kind: str) -> bool:
 
 def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
     """What happened, in words: the table's log line (every card named: the hand is over), or ours for the
-    events the table's log does not show."""
+    events the table's log does not show. Any game: an event is read by the fields it has."""
     if _is(event, "HandStarted"):
-        text = _(
-            "Hand %(number)s: button %(button)s, invito %(invito)s, opening with %(opening)s or better, "
-            "%(cards)s cards in the deck."
-        )
-        return text % {
+        values = {
             "number": event.number,
             "button": labels.get(event.button, f"p{event.button + 1}"),
-            "invito": event.invito,
-            "opening": event.opening.symbol,
             "cards": len(event.deck),
         }
+        if hasattr(event, "invito") and hasattr(event, "opening"):  # poker all'italiana (IT-OPEN-1)
+            text = _(
+                "Hand %(number)s: button %(button)s, invito %(invito)s, opening with %(opening)s or "
+                "better, %(cards)s cards in the deck."
+            )
+            return text % {**values, "invito": event.invito, "opening": event.opening.symbol}
+        forced = getattr(event, "forced", None)
+        bets = forced.to_dict() if forced is not None else {}
+        values["forced"] = ", ".join(f"{name.replace('_', ' ')} {chips}" for name, chips in bets.items())
+        return _("Hand %(number)s: button %(button)s, %(forced)s, %(cards)s cards in the deck.") % values
     if _is(event, "TimeBankUsed"):
         return _("%(player)s uses %(seconds)s s of the time bank") % {
             "player": labels.get(event.seat, f"p{event.seat + 1}"),
@@ -484,19 +489,35 @@ def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
     return str(text) if text else type(event).__name__
 
 
+def _cards(seat_view: Any) -> tuple[list[str], list[str]]:
+    """``(every card of the seat, the face-up ones)`` in a view with every card revealed: a game's seat view
+    has ``cards`` (poker all'italiana) or ``down`` and ``up`` (the shared engine's games)."""
+    up = [str(c) for c in getattr(seat_view, "up", ()) if c is not None]
+    cards = getattr(seat_view, "cards", None)
+    if cards is None:
+        cards = getattr(seat_view, "down", ())
+        return [str(c) for c in cards if c is not None] + up, up
+    return [str(c) for c in cards if c is not None], up
+
+
 def _seats(
     game: Game, state: Any, before: Any, last: dict[int, dict[str, Any]], ended: Any | None
 ) -> list[dict[str, Any]]:
     """Every seat taken at the start of the hand, as the table is now; after the hand's end the cards (and
-    folds, shows) of its last moment are kept on the table."""
+    folds, shows) of its last moment are kept on the table. Read through the game's ``facts`` and ``view``
+    (revealed), so any game."""
     table = game.view(state, None, reveal=True)
+    hand = getattr(state, "hand", None)
+    dealt = set(getattr(hand, "dealt", ())) if hand is not None else set()
+    mucked = set(getattr(hand, "mucked", ())) if hand is not None else set()
     contributions = dict(ended.contributions) if ended is not None else {}
     seats = []
-    for index, occupant in enumerate(before.seats):
+    for index, occupant in enumerate(game.facts(before).seats):
         if occupant is None:
             continue
         seat_view = table.seats[index]
-        if state.hand is not None and seat_view is not None:
+        if hand is not None and seat_view is not None:
+            cards, up = _cards(seat_view)
             entry = {
                 "index": index,
                 "label": f"p{index + 1}",
@@ -504,14 +525,15 @@ def _seats(
                 "stack": seat_view.stack,
                 "bet": seat_view.bet,
                 "committed": seat_view.contributed,
-                "dealt": index in state.hand.dealt,
+                "dealt": index in dealt,
                 "folded": seat_view.folded,
                 "all_in": seat_view.all_in,
                 "sitting_out": seat_view.sitting_out,
                 "shown": seat_view.shown,
-                "mucked": index in state.hand.mucked,
-                "cards": [str(c) for c in seat_view.cards if c is not None],
-                "discards": [str(c) for c in seat_view.discards],
+                "mucked": index in mucked,
+                "cards": cards,
+                "up": up,
+                "discards": [str(c) for c in getattr(seat_view, "discards", ())],
                 "eliminated": False,
             }
             last[index] = entry
@@ -531,10 +553,11 @@ def _seats(
                 "shown": previous.get("shown", False),
                 "mucked": previous.get("mucked", False),
                 "cards": previous.get("cards", []),
+                "up": previous.get("up", []),
                 "discards": previous.get("discards", []),
                 "eliminated": seat_view is None,
             }
-        entry["button"] = index == state.button
+        entry["button"] = index == table.button
         seats.append(entry)
     return seats
 
@@ -542,9 +565,12 @@ def _seats(
 def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[Step]:
     """The hand event by event (``recorded``: its engine events as stored, for their versions and times),
     folded with the game's ``evolve`` from the table before it. A ``TurnStarted`` is not a step of its own:
-    it marks who is to act after the step before it."""
+    it marks who is to act after the step before it. Any game of the registry: the table is read through
+    the game's ``view`` (every card revealed), ``facts`` and ``to_act``."""
     game = find_game(hand.game)
-    labels = {i: f"p{i + 1} ({o.player})" for i, o in enumerate(hand.before.seats) if o is not None}
+    labels = {
+        i: f"p{i + 1} ({o.player})" for i, o in enumerate(game.facts(hand.before).seats) if o is not None
+    }
     state = hand.before
     last: dict[int, dict[str, Any]] = {}
     awarded = 0
@@ -557,19 +583,24 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
         if _is(event, "HandEnded"):
             ended = event
         seats = _seats(game, state, hand.before, last, ended)
-        if state.hand is not None:
+        board: list[str] = []
+        if getattr(state, "hand", None) is not None:
             table = game.view(state, None, reveal=True)
             pot = table.pot - awarded
             pots = [{"amount": p.amount, "eligible": [f"p{s + 1}" for s in p.eligible]} for p in table.pots]
-            stock = [str(c) for c in state.hand.stock]
-            phase = rendering.phase_name(game, state.hand.phase)
-            to_act = state.hand.to_act
+            stock = [str(c) for c in table.stock_cards]
+            board = [str(c) for c in getattr(table, "board", ())]
+            phase = rendering.phase_name(game, table.phase)
+            acting = sorted(game.to_act(state))
+            to_act = acting[0] if acting else None
         else:
-            pot, pots, stock, to_act = state.carried, [], [], None
+            pot, pots, stock, to_act = game.facts(state).carried, [], [], None
             phase = _("Hand over")
         if _is(event, "TurnStarted") and steps:
             steps[-1].seats, steps[-1].to_act = seats, to_act
             continue
+        if not board and steps and ended is not None:
+            board = steps[-1].board  # the board stays on the table after the hand's end
         steps.append(
             Step(
                 index=len(steps),
@@ -583,12 +614,17 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
                 pots=pots if len(pots) > 1 else [],
                 stock=stock,
                 to_act=to_act,
+                board=board,
             )
         )
     return steps
 
 
 _HAND_NUMBER = fields("HandStarted", ["number"])[0]
+ITALIAN_WORDS = {"fold": "PASSO", "all_in": "RESTO", "show": "MOSTRO", "muck": "NASCONDO"}
+"""A seat's state in the replayer, as the Italian games' buttons name it."""
+ENGLISH_WORDS = {"fold": "Fold", "all_in": "All-in", "show": "Show", "muck": "Muck"}
+"""The same for the international games (issue 17: English labels)."""
 
 
 @auditor_only
@@ -639,6 +675,7 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "seed_matches": seed_matches,
             "stream_id": stream_id,
             "ended": next(e for e in found.events if _is(e, "HandEnded")),
+            "words": ITALIAN_WORDS if find_game(found.game).family is GameFamily.ITALIAN else ENGLISH_WORDS,
         },
     )
 
