@@ -24,6 +24,7 @@ without ``reveal``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -485,8 +486,30 @@ def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
         }
     if _is(event, "SeedRevealed"):
         return _("Seed of hand %(number)s revealed: %(seed)s") % {"number": event.number, "seed": event.seed}
-    text = rendering.describe(event, labels, game)
+    try:
+        text = rendering.describe(event, labels, game)
+    except AttributeError:  # an event shape the table's log does not know yet: every field, as recorded
+        text = _fields_line(event, labels)
     return str(text) if text else type(event).__name__
+
+
+def _fields_line(event: Any, labels: dict[int, str]) -> str:
+    """``"p1 (anna): CardsDealt down 9d 9h"``: the event's name and fields, a seat by its label, cards by
+    their PHH names (the hand is over: every card may be named)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, tuple | list | frozenset):
+            return " ".join(shown(v) for v in value) or "–"
+        return str(getattr(value, "value", value))
+
+    seat = getattr(event, "seat", None)
+    parts = [
+        f"{f.name.replace('_', ' ')} {shown(getattr(event, f.name))}"
+        for f in dataclasses.fields(event)
+        if f.name not in ("seat", "at")
+    ]
+    who = f"{labels.get(seat, f'p{seat + 1}')}: " if isinstance(seat, int) else ""
+    return f"{who}{type(event).__name__} {', '.join(parts)}".strip()
 
 
 def _cards(seat_view: Any) -> tuple[list[str], list[str]]:
