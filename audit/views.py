@@ -137,8 +137,8 @@ _INDEX_FIELDS = {
     "PlayerSeated": ("seat", "player"),
     "PlayerRemoved": ("seat",),
     "PlayerEliminated": ("seat",),
-    "HandStarted": ("number", "dealt"),
-    "HandEnded": ("number",),
+    "HandStarted": ("dealt",),
+    "HandEnded": (),
 }
 """What the hand index reads of each event in SQL: fields declared in :mod:`engine.core.indexed`."""
 
@@ -158,30 +158,34 @@ _INDEX_SQL = (
 
 def finished_hands(stream_ids: list[str]) -> dict[str, list[HandInfo]]:
     """The finished hands of table streams, oldest first, with who was dealt in: from the seating and hand
-    boundary events only (SQL keeps of a ``HandStarted`` its number and seats dealt, never its deck: the
-    fields declared in :mod:`engine.core.indexed`)."""
+    boundary events only (SQL keeps of a ``HandStarted`` the seats dealt, never its deck: the fields
+    declared in :mod:`engine.core.indexed`). Hands are numbered by their order at the table, as
+    :func:`audit.hands.hands` numbers them (a table whose game changed numbers its hands on)."""
     result: dict[str, list[HandInfo]] = {s: [] for s in stream_ids}
     if not stream_ids:
         return result
     rows = _rows(_INDEX_SQL, [stream_ids, list(_INDEX_FIELDS)])
     seats: dict[int, str] = {}
     current = ""
-    started: dict[int, tuple[int, datetime | None, list[str]]] = {}
+    count = 0  # hands started at the table so far
+    started: tuple[int, int, datetime | None, list[str]] | None = None  # the hand running
     for stream_id, version, kind, at, data in rows:
         data = _json(data)
         if stream_id != current:
-            current, seats, started = stream_id, {}, {}
+            current, seats, count, started = stream_id, {}, 0, None
         if kind == "PlayerSeated":
             seats[data["seat"]] = data["player"]
         elif kind in ("PlayerRemoved", "PlayerEliminated"):
             seats.pop(data["seat"], None)
         elif kind == "HandStarted":
+            count += 1
             dealt = [seats.get(seat, f"#{seat + 1}") for seat in data["dealt"]]
-            started[data["number"]] = (version, at, dealt)
-        elif kind == "HandEnded" and data["number"] in started:
-            first, began, players = started.pop(data["number"])
+            started = (count, version, at, dealt)
+        elif kind == "HandEnded" and started is not None:
+            number, first, began, players = started
+            started = None
             table_id = int(stream_id.removeprefix("table-"))
-            result[stream_id].append(HandInfo(table_id, data["number"], first, version, began, at, players))
+            result[stream_id].append(HandInfo(table_id, number, first, version, began, at, players))
     return result
 
 
@@ -643,7 +647,6 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
     return steps
 
 
-_HAND_NUMBER = fields("HandStarted", ["number"])[0]
 ITALIAN_WORDS = {"fold": "PASSO", "all_in": "RESTO", "show": "MOSTRO", "muck": "NASCONDO"}
 """A seat's state in the replayer, as the Italian games' buttons name it."""
 ENGLISH_WORDS = {"fold": "Fold", "all_in": "All-in", "show": "Show", "muck": "Muck"}
@@ -657,11 +660,16 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     if until == 0 and not running:
         return _refuse(request, 404, _("Table %(table)s does not exist.") % {"table": table_id})
     # the stream up to the hand that follows this one (the events after a hand are not needed to replay it)
-    following = _rows(
-        "SELECT min(version) FROM eventstore_event WHERE stream_id = %s AND type = 'HandStarted' "
-        f"AND version <= %s AND (data ->> '{_HAND_NUMBER}')::int > %s",
-        [stream_id, until, number],
-    )[0][0]
+    following = next(
+        iter(
+            _rows(  # the start of hand number + 1: hands are numbered by their order at the table
+                "SELECT version FROM eventstore_event WHERE stream_id = %s AND type = 'HandStarted' "
+                "AND version <= %s ORDER BY version OFFSET %s LIMIT 1",
+                [stream_id, until, max(number, 0)],
+            )
+        ),
+        (None,),
+    )[0]
     recorded = read_stream(stream_id, to_version=following - 1 if following else until)
     found = next((h for h in table_hands.hands(table_id, recorded) if h.number == number), None)
     if found is None:

@@ -4,12 +4,13 @@ Outside ``engine/`` an event is read through its game's ``events`` mapping and :
 queries must filter or pick in SQL over the whole log instead (the auditors' hand index and their search by
 player, ``audit/views.py``; the partial index ``event_seated_player`` of migration eventstore 0005): they
 read only the fields declared here, of the events every game logs under these names (the protocol,
-:mod:`engine.core.game`: ``HandStarted`` and ``HandEnded`` with ``number``, the seating events), with these
-JSON types. :func:`undeclared` checks that a game's event classes have them; a test runs it over every
-registered game, so a game cannot rename one of them unseen.
+:mod:`engine.core.game`: ``HandStarted``, the seating events), with these JSON types (``HandEnded`` and
+``HandStarted`` are found by their type alone; hands are numbered by their order at the table).
+:func:`undeclared` checks that a game's event classes have them; a test runs it over every registered game,
+so a game cannot rename one of them unseen.
 
-Shapes: ``number`` the hand's number at its table (1, 2, …); ``dealt`` the seats dealt in (0-based, a
-tuple, a JSON array); ``seat`` 0-based; ``player`` the player's user name.
+Shapes: ``dealt`` the seats dealt in (0-based, a tuple, a JSON array); ``seat`` 0-based; ``player`` the
+player's user name.
 """
 
 from __future__ import annotations
@@ -20,11 +21,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 INDEXED_FIELDS: Mapping[str, Mapping[str, type]] = {
-    "HandStarted": {"number": int, "dealt": tuple},
-    "HandEnded": {"number": int},
+    "HandStarted": {"dealt": tuple},
     "PlayerSeated": {"seat": int, "player": str},
-    "PlayerRemoved": {"seat": int, "player": str},
-    "PlayerEliminated": {"seat": int, "player": str},
+    "PlayerRemoved": {"seat": int},
+    "PlayerEliminated": {"seat": int},
 }
 """Event type -> the fields SQL may read of it -> their Python type (``tuple``: a JSON array)."""
 
@@ -45,7 +45,7 @@ def fields(event_type: str, names: Iterable[str]) -> tuple[str, ...]:
 
 def undeclared(events: Mapping[str, type]) -> list[str]:
     """What the event classes ``events`` (a game's ``events`` mapping) lack of the declared fields, one line
-    each (``"HandStarted.dealt: missing"``, ``"HandEnded.number: str, not int"``); empty when they have all.
+    each (``"HandStarted.dealt: missing"``, ``"PlayerSeated.seat: str, not int"``); empty when they have all.
     An event type the game does not log is not required."""
     problems: list[str] = []
     for event_type, declared in INDEXED_FIELDS.items():
