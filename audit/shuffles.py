@@ -17,9 +17,9 @@ checks, for every hand that has ended:
    order the game's ``reshuffle_order`` derives from the deck (IT-CAMBIO-3); every discard is
    a card the player held; no card is dealt twice except through a reshuffle.
 
-The game is the table's at each hand (its ``TableOpened``, or a later change of game: the table's own
-events, read by :func:`tables.service.fold`), reached through the registry; events are told apart by their
-class names (the game's ``events``: ``HandStarted``, ``CardsDealt``, ``Discarded``…).
+The game is the stream's (its ``TableOpened``, then each ``TableGameChanged`` of a mixed-game table),
+reached through the registry; events are told apart by
+their class names (the game's ``events``: ``HandStarted``, ``CardsDealt``, ``Discarded``…).
 
 A hand still in progress at the end of the events (no ``HandEnded``) is skipped, not a failure: its seed
 is still secret. Each failing hand gives one :class:`Problem`, for its first failing event; the result is
