@@ -16,7 +16,7 @@ hand.
 Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws each hand's seed with
 ``secrets`` and keeps it in :class:`~tables.models.HandSeed` (never in the log while the hand runs);
 ``HandStarted`` records ``sha256(seed)``; the append that ends the hand also appends ``SeedRevealed``, the
-hand's last event (:func:`_reveal`). ``tables/audit.py`` verifies it all.
+hand's last event (:func:`_reveal`). ``audit/shuffles.py`` verifies it all.
 
 Errors (all leave the log unchanged): :class:`TableNotFound` (404), :class:`StaleVersion` (409),
 :class:`NotYourSeat` (403), :class:`BadRequest` (400), the game's refusals (``Game.illegal_action``, 400).
@@ -44,6 +44,7 @@ from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from tables import signals
 from tables.games import game_for_config, legacy_code
 from tables.models import HandSeed, Table
 
@@ -538,7 +539,7 @@ def _reveal(
     ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
 
     Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
-    unrevealed; ``tables/audit.py`` reports it. The engine refuses a seed that does not match the
+    unrevealed; ``audit/shuffles.py`` reports it. The engine refuses a seed that does not match the
     commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
     """
     number = hands_before + game.facts(state).hand_number
@@ -585,9 +586,8 @@ def close_table(table_id: int, reason: str, actor: str = "system") -> None:
 
 
 def _after_commit(loaded: Loaded) -> None:
-    from tables import timers
-
-    transaction.on_commit(lambda: timers.schedule(loaded))
+    """After the commit, :data:`tables.signals.committed` (the timers schedule what comes next)."""
+    transaction.on_commit(lambda: signals.committed.send(sender=Loaded, loaded=loaded))
 
 
 # --- building commands ------------------------------------------------------------------------------------

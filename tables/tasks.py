@@ -116,17 +116,17 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
     return bool(outcome.events)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["timeout"], ignore_result=True)
 def timeout(table_id: int, version: int) -> None:
     run_timeout(table_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["bot_act"], ignore_result=True)
 def bot_act(table_id: int, version: int) -> None:
     run_bot(table_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["start_hand"], ignore_result=True)
 def start_hand(table_id: int, version: int) -> None:
     run_start_hand(table_id, version)
 

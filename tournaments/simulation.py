@@ -3,7 +3,7 @@
 :func:`simulate` creates the bots (users of the groups *player* and *bot*), a tournament, starts it and waits
 until it is won, while the service's background parts run: a Celery worker (bot moves, timeouts, next hands),
 the timekeeper (tournament clocks, the deadline sweep) and the subscribers (process manager, broadcaster) — as
-threads (:mod:`config.inprocess`, the command's default), as processes this module starts
+threads (:mod:`tables.inprocess`, the command's default), as processes this module starts
 (:func:`service_processes`, ``--worker-processes``) or already running (``make run``). Then it checks the log:
 chips conserved after every recorded hand, every player placed once, prizes summing to the pool, and the
 projections rebuilt from the log equal to the live ones. :func:`play` can also stop after a given wall time
@@ -662,7 +662,7 @@ def service_processes(workers: int, concurrency: int, environment: dict[str, str
     Yields the :class:`benchmarks.service.Services` (``check_alive()`` raises if one of them died; logs in a
     temporary directory, ``.logs``)."""
     from benchmarks.service import Services, wait_for_log, wait_for_worker
-    from config.inprocess import purge_queue
+    from tables.inprocess import purge_queue
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     purge_queue(queue)

@@ -146,7 +146,7 @@ class Command(BaseCommand):
                     )
                 )
             elif not options["external_workers"]:
-                from config.inprocess import celery_worker, subscribers, timekeeper
+                from tables.inprocess import celery_worker, subscribers, timekeeper
 
                 stack.enter_context(celery_worker(concurrency=options["concurrency"]))
                 stack.enter_context(subscribers())

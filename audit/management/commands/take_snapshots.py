@@ -4,8 +4,9 @@ last version when it has at least N events since its newest snapshot (issue 6 §
 Loads and projection rebuilds start from a stream's newest snapshot. The service takes them as it goes
 (a table between hands, a tournament every ``tournaments.mtt.SNAPSHOT_EVERY`` events); this command fills
 them in for a log recorded before, or restored without its snapshot table. A table in the middle of a hand
-is left alone (the service snapshots tables between hands only). Snapshots are verified against the log by
-``verify_all``.
+is left alone (the service snapshots tables between hands only). Tables are read through ``tables``; the
+other streams through the folding their owner registered (:mod:`eventstore.catalog`: the multi-table
+tournaments'). Snapshots are verified against the log by ``verify_all``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
-from eventstore import store
+from eventstore import catalog, store
 from tables import service
-from tournaments import mtt
+
+EVERY = 500
+"""The default of ``--every`` (as the service's ``tournaments.mtt.SNAPSHOT_EVERY``)."""
 
 
 class Command(BaseCommand):
     help = "Snapshot table and tournament streams with at least --every events since their newest snapshot."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--every", type=int, default=mtt.SNAPSHOT_EVERY, help="events since the last one")
+        parser.add_argument("--every", type=int, default=EVERY, help="events since the last one")
 
     def handle(self, *args: Any, **options: Any) -> None:
         every = options["every"]
@@ -41,14 +44,16 @@ class Command(BaseCommand):
                         stream_id, loaded.version, service.snapshot_data(loaded), service.SNAPSHOT_SCHEMA
                     )
                     taken += 1
-        for stream_id in tqdm(store.streams(mtt.PREFIX), desc="tournaments", unit="stream", disable=None):
-            with transaction.atomic():
-                tournament_id = int(stream_id.removeprefix(mtt.PREFIX))
-                newest = store.latest_snapshot(stream_id, mtt.SNAPSHOT_SCHEMA)
-                version, state, extra = mtt.load(tournament_id, cached=False)
-                if version - (newest[0] if newest else 0) >= every:
-                    store.save_snapshot(
-                        stream_id, version, mtt.snapshot_data(state, extra), mtt.SNAPSHOT_SCHEMA
-                    )
-                    taken += 1
+        for folding in catalog.foldings():
+            owned = store.streams(folding.prefix)
+            for stream_id in tqdm(owned, desc=folding.prefix.rstrip("-"), unit="stream", disable=None):
+                with transaction.atomic():
+                    newest = store.latest_snapshot(stream_id, folding.snapshot_schema)
+                    version, state = folding.load(stream_id)
+                    due = version - (newest[0] if newest else 0) >= every
+                    if version and due and folding.may_snapshot(state):
+                        store.save_snapshot(
+                            stream_id, version, folding.snapshot_data(state), folding.snapshot_schema
+                        )
+                        taken += 1
         self.stdout.write(f"{taken} snapshots taken")

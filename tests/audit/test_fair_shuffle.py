@@ -1,7 +1,7 @@
 """Provably fair shuffle through the service (issue 6 §1, ``docs/rules-decisions.md``): each hand's
 ``HandStarted`` commits to ``sha256(seed)``, the seed stays in ``HandSeed`` (never in the log) until the
 hand ends, the append that ends the hand reveals it as the hand's last event, and
-:func:`tables.audit.verify_table_stream` recomputes the deck and every card dealt — and fails, naming the
+:func:`audit.shuffles.verify_table_stream` recomputes the deck and every card dealt — and fails, naming the
 event, when the log was tampered with."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import pytest
 from django.db import connection
 from django.utils import translation
 
+from audit import shuffles as audit
 from engine.cards import Deck
 from engine.italian.errors import SeedMismatch
 from engine.italian.model import StartHand, TableConfig
 from engine.shuffle import ALGORITHM, shuffle
 from eventstore.store import RecordedEvent, read_stream
-from tables import audit, rendering, service
+from tables import rendering, service
 from tables.models import HandSeed
 from tests.tables.helpers import DECK_SEED, bot_move, open_three, play_to_end, seed_bytes, start_hand
 

@@ -13,13 +13,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from audit.verification import verify
 from eventstore import store
 from eventstore.store import read_stream
 from tables.models import Table
 from tests.service_harness import LiveService
 from tournaments import mtt
 from tournaments.simulation import simulate
-from tournaments.verification import verify
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timers, pytest.mark.slow]
 

@@ -28,11 +28,13 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.inprocess import celery_worker, subscribers, timekeeper
+from audit import hands
+from audit import views as audit_views
 from config.routing import websocket_urlpatterns
 from engine.italian.model import HandStarted
 from eventstore.store import RecordedEvent, read_stream, stream_version
-from tables import access, hands, service, timers
+from tables import access, service, timers
+from tables.inprocess import celery_worker, subscribers, timekeeper
 from tables.models import Table
 from tests.service_harness import error_records
 from tests.tables.helpers import (
@@ -43,7 +45,6 @@ from tests.tables.helpers import (
     open_three,
     start_hand,
 )
-from tournaments import audit_views
 from tournaments.simulation import play
 
 SEED = 6
@@ -176,7 +177,7 @@ def matching_hands(
 ) -> list[int]:
     """The finished hands of the module's table that a search matches, computed from the log without the
     page's code (``player`` dealt in; the hand's first to last event overlapping the form's ``window``),
-    newest first. The page links the first :data:`tournaments.audit_views.HANDS_SHOWN` of them."""
+    newest first. The page links the first :data:`audit.views.HANDS_SHOWN` of them."""
     bounds = {
         name: timezone.make_aware(datetime.strptime(text, "%Y-%m-%dT%H:%M"))
         for name, text in (window or {}).items()

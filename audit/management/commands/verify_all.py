@@ -1,6 +1,6 @@
 """``manage.py verify_all [--stream ID ...] [--json]``: verify the log for auditors (issue 6 §3) — hash
 chains, shuffle commitments and every card dealt, chips per hand and per tournament, engine replay of every
-hand, projections rebuilt equal to the live ones (:mod:`tournaments.verification`). Prints a report; exit 1
+hand, projections rebuilt equal to the live ones (:mod:`audit.verification`). Prints a report; exit 1
 (with the first failures on stderr) if anything fails."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from audit.verification import verify
 from eventstore.models import Event
-from tournaments.verification import verify
 
 
 class Command(BaseCommand):

@@ -39,7 +39,8 @@ from engine.codec import CodecError, from_data
 from engine.core import Game, find_game
 from engine.shuffle import ALGORITHM, shuffle
 from eventstore.store import RecordedEvent
-from tables.service import DEFAULT_GAME, opened_game
+from tables import service
+from tables.service import DEFAULT_GAME
 
 __all__ = ["ALGORITHMS", "Problem", "verify_table_stream"]
 
@@ -71,6 +72,7 @@ class _Hand:
 
     started: Any  # the game's HandStarted
     version: int
+    rules: Any = None  # the game the hand is played in
     events: list[tuple[int, object]] = field(default_factory=list)  # (version, engine event) in the hand
     ended: int | None = None  # version of HandEnded
     revealed: tuple[int, Any] | None = None  # (version, the game's SeedRevealed)
@@ -88,19 +90,18 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
     problems: list[Problem] = []
     stream = events[0].stream_id if events else ""
     hand: _Hand | None = None
-    code = game or DEFAULT_GAME
-    if events and events[0].type == "TableOpened":
-        code = opened_game(events[0].data)
     try:
-        rules = find_game(code)
+        rules = find_game(game or DEFAULT_GAME)
     except ValueError as error:
         return [Problem(stream, events[0].version if events else 0, f"unknown game: {error}")]
+    table_id = int(stream.removeprefix("table-")) if stream.removeprefix("table-").isdigit() else 0
+    table = None  # the table folded over its own events only (not the game's): it knows the game in force
 
     def close(current: _Hand | None) -> None:
         if current is None or current.ended is None:
             return  # no hand, or a hand in progress: its seed is still secret
         try:
-            _verify_hand(rules, current)
+            _verify_hand(current.rules or rules, current)
         except _Failed as failed:
             problems.append(Problem(stream, failed.version, failed.message))
 
@@ -114,7 +115,15 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
                 return [*problems, Problem(stream, recorded.version, f"unknown game: {error}")]
             continue
         cls = rules.events.get(recorded.type)
-        if cls is None:
+        if cls is None:  # the table's own event (opened, closed, its game changed): the game may change
+            try:
+                table = service.fold(table, [recorded], table_id)
+            except (KeyError, TypeError, ValueError) as error:
+                message = f"v{recorded.version}: the table's {recorded.type} cannot be read: {error}"
+                problems.append(Problem(stream, recorded.version, message))
+                return problems
+            if table is not None:
+                rules = table.rules
             continue
         try:
             event: object = from_data(cls, recorded.data)
@@ -125,7 +134,7 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
         kind = type(event).__name__
         if kind == "HandStarted":
             close(hand)
-            hand = _Hand(event, recorded.version)
+            hand = _Hand(event, recorded.version, rules)
             continue
         if kind == "SeedRevealed":
             if hand is not None and hand.ended is not None and hand.revealed is None:

@@ -28,9 +28,11 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import gettext as _
 
+from audit import hands
 from engine.phh import HandHistory, format_history
+from eventstore import catalog
 from eventstore.store import RecordedEvent, read_stream, stream_version
-from tables import hands, service
+from tables import service
 from tables.models import Table
 
 STREAM_ID = re.compile(r"(table|tournament|mtt)-([1-9][0-9]{0,17})")
@@ -117,22 +119,21 @@ def tournament_stream(tournament_id: int) -> str:
 
 def tournament_tables(tournament_id: int) -> list[int]:
     """The tables of the tournament, by id: those its stream opened (a sit-and-go's ``TournamentStarted``;
-    a multi-table tournament's seating, late tables and hands) and those the projection lists, each kept
-    only if its own stream says it belongs to the tournament (its ``TableOpened``).
-    Raises :class:`NotFound`."""
-    candidates: set[Any] = set()
-    for event in read_stream(tournament_stream(tournament_id)):
-        data = event.data
-        candidates.add(data.get("table_id"))  # sit-and-go start, late tables and entries, hands recorded
-        if event.type == "TournamentStarted" and event.stream_id.startswith("mtt-"):
-            candidates.update(entry[1] for entry in data.get("seating", ()))  # (player, table, seat)
-            candidates.update(entry[0] for entry in data.get("buttons", ()))  # (table, seat)
+    a multi-table tournament's seating, late tables and hands: read by the tournaments' directory through
+    their event types, :class:`eventstore.catalog.Directory`) and those the projection lists, each kept
+    only if its own stream says it belongs to the tournament (its ``TableOpened``, read as the table's game
+    declares it). Raises :class:`NotFound`."""
+    stream = tournament_stream(tournament_id)
+    directory = catalog.directory("tournament")
+    candidates: set[int] = directory.stream_tables(stream) if directory is not None else set()
     candidates.update(Table.objects.filter(tournament_id=tournament_id).values_list("id", flat=True))
     tables = []
-    for table_id in sorted(c for c in candidates if isinstance(c, int) and not isinstance(c, bool) and c > 0):
-        opened = read_stream(service.stream_id(table_id), 0, 1)
-        belongs = opened and opened[0].type == "TableOpened"
-        if belongs and opened[0].data.get("tournament_id") == tournament_id:
+    for table_id in sorted(c for c in candidates if c > 0):
+        try:
+            opened = service.fold(None, read_stream(service.stream_id(table_id), 0, 1), table_id)
+        except (KeyError, TypeError, ValueError):  # not a table this service opened: not the tournament's
+            continue
+        if opened is not None and opened.tournament_id == tournament_id:
             tables.append(table_id)
     return tables
 

@@ -1,6 +1,11 @@
 """The service's background parts as threads of one process: a Celery worker, the timekeeper and the
 subscribers (what ``make run`` starts as processes, ``Procfile``). Used by ``manage.py simulate_tournament``
 and by the tests (``tests/service_harness.py``).
+
+It lives in ``tables``, the lowest layer that has all it runs (the table tasks, the timekeeper); what the
+apps above add (the tournament clocks, the process manager) comes in through the registries they fill in
+their ``AppConfig.ready()`` (:func:`tables.timekeeper.register`, :func:`eventstore.subscriptions.register`).
+The Celery app is the current one (``config.celery``, loaded with the project).
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from django.conf import settings as django_settings
 
 
 def celery_app() -> Any:
-    from config.celery import app
+    """The project's Celery app (``config.celery.app``, created when Django loads the ``config`` package)."""
+    from celery import current_app
 
-    return app
+    return current_app._get_current_object()
 
 
 def purge_queue(queue: str) -> int:
@@ -100,17 +106,16 @@ def timekeeper(interval: float = 0.25) -> Iterator[threading.Thread]:
 
 @contextmanager
 def subscribers(idle: float = 0.2) -> Iterator[threading.Thread]:
-    """The tournament process manager and the broadcaster (``manage.py run_subscribers``) in a thread."""
-    from eventstore.subscriptions import run
-    from tables import broadcast
-    from tournaments import manager
+    """The subscribers the apps registered (``manage.py run_subscribers``: the broadcaster, the tournament
+    process manager; :func:`eventstore.subscriptions.registered`) in a thread."""
+    from eventstore.subscriptions import registered, run
 
     stop = threading.Event()
     failure: list[BaseException] = []
 
     def target() -> None:
         try:
-            run([manager.subscription(), broadcast.subscription()], stop, idle=idle)
+            run(registered(), stop, idle=idle)
         except BaseException as error:  # reported at teardown
             failure.append(error)
 

@@ -1,4 +1,4 @@
-"""Exports for auditors (issue 6 §4, :mod:`tables.export`): hand histories in PHH and event streams as JSON
+"""Exports for auditors (issue 6 §4, :mod:`audit.export`): hand histories in PHH and event streams as JSON
 Lines, through the API (auditors and directors only) and ``manage.py export_hands``.
 
 One multi-table tournament of 12 bots is played once for the module (the live service in threads, data
@@ -27,13 +27,14 @@ from django.core.management.base import CommandError
 from django.test import AsyncClient
 from django.urls import reverse
 
+from audit import export, export_api
 from engine.italian.model import Phase
 from engine.phh import load_histories
 from engine.replay import replay_file
 from engine.tournament.sitgo import Level, TournamentConfig
 from eventstore import chain
 from eventstore.store import NewEvent, RecordedEvent, append, read_stream
-from tables import export, export_api, service
+from tables import service
 from tables.models import Table
 from tests.tables.helpers import bot_move
 from tournaments import mtt

@@ -19,9 +19,11 @@ from tables import service
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """One finished hand: the table ``before`` its ``HandStarted``, its engine events (``HandStarted`` …
-    ``HandEnded``, the eliminations and the seed reveal after it included), the table ``after`` them, and the
-    stream versions of its first and last event; ``game``: the table's game code."""
+    """One finished hand: its ``number`` at the table (1, 2, …: the hands started at the table before it
+    plus one, whatever game each was, so a table whose game changed numbers its hands on), the table
+    ``before`` its ``HandStarted``, its engine events (``HandStarted`` … ``HandEnded``, the eliminations and
+    the seed reveal after it included), the table ``after`` them, and the stream versions of its first and
+    last event; ``game``: the game it was played in."""
 
     number: int
     before: Any
@@ -51,12 +53,14 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
     events: list[Any] = []
     ended = False
     last = 0
+    started = 0  # hands started at the table
     for event in recorded:
         belongs = open_hand is not None and (not ended or event.type in AFTER_END)
         if open_hand is not None and not belongs and loaded is not None:
-            yield _hand(open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
+            yield _hand(started, open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
             open_hand, events, ended = None, [], False
         if event.type == "HandStarted" and loaded is not None:
+            started += 1
             open_hand, events, ended = (loaded.state, event.version), [], False
         loaded = service.fold(loaded, [event], table_id)
         cls = loaded.rules.events.get(event.type) if loaded is not None else None
@@ -65,11 +69,10 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
             ended = ended or event.type == "HandEnded"
             last = event.version
     if open_hand is not None and ended and loaded is not None:
-        yield _hand(open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
+        yield _hand(started, open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
 
 
-def _hand(before: Any, events: list[Any], after: Any, first: int, last: int, game: str) -> Hand:
-    number = next((e.number for e in events if type(e).__name__ == "HandEnded"), 0)
+def _hand(number: int, before: Any, events: list[Any], after: Any, first: int, last: int, game: str) -> Hand:
     return Hand(number, before, tuple(events), after, first, last, game)
 
 

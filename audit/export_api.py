@@ -1,4 +1,4 @@
-"""Exports for auditors over the REST API (issue 6 §4; :mod:`tables.export`). Auditors and directors only
+"""Exports for auditors over the REST API (issue 6 §4; :mod:`audit.export`). Auditors and directors only
 (403 for anyone else, with a message); 404 with a message for an unknown table, tournament, stream or
 finished hand; 400 for a malformed stream id. Files come as attachments:
 
@@ -32,7 +32,8 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from tables import access, export
+from audit import export
+from tables import access
 from tables.api import errors, id_parameter
 
 PHH_TYPE = "application/toml"
@@ -61,7 +62,7 @@ class AnyAccept(BaseContentNegotiation):
 
 
 class Refused(APIException):
-    """An :class:`tables.export.ExportError` with its status and message."""
+    """An :class:`audit.export.ExportError` with its status and message."""
 
     def __init__(self, error: export.ExportError) -> None:
         super().__init__(str(error))

@@ -1,5 +1,5 @@
 """``manage.py export_hands (--table ID [--hand N] | --tournament ID | --stream ID) [--format phhs|jsonl]
-[-o FILE]``: export hand histories (PHH) or event streams (JSON Lines) for auditors (:mod:`tables.export`).
+[-o FILE]``: export hand histories (PHH) or event streams (JSON Lines) for auditors (:mod:`audit.export`).
 
 ``--format phhs`` (default): a table's finished hands, one of them with ``--hand N`` (a ``.phh``), a
 tournament's (every table, in the order the hands ended), or those of a stream (``table-N``: that table;
@@ -20,7 +20,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tables import export
+from audit import export
 
 
 class Command(BaseCommand):

@@ -8,19 +8,23 @@
 - ``/audit/streams/<stream_id>/`` (:func:`stream`): a stream's events as stored (version, type, time, actor,
   data, hash), 100 per page from ``?from=<version>``; ``?bad=<version>`` highlights a failing event.
 - ``/audit/tables/<id>/hands/<number>/`` (:func:`hand`): the replayer of a finished hand, every card face up.
-- ``/audit/verify/`` (:func:`verify`): :func:`tournaments.verification.verify` over a tournament (its stream
+- ``/audit/verify/`` (:func:`verify`): :func:`audit.verification.verify` over a tournament (its stream
   and its tables'), a table or everything, each failure linked to its first failing event.
 
+Tournaments are found through the directory their app registers (:mod:`eventstore.catalog`): ``audit`` and
+``tournaments`` are independent layers.
+
 **No hidden card of a hand in progress.** A table stream is shown only up to the end of its last finished
-hand (:func:`tables.export.visible_until`): from a ``HandStarted`` without its ``HandEnded`` on (the event
+hand (:func:`audit.export.visible_until`): from a ``HandStarted`` without its ``HandEnded`` on (the event
 carries the whole deck, the deals carry the cards) nothing is shown, to auditors and directors alike, and
-the replayer knows only finished hands (:func:`tables.hands.hands`). The live views (table page, API,
+the replayer knows only finished hands (:func:`audit.hands.hands`). The live views (table page, API,
 socket) show them nothing either: they see the table as a spectator (the game's ``view``
 without ``reveal``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -33,20 +37,21 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.core import Game, find_game
+from audit import hands as table_hands
+from audit import verification
+from audit.export import visible_until
+from engine.core import Game, GameFamily, find_game
+from engine.core.indexed import fields
+from eventstore import catalog
+from eventstore.catalog import Listed
 from eventstore.store import RecordedEvent, read_stream
 from tables import access, rendering, service
-from tables import hands as table_hands
-from tables.export import visible_until
 from tables.models import Table
-from tournaments import verification
-from tournaments.models import Tournament
 
 PAGE = 100
 """Events per page of a stream."""
@@ -128,50 +133,71 @@ class HandInfo:
     players: list[str] = field(default_factory=list)
 
 
-_INDEX_TYPES = ["PlayerSeated", "PlayerRemoved", "PlayerEliminated", "HandStarted", "HandEnded"]
+_INDEX_FIELDS = {
+    "PlayerSeated": ("seat", "player"),
+    "PlayerRemoved": ("seat",),
+    "PlayerEliminated": ("seat",),
+    "HandStarted": ("dealt",),
+    "HandEnded": (),
+}
+"""What the hand index reads of each event in SQL: fields declared in :mod:`engine.core.indexed`."""
+
+
+def _picked(event_type: str, names: tuple[str, ...]) -> str:
+    """SQL: the JSON object of the declared fields ``names`` of an event of ``event_type``
+    (:func:`engine.core.indexed.fields` refuses an undeclared one)."""
+    return "jsonb_build_object(" + ", ".join(f"'{n}', data->'{n}'" for n in fields(event_type, names)) + ")"
+
+
+_INDEX_SQL = (
+    "SELECT stream_id, version, type, recorded_at, CASE type "
+    + " ".join(f"WHEN '{kind}' THEN {_picked(kind, names)}" for kind, names in _INDEX_FIELDS.items())
+    + " END FROM eventstore_event WHERE stream_id = ANY(%s) AND type = ANY(%s) ORDER BY stream_id, version"
+)
 
 
 def finished_hands(stream_ids: list[str]) -> dict[str, list[HandInfo]]:
     """The finished hands of table streams, oldest first, with who was dealt in: from the seating and hand
-    boundary events only (SQL keeps of a ``HandStarted`` its number and seats dealt, never its deck)."""
+    boundary events only (SQL keeps of a ``HandStarted`` the seats dealt, never its deck: the fields
+    declared in :mod:`engine.core.indexed`). Hands are numbered by their order at the table, as
+    :func:`audit.hands.hands` numbers them (a table whose game changed numbers its hands on)."""
     result: dict[str, list[HandInfo]] = {s: [] for s in stream_ids}
     if not stream_ids:
         return result
-    rows = _rows(
-        "SELECT stream_id, version, type, recorded_at, CASE type "
-        "WHEN 'HandStarted' THEN jsonb_build_object('number', data->'number', 'dealt', data->'dealt') "
-        "WHEN 'HandEnded' THEN jsonb_build_object('number', data->'number') "
-        "ELSE jsonb_build_object('seat', data->'seat', 'player', data->'player') END "
-        "FROM eventstore_event WHERE stream_id = ANY(%s) AND type = ANY(%s) ORDER BY stream_id, version",
-        [stream_ids, _INDEX_TYPES],
-    )
+    rows = _rows(_INDEX_SQL, [stream_ids, list(_INDEX_FIELDS)])
     seats: dict[int, str] = {}
     current = ""
-    started: dict[int, tuple[int, datetime | None, list[str]]] = {}
+    count = 0  # hands started at the table so far
+    started: tuple[int, int, datetime | None, list[str]] | None = None  # the hand running
     for stream_id, version, kind, at, data in rows:
         data = _json(data)
         if stream_id != current:
-            current, seats, started = stream_id, {}, {}
+            current, seats, count, started = stream_id, {}, 0, None
         if kind == "PlayerSeated":
             seats[data["seat"]] = data["player"]
         elif kind in ("PlayerRemoved", "PlayerEliminated"):
             seats.pop(data["seat"], None)
         elif kind == "HandStarted":
+            count += 1
             dealt = [seats.get(seat, f"#{seat + 1}") for seat in data["dealt"]]
-            started[data["number"]] = (version, at, dealt)
-        elif kind == "HandEnded" and data["number"] in started:
-            first, began, players = started.pop(data["number"])
+            started = (count, version, at, dealt)
+        elif kind == "HandEnded" and started is not None:
+            number, first, began, players = started
+            started = None
             table_id = int(stream_id.removeprefix("table-"))
-            result[stream_id].append(HandInfo(table_id, data["number"], first, version, began, at, players))
+            result[stream_id].append(HandInfo(table_id, number, first, version, began, at, players))
     return result
 
 
+_SEATED_PLAYER = fields("PlayerSeated", ["player"])[0]
+
+
 def seated_tables(player: str) -> list[int]:
-    """The tables where ``player`` was ever seated (``PlayerSeated``; the partial index
-    ``event_seated_player`` of migration eventstore 0005 finds them without reading other events)."""
+    """The tables where ``player`` was ever seated (``PlayerSeated``'s declared field ``player``; the partial
+    index ``event_seated_player`` of migration eventstore 0005 finds them without reading other events)."""
     rows = _rows(
         "SELECT DISTINCT stream_id FROM eventstore_event "
-        "WHERE type = 'PlayerSeated' AND (data ->> 'player') = %s AND stream_id LIKE 'table-%%'",
+        f"WHERE type = 'PlayerSeated' AND (data ->> '{_SEATED_PLAYER}') = %s AND stream_id LIKE 'table-%%'",
         [player],
     )
     return [int(row[0].removeprefix("table-")) for row in rows]
@@ -225,33 +251,33 @@ def run_search(criteria: dict[str, Any]) -> tuple[list[Found], list[Found], bool
     table_id = criteria.get("table")
     player = (criteria.get("player") or "").strip()
     since, until = criteria.get("since"), criteria.get("until")
-    tournaments = Tournament.objects.order_by("-id")
+    directory = catalog.directory("tournament")
     tables = Table.objects.order_by("-id")
+    within: set[int] | None = None  # the tournaments the table criteria leave (None: any)
+    seated: list[int] = []
     if text:
-        match = Q(name__icontains=text)
-        if text.isdigit():
-            match |= Q(id=int(text))
-        tournaments = tournaments.filter(match)
-        tables = tables.filter(tournament_id__in=tournaments.values("id"))
+        matching = directory.find(text, None, "", (), None) if directory is not None else []
+        tables = tables.filter(tournament_id__in=[t.object_id for t in matching])
     if table_id:
         tables = tables.filter(id=table_id)
-        tournaments = tournaments.filter(id__in=tables.values("tournament_id"))
+        within = {t for t in tables.values_list("tournament_id", flat=True) if t is not None}
     if player:
         seated = seated_tables(player)
         tables = tables.filter(id__in=seated)
-        tournaments = tournaments.filter(
-            Q(players__contains=[player])
-            | Q(id__in=Table.objects.filter(id__in=seated).values("tournament_id"))
-        )
     if since is not None:  # a cheap first cut on the projections; the log decides below
         tables = tables.filter(last_at_ms__gte=int(since.timestamp() * 1000))
     windowed = since is not None or until is not None
     cut = CANDIDATES if windowed else LIMIT + 1
     unknown = StreamStats("", 0, None, None)
-    found_tournaments = [
-        Found(t.stream_id, t.name, "mtt" if t.kind == "mtt" else "sitgo", t.id, unknown)
-        for t in tournaments[:cut]
-    ]
+    listed: list[Listed] = []
+    if directory is not None:
+        also = {
+            t
+            for t in Table.objects.filter(id__in=seated).values_list("tournament_id", flat=True)
+            if t is not None
+        }
+        listed = directory.find(text, within, player, also, cut)
+    found_tournaments = [Found(t.stream_id, t.name, t.kind, t.object_id, unknown) for t in listed]
     found_tables = [
         Found(f"table-{t.id}", t.name, "table", t.id, unknown, t.tournament_id) for t in tables[:cut]
     ]
@@ -397,7 +423,8 @@ def stream(request: HttpRequest, stream_id: str) -> HttpResponse:
         context["hands"] = finished_hands([stream_id])[stream_id][::-1]
     elif kind in ("mtt", "tournament") and number.isdigit():
         context["tournament_id"] = int(number)
-        context["tournament"] = Tournament.objects.filter(id=int(number)).first()
+        directory = catalog.directory("tournament")
+        context["tournament"] = directory.get(int(number)) if directory is not None else None
         context["tournament_tables"] = [
             {"stream_id": f"table-{t.id}", "name": t.name}
             for t in Table.objects.filter(tournament_id=int(number)).order_by("id").only("id", "name")
@@ -423,6 +450,7 @@ class Step:
     pots: list[dict[str, Any]]
     stock: list[str]
     to_act: int | None
+    board: list[str] = field(default_factory=list)
 
 
 def _is(event: Any, kind: str) -> bool:
@@ -432,19 +460,23 @@ def _is(event: Any, kind: str) -> bool:
 
 def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
     """What happened, in words: the table's log line (every card named: the hand is over), or ours for the
-    events the table's log does not show."""
+    events the table's log does not show. Any game: an event is read by the fields it has."""
     if _is(event, "HandStarted"):
-        text = _(
-            "Hand %(number)s: button %(button)s, invito %(invito)s, opening with %(opening)s or better, "
-            "%(cards)s cards in the deck."
-        )
-        return text % {
+        values = {
             "number": event.number,
             "button": labels.get(event.button, f"p{event.button + 1}"),
-            "invito": event.invito,
-            "opening": event.opening.symbol,
             "cards": len(event.deck),
         }
+        if hasattr(event, "invito") and hasattr(event, "opening"):  # poker all'italiana (IT-OPEN-1)
+            text = _(
+                "Hand %(number)s: button %(button)s, invito %(invito)s, opening with %(opening)s or "
+                "better, %(cards)s cards in the deck."
+            )
+            return text % {**values, "invito": event.invito, "opening": event.opening.symbol}
+        forced = getattr(event, "forced", None)
+        bets = forced.to_dict() if forced is not None else {}
+        values["forced"] = ", ".join(f"{name.replace('_', ' ')} {chips}" for name, chips in bets.items())
+        return _("Hand %(number)s: button %(button)s, %(forced)s, %(cards)s cards in the deck.") % values
     if _is(event, "TimeBankUsed"):
         return _("%(player)s uses %(seconds)s s of the time bank") % {
             "player": labels.get(event.seat, f"p{event.seat + 1}"),
@@ -458,23 +490,61 @@ def _describe(event: Any, labels: dict[int, str], game: Game) -> str:
         }
     if _is(event, "SeedRevealed"):
         return _("Seed of hand %(number)s revealed: %(seed)s") % {"number": event.number, "seed": event.seed}
-    text = rendering.describe(event, labels, game)
+    try:
+        text = rendering.describe(event, labels, game)
+    except AttributeError:  # an event shape the table's log does not know yet: every field, as recorded
+        text = _fields_line(event, labels)
     return str(text) if text else type(event).__name__
+
+
+def _fields_line(event: Any, labels: dict[int, str]) -> str:
+    """``"p1 (anna): CardsDealt down 9d 9h"``: the event's name and fields, a seat by its label, cards by
+    their PHH names (the hand is over: every card may be named)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, tuple | list | frozenset):
+            return " ".join(shown(v) for v in value) or "–"
+        return str(getattr(value, "value", value))
+
+    seat = getattr(event, "seat", None)
+    parts = [
+        f"{f.name.replace('_', ' ')} {shown(getattr(event, f.name))}"
+        for f in dataclasses.fields(event)
+        if f.name not in ("seat", "at")
+    ]
+    who = f"{labels.get(seat, f'p{seat + 1}')}: " if isinstance(seat, int) else ""
+    return f"{who}{type(event).__name__} {', '.join(parts)}".strip()
+
+
+def _cards(seat_view: Any) -> tuple[list[str], list[str]]:
+    """``(every card of the seat, the face-up ones)`` in a view with every card revealed: a game's seat view
+    has ``cards`` (poker all'italiana) or ``down`` and ``up`` (the shared engine's games)."""
+    up = [str(c) for c in getattr(seat_view, "up", ()) if c is not None]
+    cards = getattr(seat_view, "cards", None)
+    if cards is None:
+        cards = getattr(seat_view, "down", ())
+        return [str(c) for c in cards if c is not None] + up, up
+    return [str(c) for c in cards if c is not None], up
 
 
 def _seats(
     game: Game, state: Any, before: Any, last: dict[int, dict[str, Any]], ended: Any | None
 ) -> list[dict[str, Any]]:
     """Every seat taken at the start of the hand, as the table is now; after the hand's end the cards (and
-    folds, shows) of its last moment are kept on the table."""
+    folds, shows) of its last moment are kept on the table. Read through the game's ``facts`` and ``view``
+    (revealed), so any game."""
     table = game.view(state, None, reveal=True)
+    hand = getattr(state, "hand", None)
+    dealt = set(getattr(hand, "dealt", ())) if hand is not None else set()
+    mucked = set(getattr(hand, "mucked", ())) if hand is not None else set()
     contributions = dict(ended.contributions) if ended is not None else {}
     seats = []
-    for index, occupant in enumerate(before.seats):
+    for index, occupant in enumerate(game.facts(before).seats):
         if occupant is None:
             continue
         seat_view = table.seats[index]
-        if state.hand is not None and seat_view is not None:
+        if hand is not None and seat_view is not None:
+            cards, up = _cards(seat_view)
             entry = {
                 "index": index,
                 "label": f"p{index + 1}",
@@ -482,14 +552,15 @@ def _seats(
                 "stack": seat_view.stack,
                 "bet": seat_view.bet,
                 "committed": seat_view.contributed,
-                "dealt": index in state.hand.dealt,
+                "dealt": index in dealt,
                 "folded": seat_view.folded,
                 "all_in": seat_view.all_in,
                 "sitting_out": seat_view.sitting_out,
                 "shown": seat_view.shown,
-                "mucked": index in state.hand.mucked,
-                "cards": [str(c) for c in seat_view.cards if c is not None],
-                "discards": [str(c) for c in seat_view.discards],
+                "mucked": index in mucked,
+                "cards": cards,
+                "up": up,
+                "discards": [str(c) for c in getattr(seat_view, "discards", ())],
                 "eliminated": False,
             }
             last[index] = entry
@@ -509,10 +580,11 @@ def _seats(
                 "shown": previous.get("shown", False),
                 "mucked": previous.get("mucked", False),
                 "cards": previous.get("cards", []),
+                "up": previous.get("up", []),
                 "discards": previous.get("discards", []),
                 "eliminated": seat_view is None,
             }
-        entry["button"] = index == state.button
+        entry["button"] = index == table.button
         seats.append(entry)
     return seats
 
@@ -520,9 +592,12 @@ def _seats(
 def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[Step]:
     """The hand event by event (``recorded``: its engine events as stored, for their versions and times),
     folded with the game's ``evolve`` from the table before it. A ``TurnStarted`` is not a step of its own:
-    it marks who is to act after the step before it."""
+    it marks who is to act after the step before it. Any game of the registry: the table is read through
+    the game's ``view`` (every card revealed), ``facts`` and ``to_act``."""
     game = find_game(hand.game)
-    labels = {i: f"p{i + 1} ({o.player})" for i, o in enumerate(hand.before.seats) if o is not None}
+    labels = {
+        i: f"p{i + 1} ({o.player})" for i, o in enumerate(game.facts(hand.before).seats) if o is not None
+    }
     state = hand.before
     last: dict[int, dict[str, Any]] = {}
     awarded = 0
@@ -535,19 +610,24 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
         if _is(event, "HandEnded"):
             ended = event
         seats = _seats(game, state, hand.before, last, ended)
-        if state.hand is not None:
+        board: list[str] = []
+        if getattr(state, "hand", None) is not None:
             table = game.view(state, None, reveal=True)
             pot = table.pot - awarded
             pots = [{"amount": p.amount, "eligible": [f"p{s + 1}" for s in p.eligible]} for p in table.pots]
-            stock = [str(c) for c in state.hand.stock]
-            phase = rendering.phase_name(game, state.hand.phase)
-            to_act = state.hand.to_act
+            stock = [str(c) for c in table.stock_cards]
+            board = [str(c) for c in getattr(table, "board", ())]
+            phase = rendering.phase_name(game, table.phase)
+            acting = sorted(game.to_act(state))
+            to_act = acting[0] if acting else None
         else:
-            pot, pots, stock, to_act = state.carried, [], [], None
+            pot, pots, stock, to_act = game.facts(state).carried, [], [], None
             phase = _("Hand over")
         if _is(event, "TurnStarted") and steps:
             steps[-1].seats, steps[-1].to_act = seats, to_act
             continue
+        if not board and steps and ended is not None:
+            board = steps[-1].board  # the board stays on the table after the hand's end
         steps.append(
             Step(
                 index=len(steps),
@@ -561,9 +641,16 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
                 pots=pots if len(pots) > 1 else [],
                 stock=stock,
                 to_act=to_act,
+                board=board,
             )
         )
     return steps
+
+
+ITALIAN_WORDS = {"fold": "PASSO", "all_in": "RESTO", "show": "MOSTRO", "muck": "NASCONDO"}
+"""A seat's state in the replayer, as the Italian games' buttons name it."""
+ENGLISH_WORDS = {"fold": "Fold", "all_in": "All-in", "show": "Show", "muck": "Muck"}
+"""The same for the international games (issue 17: English labels)."""
 
 
 @auditor_only
@@ -573,11 +660,16 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
     if until == 0 and not running:
         return _refuse(request, 404, _("Table %(table)s does not exist.") % {"table": table_id})
     # the stream up to the hand that follows this one (the events after a hand are not needed to replay it)
-    following = _rows(
-        "SELECT min(version) FROM eventstore_event WHERE stream_id = %s AND type = 'HandStarted' "
-        "AND version <= %s AND (data ->> 'number')::int > %s",
-        [stream_id, until, number],
-    )[0][0]
+    following = next(
+        iter(
+            _rows(  # the start of hand number + 1: hands are numbered by their order at the table
+                "SELECT version FROM eventstore_event WHERE stream_id = %s AND type = 'HandStarted' "
+                "AND version <= %s ORDER BY version OFFSET %s LIMIT 1",
+                [stream_id, until, max(number, 0)],
+            )
+        ),
+        (None,),
+    )[0]
     recorded = read_stream(stream_id, to_version=following - 1 if following else until)
     found = next((h for h in table_hands.hands(table_id, recorded) if h.number == number), None)
     if found is None:
@@ -614,6 +706,7 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "seed_matches": seed_matches,
             "stream_id": stream_id,
             "ended": next(e for e in found.events if _is(e, "HandEnded")),
+            "words": ITALIAN_WORDS if find_game(found.game).family is GameFamily.ITALIAN else ENGLISH_WORDS,
         },
     )
 
@@ -642,14 +735,13 @@ def verify(request: HttpRequest) -> HttpResponse:
         only: list[str] | None = None
         error = ""
         if scope == "tournament":
-            tournament = Tournament.objects.filter(id=_int(request.POST.get("tournament"), 0)).first()
+            directory = catalog.directory("tournament")
+            tournament_id = _int(request.POST.get("tournament"), 0)
+            tournament = directory.get(tournament_id) if directory is not None and tournament_id else None
             if tournament is None:
                 error = _("No such tournament.")
             else:
-                tables = set(Table.objects.filter(tournament_id=tournament.id).values_list("id", flat=True))
-                if tournament.table_id:
-                    tables.add(tournament.table_id)
-                only = [tournament.stream_id, *(f"table-{t}" for t in sorted(tables))]
+                only = [tournament.stream_id, *(f"table-{t}" for t in tournament.tables)]
                 context["target"] = _("tournament %(name)s (%(streams)s streams)") % {
                     "name": tournament.name,
                     "streams": len(only),

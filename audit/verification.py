@@ -3,12 +3,12 @@
 :func:`verify` runs, over every stream (or the ones asked for):
 
 1. **hash chains** (:mod:`eventstore.chain`): no event edited, deleted, reordered or swapped;
-2. **shuffles** (:mod:`tables.audit`): every hand's seed matches its commitment, the deck is the seed's
+2. **shuffles** (:mod:`audit.shuffles`): every hand's seed matches its commitment, the deck is the seed's
    shuffle and every card dealt (replacements included) came from it in order, no card twice;
-3. **hands** (:mod:`tables.hands`): chips conserved at every hand's end, and the engine replaying the hand's
+3. **hands** (:mod:`audit.hands`): chips conserved at every hand's end, and the engine replaying the hand's
    history reaches the recorded finishing stacks;
-4. **tournaments**: the chips of a multi-table tournament conserved after every transaction
-   (as :func:`tournaments.simulation.chips_conserved`);
+4. **tournaments**: the invariant the owner of a stream registered (:class:`eventstore.catalog.Folding`;
+   a multi-table tournament: its chips conserved after every transaction), checked after every transaction;
 5. **snapshots**: every snapshot of a table or tournament stream equals the fold of the log up to its
    version (loads and projection rebuilds start from the newest snapshot, so a wrong one would pass into
    both the live state and the rebuilt one unseen);
@@ -16,7 +16,9 @@
    one.
 
 Every stream is read once (the tournament's and each table's), in version order; the chains are read in
-keyset batches (:func:`eventstore.chain.verify_chains`).
+keyset batches (:func:`eventstore.chain.verify_chains`). Table streams are read through ``tables`` and the
+game registry (each game's event types); the other streams through what their owner registered in
+:mod:`eventstore.catalog` (``audit`` does not import ``tournaments``: they are independent layers).
 
 Each failure names the stream and the first failing version. A stream whose chain is broken is reported
 once, as such: its content is not checked further (it proves nothing).
@@ -29,11 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.tournament.mtt import MttState
-from eventstore import chain, projections
+from audit import hands, shuffles
+from eventstore import catalog, chain, projections
 from eventstore.store import RecordedEvent, read_stream, snapshots, streams
-from tables import audit, hands, service
-from tournaments import mtt, simulation
+from tables import service
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,33 +78,45 @@ def verify(only: list[str] | None = None, progress: Callable[[str, int], None] |
             continue
         events = read_stream(stream_id)
         hand_count += sum(1 for e in events if e.type == "HandEnded")
-        try:
-            report.failures += [
-                Failure("shuffle", p.stream_id, p.version, p.message)
-                for p in audit.verify_table_stream(events)
-            ]
-            report.failures += [
-                Failure("hand", p.stream_id, p.version, p.message) for p in hands.verify(stream_id, events)
-            ]
-            report.failures += _table_snapshots(stream_id, events)
-        except (
-            Exception
-        ) as error:  # a stream the engine cannot fold: a failure of that stream, not of the run
-            report.failures.append(Failure("replay", stream_id, 0, f"cannot be replayed: {error!r}"))
+        report.failures += _table_checks(stream_id, events)
     report.counts["tables"] = len(table_streams)
     report.counts["hands"] = hand_count
-    tournament_streams = [s for s in (only or streams(mtt.PREFIX)) if s.startswith(mtt.PREFIX)]
-    for stream_id in tournament_streams:
-        step("tournaments")(1)
-        if stream_id in broken:
-            continue
-        report.failures += _tournament(stream_id)
-    report.counts["tournaments"] = len(tournament_streams)
+    tournament_count = 0
+    for folding in catalog.foldings():
+        owned = [s for s in (only or streams(folding.prefix)) if s.startswith(folding.prefix)]
+        for stream_id in owned:
+            step("tournaments")(1)
+            if stream_id in broken:
+                continue
+            report.failures += _folded(folding, stream_id)
+        tournament_count += len(owned)
+    report.counts["tournaments"] = tournament_count
     if only is None:
         for projection in projections.registered():
             for difference in projections.differences(projections.computed(projection), projection.current()):
                 report.failures.append(Failure("projection", projection.name, 0, difference))
     return report
+
+
+def _shuffles(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+    problems = shuffles.verify_table_stream(events)
+    return [Failure("shuffle", p.stream_id, p.version, p.message) for p in problems]
+
+
+def _hands(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+    return [Failure("hand", p.stream_id, p.version, p.message) for p in hands.verify(stream_id, events)]
+
+
+def _table_checks(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+    """The shuffles, the hands and the snapshots of a table stream, each on its own: a check that cannot
+    fold the stream (the engine raises) is one ``replay`` failure naming it; the other checks still run."""
+    failures: list[Failure] = []
+    for name, check in (("shuffle", _shuffles), ("hand", _hands), ("snapshot", _table_snapshots)):
+        try:
+            failures += check(stream_id, events)
+        except Exception as error:  # a stream the engine cannot fold: a failure of it, not of the run
+            failures.append(Failure("replay", stream_id, 0, f"cannot be replayed ({name} check): {error!r}"))
+    return failures
 
 
 def _json(data: Any) -> Any:
@@ -147,23 +160,25 @@ def _same_snapshot(loaded: service.Loaded, data: Any) -> bool:
 _SNAPSHOT_DIFFERS = "the snapshot differs from the fold of the log up to this version"
 
 
-def _tournament(stream_id: str) -> list[Failure]:
-    """A multi-table tournament stream, folded once: chips conserved after every transaction (the version
-    is the transaction's last event), and each snapshot equal to the fold up to its version."""
-    stored = snapshots(stream_id, mtt.SNAPSHOT_SCHEMA)
+def _folded(folding: catalog.Folding, stream_id: str) -> list[Failure]:
+    """A stream of another app (a multi-table tournament), folded once with what its owner registered: its
+    invariant after every transaction (chips conserved; the version is the transaction's last event), and
+    each snapshot equal to the fold up to its version."""
+    stored = snapshots(stream_id, folding.snapshot_schema)
     failures: list[Failure] = []
-    state, extra = MttState(), {}
+    state = folding.fold(stream_id, None, [])
+    balanced = folding.balanced or (lambda _state: True)
     transaction_id, last_version, conserved = None, 0, True
     for recorded in read_stream(stream_id):
-        if conserved and recorded.tx_id != transaction_id and not simulation.balanced(state):
-            failures.append(Failure("tournament", stream_id, last_version, "chips not conserved"))
+        if conserved and recorded.tx_id != transaction_id and not balanced(state):
+            failures.append(Failure(folding.invariant, stream_id, last_version, folding.broken))
             conserved = False
         transaction_id, last_version = recorded.tx_id, recorded.version
-        state, extra = mtt.fold(state, extra, [recorded])
+        state = folding.fold(stream_id, state, [recorded])
         data = stored.pop(recorded.version, None)
-        if data is not None and _json(mtt.snapshot_data(state, extra)) != data:
+        if data is not None and _json(folding.snapshot_data(state)) != data:
             failures.append(Failure("snapshot", stream_id, recorded.version, _SNAPSHOT_DIFFERS))
-    if conserved and not simulation.balanced(state):
-        failures.append(Failure("tournament", stream_id, last_version, "chips not conserved"))
+    if conserved and not balanced(state):
+        failures.append(Failure(folding.invariant, stream_id, last_version, folding.broken))
     failures += [Failure("snapshot", stream_id, v, "snapshot past the stream's last event") for v in stored]
     return failures
