@@ -42,8 +42,26 @@ def _card(card: Any) -> str | None:
     return None if card is None else str(card)
 
 
+PARTIAL_SLOTS = ("info", "seat", "center", "controls")
+"""The parts of the table page a game family draws its own way (``templates/tables/partials/<family>/``):
+the line above the table, the inside of a seat, the middle of the table, the action bar."""
+
+
+def partials(game: Game) -> dict[str, list[str]]:
+    """The templates of ``game``'s family for each of :data:`PARTIAL_SLOTS`: ``{slot: [names]}``, the first
+    that exists is drawn (``{% include %}`` of a list): ``tables/partials/<family>/<slot>.html``, else the
+    shared ``tables/partials/common/<slot>.html``. The family is :attr:`engine.core.Game.family` of the
+    table's game, found through the registry: the page never names a game."""
+    family = game.family.value
+    return {
+        slot: [f"tables/partials/{family}/{slot}.html", f"tables/partials/common/{slot}.html"]
+        for slot in PARTIAL_SLOTS
+    }
+
+
 def context(loaded: Loaded, username: str) -> dict[str, Any]:
-    """Everything ``templates/tables/_table.html`` needs for ``username``."""
+    """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
+    timer, action form) and the family's partials (:func:`partials`)."""
     seat = loaded.seat_of(username)
     game = loaded.rules
     table_view = game.view(loaded.state, seat)
@@ -100,6 +118,8 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         deadline = service.row(loaded)["deadline_ms"]
     return {
         "table": loaded,
+        "family": game.family.value,
+        "partials": partials(game),
         "view": table_view,
         "seats": seats,
         "max6": n <= 6,
