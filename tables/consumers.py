@@ -207,7 +207,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             outcome = await in_pool(self._act)(body)
         except (TableError, *refusals(), APIException, ValueError) as error:
-            await self._error(str(getattr(error, "detail", error)))
+            await self._error(self._refusal(error))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
@@ -221,6 +221,14 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise limits.TooLarge(f"Messaggio troppo grande: al massimo {limits.MAX_FRAME_BYTES} byte.")
             raise limits.InputRefused("Messaggio non valido: serve testo JSON, non dati binari.")
         return limits.loads(text_data, limits.MAX_FRAME_BYTES)
+
+    def _refusal(self, error: Exception) -> str:
+        """A refusal's message in the page's language: the rules give theirs in Italian (``str()``) and in
+        English (``english``); the service's own messages are Italian."""
+        if self.language != "it" and isinstance(getattr(error, "english", None), str):
+            english = str(error.english)  # type: ignore[attr-defined]
+            return english[:1].upper() + english[1:] + ("" if english.endswith(".") else ".")
+        return str(getattr(error, "detail", error))
 
     def _act(self, body: Any) -> service.Outcome:
         return api.perform(self.table_id, self.username, action_of(body), respond=False)

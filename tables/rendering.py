@@ -10,6 +10,7 @@ who sat in the viewer's seat before them). Phase names and button glosses are th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.codec import from_data
-from engine.core import Game, find_game
+from engine.core import Game, GameFamily, find_game
 from eventstore.store import RecordedEvent, read_stream
 from tables import service
 from tables.service import Loaded
@@ -59,78 +60,185 @@ def partials(game: Game) -> dict[str, list[str]]:
     }
 
 
-def context(loaded: Loaded, username: str) -> dict[str, Any]:
-    """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
-    timer, action form) and the family's partials (:func:`partials`)."""
-    seat = loaded.seat_of(username)
-    game = loaded.rules
-    table_view = game.view(loaded.state, seat)
-    n = len(table_view.seats)
-    seats = []
-    for index, seat_view in enumerate(table_view.seats):
-        position = (index - seat) % n if seat is not None else index
-        if seat_view is None:
-            seats.append({"index": index, "position": position, "empty": True})
-            continue
-        seats.append(
-            {
-                "index": index,
-                "position": position,
-                "empty": False,
-                "player": seat_view.player,
-                "stack": seat_view.stack,
-                "bet": seat_view.bet,
-                "cards": [_card(c) for c in seat_view.cards],
-                "folded": seat_view.folded,
-                "sitting_out": seat_view.sitting_out,
-                "all_in": seat_view.all_in,
-                "in_hand": seat_view.in_hand,
-                "to_act": table_view.to_act == index,
-                "me": index == seat,
-                "button": table_view.button == index,
-                "discarded": seat_view.discarded,
-                "shown": seat_view.shown,
-            }
-        )
+SHORTCUTS: dict[str, str] = {
+    "fold": "f",
+    "check": "c",
+    "call": "c",
+    "bet": "b",
+    "blind_bet": "b",
+    "bring_in": "b",
+    "raise": "r",
+    "complete": "r",
+    "all_in": "a",
+    "discard": "d",
+    "stand_pat": "s",
+    "show": "s",
+    "muck": "m",
+    "parol": "p",
+    "post": "p",
+}
+"""The key that presses a button of the action bar, by action kind (``static/js/mazziere.js`` listens; not
+while the player types in a field). A button carrying the whole stack (RESTO, All-in) answers ``a``."""
+
+ENGLISH_LABELS: dict[str, str] = {
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call",
+    "bet": "Bet",
+    "raise": "Raise",
+    "all_in": "All-in",
+    "post": "Post",
+    "bring_in": "Bring-in",
+    "complete": "Complete",
+    "discard": "Draw",
+    "stand_pat": "Stand pat",
+    "show": "Show",
+    "muck": "Muck",
+}
+"""The buttons of the international games (issue 17): English poker words, in both languages of the page,
+as on every international table; an action kind not listed keeps its game's label."""
+
+
+def _gettext_glosses() -> dict[str, str]:
+    return {
+        "fold": _("give up the hand"),
+        "check": _("pass without betting"),
+        "call": _("match the bet"),
+        "bet": _("open the betting"),
+        "raise": _("raise the bet"),
+        "all_in": _("put in every chip"),
+        "post": _("post the forced bet"),
+        "bring_in": _("open with the forced bet"),
+        "complete": _("raise the bring-in to a full bet"),
+        "discard": _("change the selected cards"),
+        "stand_pat": _("keep every card"),
+        "show": _("show the hand"),
+        "muck": _("throw the hand away unseen"),
+    }
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def _cards_of(seat_view: Any) -> tuple[list[str | None], list[str]]:
+    """``(down, up)`` of a seat's view: face-down cards (``None``: a back) and face-up ones. A view with
+    ``cards`` only (poker all'italiana, hold'em) has every card down; one with ``down``/``up`` (stud) both."""
+    if hasattr(seat_view, "up"):
+        down = getattr(seat_view, "down", ()) or ()
+        return [_card(c) for c in down], [str(c) for c in seat_view.up or ()]
+    return [_card(c) for c in getattr(seat_view, "cards", ()) or ()], []
+
+
+def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: int) -> dict[str, Any]:
+    position = (index - viewer) % n if viewer is not None else index
+    if seat_view is None:
+        return {"index": index, "position": position, "empty": True}
+    down, up = _cards_of(seat_view)
+    return {
+        "index": index,
+        "position": position,
+        "empty": False,
+        "player": seat_view.player,
+        "stack": seat_view.stack,
+        "bet": getattr(seat_view, "bet", 0),
+        "cards": down,
+        "up": up,
+        "folded": getattr(seat_view, "folded", False),
+        "sitting_out": getattr(seat_view, "sitting_out", False),
+        "all_in": getattr(seat_view, "all_in", False),
+        "in_hand": getattr(seat_view, "in_hand", False),
+        "to_act": getattr(table_view, "to_act", None) == index,
+        "me": index == viewer,
+        "button": getattr(table_view, "button", -1) == index,
+        "small_blind": getattr(table_view, "small_blind", -1) == index,
+        "big_blind": getattr(table_view, "big_blind", -1) == index,
+        "discarded": getattr(seat_view, "discarded", 0),
+        "shown": getattr(seat_view, "shown", False),
+        "hand_label": getattr(seat_view, "hand_label", "") or "",
+    }
+
+
+def _actions(
+    game: Game, table_view: Any, me: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, dict[str, Any] | None]:
+    """``(buttons, amount box, discard)`` of the action bar from the view's legal actions. Italian games
+    keep their labels and English glosses; international games get :data:`ENGLISH_LABELS` and glosses in
+    the page's language. Every button has its :data:`SHORTCUTS` key."""
+    italian = game.family is GameFamily.ITALIAN
+    glosses = {} if italian else _gettext_glosses()
+    everything = (me["stack"] + me["bet"]) if me is not None else None
     actions, bet, discard = [], None, None
-    for option in table_view.legal:
+    for option in getattr(table_view, "legal", ()) or ():
         kind = kind_of(option)
-        entry = {
+        label = option.label if italian else ENGLISH_LABELS.get(kind, option.label)
+        entry: dict[str, Any] = {
             "kind": kind,
-            "label": option.label,
-            "gloss": game.glosses.get(option.label.split()[0], ""),
+            "label": label,
+            "gloss": game.glosses.get(option.label.split()[0], "") if italian else glosses.get(kind, ""),
             "minimum": option.minimum,
             "amount": None,
             "maximum": option.maximum,
+            "key": SHORTCUTS.get(kind, ""),
+            "all_in": False,
         }
         if kind in game.amount_actions:
             if option.minimum < option.maximum and bet is None:
                 bet = entry  # the amount box, limited to the legal range
             else:
                 entry["amount"] = option.minimum  # RESTO, a blind bet: the button carries its amount
+                if everything is not None and option.minimum == everything and kind != "blind_bet":
+                    entry["key"], entry["all_in"] = "a", True
+                    if not italian:
+                        entry["label"] = ENGLISH_LABELS["all_in"]
         if kind == "discard":
             discard = entry
             continue
         actions.append(entry)
+    return actions, bet, discard
+
+
+def _forced_line(game: Game, loaded: Loaded, table_view: Any) -> str:
+    """The forced bets of the hand running (else the next one) on the info line (:func:`forced_text`)."""
+    return forced_text(getattr(table_view, "forced", None) or loaded.facts.forced)
+
+
+def context(loaded: Loaded, username: str) -> dict[str, Any]:
+    """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
+    timer, action form) and the family's partials (:func:`partials`). A view is read by the members every
+    game's view has (``seats`` with ``player``/``stack``, ``legal``, ``to_act``, ``button``, ``pot``,
+    ``pots``) and, when present, a family's own (``board``; a seat's ``up`` cards; ``small_blind`` and
+    ``big_blind`` seats)."""
+    seat = loaded.seat_of(username)
+    game = loaded.rules
+    table_view = game.view(loaded.state, seat)
+    n = len(table_view.seats)
+    seats = [_seat(table_view, seat_view, index, seat, n) for index, seat_view in enumerate(table_view.seats)]
+    mine = seats[seat] if seat is not None and not seats[seat]["empty"] else None
+    actions, bet, discard = _actions(game, table_view, mine)
     me = table_view.seats[seat] if seat is not None else None
     deadline = None
-    if table_view.to_act is not None:
+    if getattr(table_view, "to_act", None) is not None:
         deadline = service.row(loaded)["deadline_ms"]
+    italian = game.family is GameFamily.ITALIAN
     return {
         "table": loaded,
+        "game": game,
         "family": game.family.value,
         "partials": partials(game),
         "view": table_view,
         "seats": seats,
         "max6": n <= 6,
         "my_seat": seat,
-        "my_cards": [_card(c) for c in me.cards] if me is not None else [],
+        "my_cards": [c for c in mine["cards"] if c] if mine is not None else [],
         "actions": actions,
         "bet": bet,
         "discard": discard,
-        "phase": phase_name(game, table_view.phase),
+        "phase": phase_name(game, getattr(table_view, "phase", None)),
+        "forced": "" if italian else _forced_line(game, loaded, table_view),
+        "board": [str(c) for c in getattr(table_view, "board", ()) or ()],
         "deadline": deadline,
-        "my_turn": seat is not None and table_view.to_act == seat,
+        "my_turn": seat is not None and getattr(table_view, "to_act", None) == seat,
         "sitting_out": me is not None and me.sitting_out,
     }
 
@@ -152,6 +260,111 @@ _WORDS = {
 }
 
 
+_SHARED = "shared"  # _international_line: the event's line is the one every game shares (below)
+
+FORCED_WORDS = {
+    "small_blind": "Small blind",
+    "big_blind": "Big blind",
+    "ante": "Ante",
+    "big_blind_ante": "Big blind ante",
+    "straddle": "Straddle",
+    "bring_in": "Bring-in",
+}
+"""The forced bets in a log line of an international game (``ForcedBetPosted.kind``), in English."""
+
+
+def forced_text(forced: Any) -> str:
+    """A level's forced bets (:class:`engine.core.ForcedBets`) as the page shows them: ``Blinds 50/100 ·
+    Ante 10``, ``Ante 20 · Bring-in 50 · Bets 100/200`` (empty for none)."""
+    if forced is None:
+        return ""
+    parts = []
+    if forced.small_blind or forced.big_blind:
+        parts.append(_("Blinds %(small)s/%(big)s") % {"small": forced.small_blind, "big": forced.big_blind})
+    if forced.straddle:
+        parts.append(_("Straddle %(chips)s") % {"chips": forced.straddle})
+    if forced.ante:
+        parts.append(_("Ante %(chips)s") % {"chips": forced.ante})
+    if forced.big_blind_ante:
+        parts.append(_("Big blind ante %(chips)s") % {"chips": forced.big_blind_ante})
+    if forced.bring_in:
+        parts.append(_("Bring-in %(chips)s") % {"chips": forced.bring_in})
+    if forced.small_bet and forced.big_bet:
+        parts.append(_("Bets %(small)s/%(big)s") % {"small": forced.small_bet, "big": forced.big_bet})
+    return " · ".join(parts)
+
+
+def _known(cards: Any) -> list[str]:
+    return [str(c) for c in cards or () if c is not None]
+
+
+def _international_line(kind: str, event: Any, who: Callable[[int], str], game: Game) -> str | None:
+    """The log line of an event of an international game (hold'em, Omaha, draw, stud): the players'
+    actions in English poker words (``anna: Raise 300``), the rest in the page's language; :data:`_SHARED`
+    for the events every game words alike (time-outs, pots won, eliminations, the seed)."""
+    if kind == "HandStarted":
+        forced = forced_text(getattr(event, "forced", None))
+        if forced:
+            return _("Hand %(number)s: %(forced)s.") % {"number": event.number, "forced": forced}
+        return _("Hand %(number)s.") % {"number": event.number}
+    if kind == "ForcedBetPosted":
+        word = FORCED_WORDS.get(event.kind, event.kind)
+        return f"{who(event.seat)}: {word} {event.amount}"
+    if kind == "StreetStarted":
+        name = game.phase_names.get(str(event.street), "") or game.phase_names.get(event.street, "")
+        return f"— {name} —" if name else None
+    if kind in ("CardsDealt", "CardsDealtHidden"):
+        down = getattr(event, "down", getattr(event, "cards", ()))
+        up = _known(getattr(event, "up", ()))
+        seen = _known(down)
+        hidden = getattr(event, "count", 0) or sum(1 for c in down or () if c is None)
+        parts = []
+        if seen:
+            parts.append(
+                _("%(player)s receives %(cards)s") % {"player": who(event.seat), "cards": " ".join(seen)}
+            )
+        elif hidden:
+            text = ngettext(
+                "%(player)s receives %(count)s card", "%(player)s receives %(count)s cards", hidden
+            )
+            parts.append(text % {"player": who(event.seat), "count": hidden})
+        if up:
+            parts.append(
+                _("%(player)s receives %(cards)s face up") % {"player": who(event.seat), "cards": " ".join(up)}
+            )
+        return "; ".join(parts) or None
+    if kind == "BoardDealt":
+        return _("Board: %(cards)s") % {"cards": " ".join(_known(event.cards))}
+    if kind == "Checked":
+        return f"{who(event.seat)}: Check"
+    if kind == "Folded":
+        return f"{who(event.seat)}: Fold"
+    if kind == "Called":
+        return f"{who(event.seat)}: {'All-in' if event.all_in else 'Call'} (+{event.amount})"
+    if kind == "BetPlaced":
+        word = "All-in" if event.all_in else ("Bring-in" if getattr(event, "bring_in", False) else "Bet")
+        return f"{who(event.seat)}: {word} {event.to}"
+    if kind == "Raised":
+        word = "All-in" if event.all_in else ("Complete" if getattr(event, "complete", False) else "Raise")
+        return f"{who(event.seat)}: {word} {event.to}"
+    if kind in ("Discarded", "DiscardedHidden"):
+        cards = _known(getattr(event, "cards", ()))
+        count = getattr(event, "count", None)
+        count = len(getattr(event, "cards", ()) or ()) if count is None else count
+        if count == 0:
+            return f"{who(event.seat)}: Stand pat"
+        return f"{who(event.seat)}: Draw {count}" + (f" ({' '.join(cards)})" if cards else "")
+    if kind == "HandShown":
+        return f"{who(event.seat)}: Show {' '.join(_known(event.cards))} — {event.label}"
+    if kind == "HandMucked":
+        return f"{who(event.seat)}: Muck"
+    if kind == "HandEnded":
+        return _("Hand over.")
+    if kind in ("TurnStarted", "TimeBankUsed", "PlayerSeated", "PlayerRemoved"):
+        return None
+    return _SHARED
+
+
 def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
     """One log line for a (public) engine event of ``game`` (``None``: poker all'italiana, pot limit), or
     ``None`` for events not worth a line. Events are told apart by their class names (the game's
@@ -164,6 +377,10 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     def who(seat: int) -> str:
         return names.get(seat, f"#{seat + 1}")
 
+    if game.family is not GameFamily.ITALIAN:
+        line = _international_line(kind, event, who, game)
+        if line is not _SHARED:
+            return line
     if kind == "HandStarted":
         return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
             "number": event.number,

@@ -52,4 +52,33 @@
       e.target.nextElementSibling.classList.toggle("selected", e.target.checked);
     }
   });
+  // Keyboard shortcuts of the action bar (templates/tables/partials/common/buttons.html): each button names
+  // its key in data-key (f fold, c check/call, b bet, r raise, a all-in, d draw, s stand pat or show, m
+  // muck). Not while the player types in a field, nor with a modifier. "a" with no all-in button puts the
+  // amount box at its maximum and presses bet or raise. In the amount box, Enter bets and Escape leaves it.
+  function pressable(el) { return el && !el.disabled && el.offsetParent !== null; }
+  function bettor(form) {
+    return form.querySelector('button[data-key="r"]:not([data-all-in])') ||
+      form.querySelector('button[data-key="b"]:not([data-all-in])');
+  }
+  document.addEventListener("keydown", function (e) {
+    var form = document.getElementById("actions");
+    if (!form || e.ctrlKey || e.metaKey || e.altKey || e.repeat) { return; }
+    var target = e.target;
+    if (target && target.matches && target.matches("input[name=amount]")) {
+      if (e.key === "Enter") { var b = bettor(form); if (pressable(b)) { e.preventDefault(); b.click(); } }
+      if (e.key === "Escape") { target.blur(); }
+      return;
+    }
+    if (target && (target.isContentEditable || target.matches("input, textarea, select"))) { return; }
+    var key = (e.key || "").toLowerCase();
+    if (key.length !== 1) { return; }
+    var button = form.querySelector('button[data-key="' + key + '"]');
+    if (!pressable(button) && key === "a") {
+      var amount = form.querySelector("input[name=amount]");
+      button = bettor(form);
+      if (amount && pressable(button)) { amount.value = amount.max; } else { button = null; }
+    }
+    if (pressable(button)) { e.preventDefault(); button.click(); }
+  });
 })();
