@@ -329,9 +329,8 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
             )
             parts.append(text % {"player": who(event.seat), "count": hidden})
         if up:
-            parts.append(
-                _("%(player)s receives %(cards)s face up") % {"player": who(event.seat), "cards": " ".join(up)}
-            )
+            text = _("%(player)s receives %(cards)s face up")
+            parts.append(text % {"player": who(event.seat), "cards": " ".join(up)})
         return "; ".join(parts) or None
     if kind == "BoardDealt":
         return _("Board: %(cards)s") % {"cards": " ".join(_known(event.cards))}

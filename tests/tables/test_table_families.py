@@ -72,7 +72,7 @@ def test_registered_games_pick_their_family_partials() -> None:
 def test_italian_labels_and_shortcuts_in_both_languages(web_as, players, dealt_table, language) -> None:
     """Poker all'italiana keeps its Italian buttons (IT seed 000, "Pulsanti") in both languages of the page;
     each button names its key (f fold, c check/call, b bet); the rest of the page is translated."""
-    seat, player = to_act(dealt_table)
+    _seat, player = to_act(dealt_table)
     client = web_as(players[player])
     html = client.get(f"/tables/{dealt_table}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     found = buttons(html)
@@ -90,7 +90,7 @@ def test_italian_labels_and_shortcuts_in_both_languages(web_as, players, dealt_t
 
 @pytest.mark.django_db
 def test_the_blind_round_has_shortcuts(web_as, players, table) -> None:
-    seat, player = to_act(table)
+    _seat, player = to_act(table)
     html = web_as(players[player]).get(f"/tables/{table}/").content.decode()
     found = buttons(html)
     assert found["blind_bet"]["key"] == "b" and found["blind_bet"]["label"].startswith("BUIO")
