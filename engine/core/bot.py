@@ -1,0 +1,49 @@
+"""The core games' bot: a random legal action with sensible amounts, from the caller's random source.
+
+It folds rarely when checking is free, calls more than it raises, bets between the minimum and the pot
+(or a few units in fixed limit), shows or mucks at random when it may choose. The engine draws no
+randomness itself: ``rng`` is any :class:`engine.core.game.Chooser` (``random.Random`` fits).
+"""
+
+from __future__ import annotations
+
+from engine.core.game import Chooser
+from engine.core.model import Command, CoreState
+from engine.core.spec import GameSpec
+from engine.core.view import LegalAction, legal_actions
+
+__all__ = ["bot_command", "choose"]
+
+
+def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[LegalAction, int | None]:
+    """An action of ``actions`` and, for a bet or raise, its amount (to)."""
+    kinds = {a.kind: a for a in actions}
+    if "show" in kinds:
+        return (kinds["show"] if rng.random() < 0.7 else kinds["muck"]), None
+    roll = rng.random()
+    aggressive = [a for a in actions if a.kind in ("bet", "raise")]
+    if aggressive and roll < 0.22:
+        action = aggressive[0] if len(aggressive) == 1 or rng.random() < 0.85 else aggressive[-1]
+        low, high = action.minimum, action.maximum
+        if high <= low:
+            return action, low
+        if rng.random() < 0.5:
+            return action, low
+        target = min(high, max(low, low + pot // 2))
+        return action, low + rng.randrange(0, target - low + 1)
+    if "check" in kinds:
+        return kinds["check"], None
+    if "call" in kinds and roll < 0.8:
+        return kinds["call"], None
+    return kinds["fold"], None
+
+
+def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:
+    """A legal command for ``seat``, which must be to act (``ValueError`` otherwise)."""
+    actions = legal_actions(spec, state, seat)
+    if not actions:
+        raise ValueError(f"seat {seat} is not to act")
+    hand = state.hand
+    pot = 0 if hand is None else hand.dead + sum(hand.contributed)
+    action, amount = choose(actions, pot, rng)
+    return action.command(seat, amount, at)

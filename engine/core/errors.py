@@ -1,0 +1,69 @@
+"""Refusals of the core decider: every one is an :class:`IllegalAction` (a ``ValueError``) whose message is
+English (``str()`` and ``english``, the attribute the service and the Italian errors share). A refused
+command changes nothing."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ActionNotAllowed",
+    "BadAmount",
+    "BadCards",
+    "IllegalAction",
+    "NoHandInProgress",
+    "NotEnoughPlayers",
+    "NotYourTurn",
+    "NothingToReveal",
+    "SeatError",
+    "SeedMismatch",
+    "TimeoutTooEarly",
+]
+
+
+class IllegalAction(ValueError):
+    """A command the rules refuse. ``str(error)`` and ``error.english``: the English message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.english = message
+
+
+class NotYourTurn(IllegalAction):
+    """The seat is not the one to act (or nobody is to act)."""
+
+
+class ActionNotAllowed(IllegalAction):
+    """This action is not possible now (a check facing a bet, a raise the betting does not reopen for, a
+    draw in a game without one, an unknown command or action)."""
+
+
+class BadAmount(IllegalAction):
+    """A bet or raise outside the legal range (minimum, limit, stack), or a seat without chips."""
+
+
+class BadCards(IllegalAction):
+    """Cards that are not in the stock, not the player's, repeated, or the wrong number; a bad deck."""
+
+
+class NoHandInProgress(IllegalAction):
+    """A hand action with no hand running, or a table action (seat, remove, start) while a hand runs."""
+
+
+class NotEnoughPlayers(IllegalAction):
+    """Fewer than two players can be dealt in."""
+
+
+class SeatError(IllegalAction):
+    """An empty, occupied or non-existent seat, or a player already seated."""
+
+
+class TimeoutTooEarly(IllegalAction):
+    """A timeout before the deadline (a late or duplicate timer)."""
+
+
+class SeedMismatch(IllegalAction):
+    """A seed or commitment that is not 64 lowercase hex digits, or a seed whose ``sha256`` is not the hand's
+    commitment."""
+
+
+class NothingToReveal(IllegalAction):
+    """A seed revealed for a hand without a commitment, or a second time."""

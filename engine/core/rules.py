@@ -1,0 +1,1245 @@
+"""The generic decider of the core games: ``decide`` / ``evolve`` for any :class:`GameSpec` (rules G-*).
+
+``apply(spec, state, command)`` validates ``command`` (raising an :class:`IllegalAction` subclass, the
+state unchanged) and returns the events it causes with every automatic consequence (forced bets, the next
+turn, streets, the showdown, pot awards, eliminations) up to the next decision of a player or of the
+dealer, folding each event through ``evolve`` as it goes: the state after ``apply`` is exactly the fold of
+its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
+
+**Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
+and after each betting round the decider waits for :class:`DealCards` / :class:`DealBoard`;
+:func:`dealer_command` gives the next one from the top of the stock (burn included, TH-1), and ``decide``
+accepts any cards still in the stock (a PHH replay names the file's cards), refusing others
+(:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from the button's left.
+
+**Betting** (G-ACT-1, G-ACT-2, G-LIMIT-1): the first round starts left of the last live blind (big blind
+or straddle; heads-up the button, who posts the small blind, G-BLIND-2), later rounds left of the button.
+The minimum bet is the big blind (FL: the small or big bet); a raise is by at least the largest full bet
+or raise increment of the round; an all-in short of that is not full and reopens the betting only to the
+players whose last action faced a bet at least one full raise lower (``CoreHand.acted_at``, TDA 43).
+PL: at most the current bet + the pot after calling. FL: one bet and three raises (the big blind is the
+bet), the cap holding heads-up in tournaments and lifted in ring games when two players start the round.
+
+**Showdown** (G-SHOW-1): once betting is over with a player all-in, every hand is turned up before the
+rest of the board is dealt (TDA 16). Otherwise the last aggressor of the last round shows first (else the
+first player left of the button), then in seat order: a hand that beats or ties the best shown in a pot it
+contests, or that has no rival shown in one, is shown automatically; the others choose (show / muck;
+the time-out mucks). Pots are built by :func:`engine.pots.build_pots` (uncalled bet returned, G-SHOW-2;
+side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
+winner left of the button (G-POT-2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
+
+from engine._replace import replace
+from engine.cards import Card, Deck, format_cards
+from engine.core.errors import (
+    ActionNotAllowed,
+    BadAmount,
+    BadCards,
+    NoHandInProgress,
+    NotEnoughPlayers,
+    NothingToReveal,
+    NotYourTurn,
+    SeatError,
+    SeedMismatch,
+    TimeoutTooEarly,
+)
+from engine.core.forced import ForcedBets
+from engine.core.model import (
+    BetOrRaise,
+    BetPlaced,
+    BoardDealt,
+    Called,
+    CardsDealt,
+    Checked,
+    CheckOrCall,
+    Command,
+    CoreConfig,
+    CoreHand,
+    CoreState,
+    DealBoard,
+    DealCards,
+    Discard,
+    Discarded,
+    Event,
+    Fold,
+    Folded,
+    ForcedBetPosted,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    MuckHand,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerReturned,
+    PlayerSatOut,
+    PlayerSeated,
+    PlayerTimedOut,
+    PotAwarded,
+    Raised,
+    RemovePlayer,
+    ReturnToPlay,
+    RevealSeed,
+    SeatPlayer,
+    SeatState,
+    SeedRevealed,
+    ShowdownStarted,
+    ShowHand,
+    SitOut,
+    StartHand,
+    StreetStarted,
+    TimeBankUsed,
+    TimeoutExpired,
+    TurnStarted,
+    UncalledBetReturned,
+)
+from engine.core.spec import Evaluation, GameSpec, Opener, Structure
+from engine.evaluation.standard import standard_evaluator
+from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
+
+__all__ = [
+    "apply",
+    "bet_range",
+    "dealer_command",
+    "evolve",
+    "hand_label",
+    "hand_value",
+    "in_hand",
+    "initial_state",
+    "next_deal",
+    "pot_layout",
+]
+
+# --- evolve ---------------------------------------------------------------------------------------------
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return (*values[:index], values[index] + amount, *values[index + 1 :])
+
+
+def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
+    occupant = seats[seat]
+    assert occupant is not None
+    return _set(seats, seat, replace(occupant, stack=occupant.stack + delta))
+
+
+def _seat_with(
+    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
+) -> tuple[SeatState | None, ...]:
+    occupant = seats[seat]
+    assert occupant is not None
+    return _set(seats, seat, replace(occupant, **changes))
+
+
+def _hand(state: CoreState) -> CoreHand:
+    assert state.hand is not None
+    return state.hand
+
+
+def _take(stock: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """``stock`` without ``cards`` (the top of the stock in the usual case)."""
+    count = len(cards)
+    if stock[:count] == cards:
+        return stock[count:]
+    gone = set(cards)
+    return tuple(card for card in stock if card not in gone)
+
+
+def evolve(state: CoreState, event: Event) -> CoreState:
+    """Apply one event. Total: never validates, never raises for a well-formed event."""
+    handler = _EVOLVE.get(type(event))
+    return state if handler is None else handler(state, event)
+
+
+def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
+    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
+    return replace(state, seats=_set(state.seats, e.seat, seat))
+
+
+def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState:
+    return replace(state, seats=_set(state.seats, e.seat, None))
+
+
+def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
+    n = len(state.seats)
+    dealt = frozenset(e.dealt)
+    hand = CoreHand(
+        number=e.number,
+        hand_id=e.hand_id,
+        button=e.button,
+        small_blind=e.small_blind,
+        big_blind=e.big_blind,
+        dealt=e.dealt,
+        forced=e.forced,
+        deck=e.deck,
+        stock=e.deck,
+        down=((),) * n,
+        up=((),) * n,
+        contributed=(0,) * n,
+        round_bets=(0,) * n,
+        acted_at=(-1,) * n,
+        starting_stacks=tuple(0 if o is None else o.stack for o in state.seats),
+        folded=frozenset(s for s in range(n) if s not in dealt),
+        discards=((),) * n,
+    )
+    return replace(
+        state,
+        button=e.button,
+        small_blind=e.small_blind,
+        big_blind=e.big_blind,
+        hand_number=e.number,
+        forced=e.forced,
+        hand=hand,
+        commitment=e.commitment,
+        seed_revealed=False,
+    )
+
+
+def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
+    hand = _hand(state)
+    seat = e.seat
+    changes: dict[str, Any] = {}
+    if e.dead:
+        changes["dead"] = hand.dead + e.amount
+    else:
+        changes["contributed"] = _add(hand.contributed, seat, e.amount)
+    if e.live:
+        bet = hand.round_bets[seat] + e.amount
+        changes["round_bets"] = _set(hand.round_bets, seat, bet)
+        changes["current_bet"] = max(hand.current_bet, bet)
+        if e.kind in ("big_blind", "straddle"):
+            nominal = hand.forced.big_blind if e.kind == "big_blind" else hand.forced.straddle
+            changes["min_raise"] = max(hand.min_raise, nominal)
+            changes["blind_anchor"] = seat
+            changes["raises"] = hand.raises + 1
+    return replace(state, seats=_with_stack(state.seats, seat, -e.amount), hand=replace(hand, **changes))
+
+
+def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
+    hand = _hand(state)
+    n = len(hand.round_bets)
+    players = sum(1 for s in hand.dealt if s not in hand.folded)
+    hand = replace(
+        hand,
+        street=e.street,
+        betting=False,
+        street_dealt=False,
+        round_bets=(0,) * n,
+        acted_at=(-1,) * n,
+        current_bet=0,
+        min_raise=0,
+        raises=0,
+        aggressor=None,
+        capped=state.config.tournament or players > 2,
+        to_act=None,
+        last_actor=None,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_dealt(state: CoreState, e: CardsDealt) -> CoreState:
+    hand = _hand(state)
+    seat = e.seat
+    hand = replace(
+        hand,
+        stock=_take(hand.stock, e.burn + e.down + e.up),
+        down=_set(hand.down, seat, hand.down[seat] + e.down) if e.down else hand.down,
+        up=_set(hand.up, seat, hand.up[seat] + e.up) if e.up else hand.up,
+        burned=hand.burned + e.burn if e.burn else hand.burned,
+        street_dealt=True,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        stock=_take(hand.stock, e.burn + e.cards),
+        board=hand.board + e.cards,
+        burned=hand.burned + e.burn if e.burn else hand.burned,
+        street_dealt=True,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
+    hand = replace(
+        _hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=True
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
+    occupant = state.seats[e.seat]
+    assert occupant is not None
+    bank = max(0, occupant.time_bank - e.used)
+    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
+
+
+def _ev_checked(state: CoreState, e: Checked) -> CoreState:
+    hand = _hand(state)
+    hand = replace(
+        hand, acted_at=_set(hand.acted_at, e.seat, hand.current_bet), to_act=None, last_actor=e.seat
+    )
+    return replace(state, hand=hand)
+
+
+def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int, **changes: Any) -> CoreState:
+    to = hand.round_bets[seat] + amount
+    current = max(hand.current_bet, to)
+    hand = replace(
+        hand,
+        round_bets=_set(hand.round_bets, seat, to),
+        contributed=_add(hand.contributed, seat, amount),
+        current_bet=current,
+        acted_at=_set(hand.acted_at, seat, current),
+        to_act=None,
+        last_actor=seat,
+        **changes,
+    )
+    return replace(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
+
+
+def _ev_called(state: CoreState, e: Called) -> CoreState:
+    return _put_in(state, _hand(state), e.seat, e.amount)
+
+
+def _ev_bet(state: CoreState, e: BetPlaced) -> CoreState:
+    hand = _hand(state)
+    amount = e.to - hand.round_bets[e.seat]
+    increment = e.to - hand.current_bet
+    return _put_in(
+        state,
+        hand,
+        e.seat,
+        amount,
+        min_raise=max(hand.min_raise, increment) if e.full else hand.min_raise,
+        raises=hand.raises + 1 if e.full else hand.raises,
+        aggressor=e.seat,
+    )
+
+
+def _ev_raised(state: CoreState, e: Raised) -> CoreState:
+    hand = _hand(state)
+    amount = e.to - hand.round_bets[e.seat]
+    increment = e.to - hand.current_bet
+    return _put_in(
+        state,
+        hand,
+        e.seat,
+        amount,
+        min_raise=max(hand.min_raise, increment) if e.full else hand.min_raise,
+        raises=hand.raises + 1 if e.full else hand.raises,
+        aggressor=e.seat,
+    )
+
+
+def _ev_folded(state: CoreState, e: Folded) -> CoreState:
+    hand = _hand(state)
+    hand = replace(hand, folded=hand.folded | {e.seat}, to_act=None, last_actor=e.seat)
+    return replace(state, hand=hand)
+
+
+def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
+    hand = _hand(state)
+    gone = set(e.cards)
+    hand = replace(
+        hand,
+        down=_set(hand.down, e.seat, tuple(card for card in hand.down[e.seat] if card not in gone)),
+        discards=_set(hand.discards, e.seat, hand.discards[e.seat] + e.cards),
+        declared=hand.declared | {e.seat},
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_shown(state: CoreState, e: HandShown) -> CoreState:
+    hand = state.hand
+    if hand is None:
+        return state
+    return replace(state, hand=replace(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
+
+
+def _ev_mucked(state: CoreState, e: HandMucked) -> CoreState:
+    hand = _hand(state)
+    return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
+
+
+def _ev_sat_out(state: CoreState, e: PlayerSatOut) -> CoreState:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
+
+
+def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+
+
+def _ev_returned_bet(state: CoreState, e: UncalledBetReturned) -> CoreState:
+    hand = _hand(state)
+    hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
+
+
+def _ev_pot(state: CoreState, e: PotAwarded) -> CoreState:
+    seats = state.seats
+    for seat, chips in e.shares:
+        seats = _with_stack(seats, seat, chips)
+    return replace(state, seats=seats)
+
+
+def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
+    return replace(state, hand=None)
+
+
+def _ev_showdown_marker(state: CoreState, e: Any) -> CoreState:
+    return state
+
+
+def _ev_showdown(state: CoreState, e: ShowdownStarted) -> CoreState:
+    hand = replace(_hand(state), showdown=True, showdown_order=e.order, to_act=None)
+    return replace(state, hand=hand)
+
+
+def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
+    return replace(state, seed_revealed=True)
+
+
+_EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
+    PlayerSeated: _ev_seated,
+    PlayerRemoved: _ev_left,
+    HandStarted: _ev_hand_started,
+    ForcedBetPosted: _ev_forced,
+    StreetStarted: _ev_street,
+    CardsDealt: _ev_dealt,
+    BoardDealt: _ev_board,
+    TurnStarted: _ev_turn,
+    TimeBankUsed: _ev_time_bank,
+    Checked: _ev_checked,
+    Called: _ev_called,
+    BetPlaced: _ev_bet,
+    Raised: _ev_raised,
+    Folded: _ev_folded,
+    Discarded: _ev_discarded,
+    ShowdownStarted: _ev_showdown,
+    HandShown: _ev_shown,
+    HandMucked: _ev_mucked,
+    PlayerTimedOut: _ev_showdown_marker,
+    PlayerSatOut: _ev_sat_out,
+    PlayerReturned: _ev_returned,
+    UncalledBetReturned: _ev_returned_bet,
+    PotAwarded: _ev_pot,
+    HandEnded: _ev_hand_ended,
+    PlayerEliminated: _ev_left,
+    SeedRevealed: _ev_seed,
+}
+
+
+# --- per-spec data --------------------------------------------------------------------------------------
+
+
+class _Plan:
+    """What a spec deals by the end of each street (cumulative counts), computed once per spec."""
+
+    __slots__ = ("board", "down", "up")
+
+    def __init__(self, spec: GameSpec) -> None:
+        down = up = board = 0
+        self.down: list[int] = []
+        self.up: list[int] = []
+        self.board: list[int] = []
+        for street in spec.streets:
+            down += street.hole_down
+            up += street.hole_up
+            board += street.board
+            self.down.append(down)
+            self.up.append(up)
+            self.board.append(board)
+
+
+@cache
+def _plan(spec: GameSpec) -> _Plan:
+    return _Plan(spec)
+
+
+@cache
+def _standard_deck() -> frozenset[Card]:
+    return frozenset(Deck.standard().cards)
+
+
+# --- queries ---------------------------------------------------------------------------------------------
+
+
+def initial_state(spec: GameSpec, config: CoreConfig) -> CoreState:
+    """An empty table for ``config``. Raises ``ValueError`` for a table size outside the game's range or
+    bad times (forced bets are checked by :meth:`engine.core.CoreGame.check_forced_bets`)."""
+    if not spec.min_seats <= config.seats <= spec.max_seats:
+        raise ValueError(
+            f"a {spec.name} table has {spec.min_seats} to {spec.max_seats} seats, not {config.seats}"
+        )
+    if config.action_time_ms <= 0 or config.time_bank_ms < 0:
+        raise ValueError("the action time must be > 0 and the time bank >= 0")
+    return CoreState(config=config, seats=(None,) * config.seats, forced=config.forced)
+
+
+def _stack(state: CoreState, seat: int) -> int:
+    occupant = state.seats[seat]
+    return 0 if occupant is None else occupant.stack
+
+
+def in_hand(hand: CoreHand) -> list[int]:
+    """Seats still contesting the hand, clockwise from the button's left."""
+    folded = hand.folded
+    return [s for s in hand.dealt if s not in folded]
+
+
+def _can_act(state: CoreState, hand: CoreHand) -> list[int]:
+    seats = state.seats
+    folded = hand.folded
+    return [s for s in hand.dealt if s not in folded and seats[s].stack > 0]  # type: ignore[union-attr]
+
+
+def _pot_total(hand: CoreHand) -> int:
+    return hand.dead + sum(hand.contributed)
+
+
+def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
+    """The next seat after ``after`` that must act in the betting round, or ``None`` when it is complete."""
+    can = _can_act(state, hand)
+    if not can:
+        return None
+    current = hand.current_bet
+    bets = hand.round_bets
+    if len(can) == 1 and bets[can[0]] >= current:
+        return None
+    acted = hand.acted_at
+    n = len(state.seats)
+    can_set = set(can)
+    for i in range(1, n + 1):
+        seat = (after + i) % n
+        if seat in can_set and (acted[seat] < 0 or bets[seat] < current):
+            return seat
+    return None
+
+
+def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
+    forced = hand.forced
+    return max(1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind))
+
+
+def fixed_unit(spec: GameSpec, state: CoreState, hand: CoreHand) -> int:
+    """The fixed-limit bet of this street: the small bet (default: the big blind) or the big bet (default:
+    twice the small bet) (G-LIMIT-1; :attr:`GameSpec.big_bet_hook` for stud's open pair, ST-1)."""
+    forced = hand.forced
+    small = forced.small_bet or forced.big_blind or 1
+    if spec.big_bet_hook is not None:
+        big_now = spec.big_bet_hook(state, hand)
+    else:
+        big_now = spec.streets[hand.street].big_bet
+    return (forced.big_bet or 2 * small) if big_now else small
+
+
+def bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
+    """``(minimum, maximum)`` round bet ``seat`` may bet or raise **to** now, or ``None`` if it may not.
+
+    G-ACT-2: at least the current bet + the largest full increment of the round (a first bet: the minimum
+    bet); a seat that already acted may raise only if the bet rose by a full raise since. G-LIMIT-1: NL up
+    to the whole stack, PL up to the current bet + the pot after calling, FL exactly one unit more (the
+    next multiple of the unit) with one bet and three raises. A player short of the minimum may go all-in.
+    Nobody may bet when no other player could answer. :attr:`GameSpec.raise_hook` replaces this rule.
+    """
+    if spec.raise_hook is not None:
+        return spec.raise_hook(state, hand, seat)
+    stack = _stack(state, seat)
+    bet = hand.round_bets[seat]
+    all_in_to = bet + stack
+    current = hand.current_bet
+    if stack <= 0 or all_in_to <= current:
+        return None
+    if not any(s != seat for s in _can_act(state, hand)):
+        return None
+    structure = spec.structure
+    if structure is Structure.FIXED_LIMIT:
+        unit = fixed_unit(spec, state, hand)
+        if hand.acted_at[seat] >= 0 and current - hand.acted_at[seat] < unit:
+            return None
+        if hand.capped and hand.raises >= 4:
+            return None
+        target = min((current // unit + 1) * unit, all_in_to)
+        return target, target
+    increment = max(hand.min_raise, _minimum_bet(spec, hand))
+    if hand.acted_at[seat] >= 0 and current - hand.acted_at[seat] < increment:
+        return None
+    minimum = min(current + increment, all_in_to)
+    if structure is Structure.NO_LIMIT:
+        maximum = all_in_to
+    else:
+        pot_after_call = _pot_total(hand) + current - bet
+        maximum = min(all_in_to, current + pot_after_call)
+    return minimum, max(minimum, maximum)
+
+
+def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | None:
+    """What the dealer must deal now: ``(seat, down, up, burn)`` for a seat's cards, ``(-1, board, 0,
+    burn)`` for the board, or ``None``. ``burn``: the street's burn card is due (its first deal)."""
+    hand = state.hand
+    if hand is None or hand.to_act is not None or hand.showdown:
+        return None
+    street = hand.street
+    spec_street = spec.streets[street]
+    plan = _plan(spec)
+    burn = spec_street.burn and not hand.street_dealt
+    if spec_street.hole_down or spec_street.hole_up:
+        need_down = plan.down[street]
+        need_up = plan.up[street]
+        for seat in in_hand(hand):
+            down = need_down - len(hand.down[seat])
+            up = need_up - len(hand.up[seat])
+            if down > 0 or up > 0:
+                return seat, max(down, 0), max(up, 0), burn
+    if spec_street.board:
+        missing = plan.board[street] - len(hand.board)
+        if missing > 0:
+            return -1, missing, 0, burn
+    return None
+
+
+def dealer_command(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealBoard | None:
+    """The deal the dealer makes now from the top of the stock (burn first), or ``None``."""
+    due = next_deal(spec, state)
+    if due is None:
+        return None
+    hand = _hand(state)
+    seat, count, up, burn = due
+    stock = hand.stock
+    start = 1 if burn and stock else 0
+    burnt = stock[:start]
+    if seat < 0:
+        return DealBoard(stock[start : start + count], burnt, at)
+    return DealCards(seat, stock[start : start + count + up], burnt, at)
+
+
+def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
+    """The showdown value of ``seat``'s hand (higher wins; equal values split)."""
+    down, up, board = hand.down[seat], hand.up[seat], hand.board
+    if spec.value_hook is not None:
+        return spec.value_hook(down, up, board)
+    evaluator = standard_evaluator()
+    if spec.evaluation is Evaluation.OMAHA:
+        key5 = evaluator.key5
+        codes = [card.code for card in down]
+        bcodes = [card.code for card in board]
+        best = 0
+        for i in range(len(codes)):
+            for j in range(i + 1, len(codes)):
+                a, b = codes[i], codes[j]
+                for x in range(len(bcodes)):
+                    for y in range(x + 1, len(bcodes)):
+                        for z in range(y + 1, len(bcodes)):
+                            value = key5(a, b, bcodes[x], bcodes[y], bcodes[z])
+                            if value > best:
+                                best = value
+        return best
+    return evaluator.key([card.code for card in (*down, *up, *board)])
+
+
+def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
+    """The English name of ``seat``'s hand ("Pair of aces"…), ``""`` when it cannot be named."""
+    down, up, board = hand.down[seat], hand.up[seat], hand.board
+    evaluator = standard_evaluator()
+    try:
+        if spec.evaluation is Evaluation.OMAHA:
+            return evaluator.omaha(down, board).label_en
+        return evaluator.evaluate((*down, *up, *board)).label_en
+    except ValueError:
+        return ""
+
+
+def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotLayout:
+    """The pots of the hand as they stand (G-POT-1, G-SHOW-2, G-ANTE-1's dead big-blind ante)."""
+    dealt = hand.dealt
+    return build_pots(
+        {s: hand.contributed[s] for s in dealt},
+        folded=[s for s in dealt if s in folded],
+        all_in=[s for s in dealt if s not in folded and _stack(state, s) == 0],
+        dead_money=hand.dead,
+    )
+
+
+# --- decide ---------------------------------------------------------------------------------------------
+
+
+class _Builder:
+    """Collects events and keeps the state they lead to."""
+
+    __slots__ = ("at", "events", "spec", "state")
+
+    def __init__(self, spec: GameSpec, state: CoreState, at: int) -> None:
+        self.spec = spec
+        self.state = state
+        self.events: list[Event] = []
+        self.at = at
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def hand(self) -> CoreHand:
+        hand = self.state.hand
+        if hand is None:
+            raise NoHandInProgress("no hand in progress")
+        return hand
+
+
+def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState, tuple[Event, ...]]:
+    """The events ``command`` causes and the state they lead to (see the module doc). Raises an
+    :class:`~engine.core.errors.IllegalAction` subclass, the state unchanged."""
+    handler = _DECIDE.get(type(command))
+    if handler is None:
+        raise ActionNotAllowed(f"unknown command {type(command).__name__}")
+    builder = _Builder(spec, state, command.at)
+    handler(builder, command)
+    _advance(builder)
+    return builder.state, tuple(builder.events)
+
+
+def _turn(b: _Builder, seat: int) -> None:
+    hand = b.hand
+    occupant = b.state.seats[seat]
+    assert occupant is not None
+    required = hand.round_bets[seat] < hand.current_bet
+    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, required))
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+    while b.state.hand is not None:
+        hand = b.state.hand
+        if hand.to_act is not None:
+            occupant = b.state.seats[hand.to_act]
+            if occupant is not None and occupant.sitting_out:
+                _automatic_action(b, hand.to_act)
+                continue
+            return
+        if not _step(b, hand):
+            return
+
+
+def _anchor(b: _Builder, hand: CoreHand) -> int:
+    """The seat just before the first speaker of the street's betting round."""
+    spec = b.spec
+    opener = spec.streets[hand.street].opener
+    if spec.opener_hook is not None and opener in (Opener.BRING_IN, Opener.BEST_VISIBLE):
+        return spec.opener_hook(b.state, hand, hand.street)
+    if opener is Opener.LEFT_OF_BIG_BLIND and hand.blind_anchor >= 0:
+        return hand.blind_anchor
+    return hand.button
+
+
+def _step(b: _Builder, hand: CoreHand) -> bool:
+    """One automatic step; ``False`` when the dealer must deal."""
+    if hand.showdown:
+        _showdown_step(b, hand)
+        return True
+    players = in_hand(hand)
+    if len(players) == 1:
+        _award_uncontested(b, players[0])
+        return True
+    if next_deal(b.spec, b.state) is not None:
+        return False
+    after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
+    seat = _next_better(b.state, hand, after)
+    if seat is not None:
+        _turn(b, seat)
+        return True
+    # the betting round is over
+    if (
+        len(_can_act(b.state, hand)) <= 1
+        and len(hand.shown) < len(players)
+        and any(_stack(b.state, s) == 0 for s in players)
+    ):
+        for s in _showdown_order(b, hand):  # TDA 16: all-in, betting over: every hand face up
+            if s not in dict(b.hand.shown):
+                b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
+        return True
+    if hand.street + 1 < len(b.spec.streets):
+        b.emit(StreetStarted(hand.street + 1))
+        return True
+    b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
+    return True
+
+
+def _showdown_order(b: _Builder, hand: CoreHand) -> list[int]:
+    """G-SHOW-1: the last aggressor of the last round first (if still in), else left of the button."""
+    players = set(in_hand(hand))
+    n = len(b.state.seats)
+    start = hand.aggressor if hand.aggressor in players else None
+    after = hand.button if start is None else (start - 1) % n
+    return [s for s in ((after + i) % n for i in range(1, n + 1)) if s in players]
+
+
+def _values(b: _Builder, hand: CoreHand) -> dict[int, int]:
+    return {s: hand_value(b.spec, hand, s) for s in in_hand(hand)}
+
+
+def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
+    """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
+    pot it contests, or no rival in one of its pots has shown."""
+    if not hand.shown:
+        return True
+    shown = {s for s, _ in hand.shown}
+    for pot in pot_layout(hand, b.state, hand.folded | hand.mucked).pots:
+        if seat not in pot.eligible:
+            continue
+        rivals = [values[s] for s in pot.eligible if s in shown]
+        if not rivals or values[seat] >= max(rivals):
+            return True
+    return False
+
+
+def _showdown_step(b: _Builder, hand: CoreHand) -> None:
+    decided = {seat for seat, _ in hand.shown} | hand.mucked
+    values = _values(b, hand)
+    for seat in hand.showdown_order:
+        if seat in decided:
+            continue
+        if _must_show(b, hand, seat, values):
+            b.emit(HandShown(seat, hand.down[seat], hand_label(b.spec, hand, seat)))
+        else:
+            _turn(b, seat)
+        return
+    shown = {seat for seat, _ in hand.shown}
+
+    def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
+        contenders = [s for s in eligible if s in shown]
+        best = max(values[s] for s in contenders)
+        return tuple(s for s in contenders if values[s] == best)
+
+    _pay(b, winners, hand.folded | hand.mucked)
+    _end_hand(b, None)
+
+
+def _pay(
+    b: _Builder, winners_of: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
+) -> None:
+    hand = b.hand
+    layout = pot_layout(hand, b.state, folded)
+    for seat, amount in layout.returned:
+        b.emit(UncalledBetReturned(seat, amount))
+    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
+    order = seats_left_of_button(occupied, hand.button)
+    for index, pot in enumerate(layout.pots):
+        won = winners_of(pot.eligible)
+        if b.spec.odd_chip_hook is not None:
+            ranked = b.spec.odd_chip_hook(b.state, hand, won)
+        else:
+            ranked = tuple(s for s in order if s in won)
+        b.emit(PotAwarded(index, pot.amount, pot.eligible, split_pot(pot.amount, ranked)))
+
+
+def _award_uncontested(b: _Builder, winner: int) -> None:
+    folded = frozenset(s for s in range(len(b.state.seats)) if s != winner)
+    _pay(b, lambda eligible: (winner,), folded)
+    _end_hand(b, winner)
+
+
+def _end_hand(b: _Builder, uncontested: int | None) -> None:
+    hand = b.hand
+    stacks = tuple((s, o.stack) for s, o in enumerate(b.state.seats) if o is not None)
+    contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
+    b.emit(HandEnded(hand.number, stacks, contributions, uncontested))
+    if b.state.config.tournament:
+        for seat, stack in stacks:
+            occupant = b.state.seats[seat]
+            if stack == 0 and occupant is not None:
+                b.emit(PlayerEliminated(seat, occupant.player, hand.number, hand.starting_stacks[seat]))
+
+
+def _automatic_action(b: _Builder, seat: int) -> None:
+    """What the engine does for a player sitting out or out of time: check if free, else fold; muck at
+    the showdown."""
+    hand = b.hand
+    if hand.showdown:
+        b.emit(HandMucked(seat))
+    elif hand.round_bets[seat] >= hand.current_bet:
+        b.emit(Checked(seat))
+    else:
+        b.emit(Folded(seat))
+
+
+# --- command handlers ------------------------------------------------------------------------------------
+
+
+def _occupant(state: CoreState, seat: int) -> SeatState:
+    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+        raise SeatError(f"seat {seat} does not exist")
+    occupant = state.seats[seat]
+    if occupant is None:
+        raise SeatError(f"seat {seat} is empty")
+    return occupant
+
+
+def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
+    hand = b.hand
+    if hand.to_act != seat:
+        raise NotYourTurn(f"it is not seat {seat}'s turn")
+    if hand.showdown != showdown:
+        raise ActionNotAllowed(
+            "this action is for the showdown" if showdown else "only show or muck at the showdown"
+        )
+    return hand
+
+
+def _use_time(b: _Builder, seat: int) -> None:
+    hand = b.hand
+    if hand.chips_required and b.at > hand.deadline:
+        occupant = b.state.seats[seat]
+        assert occupant is not None
+        used = min(occupant.time_bank, b.at - hand.deadline)
+        if used:
+            b.emit(TimeBankUsed(seat, used))
+
+
+def _on_seat(b: _Builder, c: SeatPlayer) -> None:
+    state = b.state
+    if state.hand is not None:
+        raise NoHandInProgress("cannot seat a player during a hand")
+    if not isinstance(c.seat, int) or not 0 <= c.seat < len(state.seats):
+        raise SeatError(f"seat {c.seat} does not exist")
+    if state.seats[c.seat] is not None:
+        raise SeatError(f"seat {c.seat} is taken")
+    if not isinstance(c.stack, int) or c.stack <= 0 or not c.player:
+        raise BadAmount("a player needs a name and a positive stack")
+    if any(o is not None and o.player == c.player for o in state.seats):
+        raise SeatError(f"{c.player} is already seated")
+    b.emit(PlayerSeated(c.seat, c.player, c.stack))
+
+
+def _on_remove(b: _Builder, c: RemovePlayer) -> None:
+    if b.state.hand is not None:
+        raise NoHandInProgress("cannot leave during a hand")
+    occupant = _occupant(b.state, c.seat)
+    b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
+
+
+def _clockwise(n: int, after: int) -> list[int]:
+    return [(after + i) % n for i in range(1, n + 1)]
+
+
+def dealt_seats(state: CoreState) -> list[int]:
+    """Seats dealt into the next hand, ascending: players with chips; in a ring game not those sitting
+    out (in a tournament they are dealt in and post, T-SITOUT-1)."""
+    tournament = state.config.tournament
+    return [
+        s
+        for s, o in enumerate(state.seats)
+        if o is not None and o.stack > 0 and (tournament or not o.sitting_out)
+    ]
+
+
+def positions(state: CoreState, button: int | None) -> tuple[int, int, int]:
+    """``(button, small blind, big blind)`` seats of the next hand (G-BTN-1, G-BLIND-1, G-BLIND-2).
+
+    ``button`` given (the first hand's draw): the blinds are the next players dealt in (heads-up the
+    button posts the small blind). Ring games: the button moves to the next player dealt in. Tournaments
+    (dead button): the big blind moves to the next player dealt in after the last big blind, the small
+    blind is the last big blind's seat (dead — nobody posts — when that player is out) and the button the
+    last small blind's seat (possibly empty); heads-up the other player has the button and the small blind.
+    Assumes at least two players dealt in."""
+    dealt = dealt_seats(state)
+    n = len(state.seats)
+    dealt_set = set(dealt)
+
+    def after(seat: int) -> int:
+        return next(s for s in _clockwise(n, seat) if s in dealt_set)
+
+    if button is None and state.config.tournament and state.big_blind >= 0:
+        bb = after(state.big_blind)
+        if len(dealt) == 2:
+            other = next(s for s in dealt if s != bb)
+            return other, other, bb
+        sb, btn = state.big_blind, state.small_blind
+        if btn >= 0 and btn != bb and sb != bb:
+            return btn, sb, bb
+    if button is None:
+        button = after(state.button) if state.button >= 0 else dealt[-1]
+    if len(dealt) == 2:
+        sb = button if button in dealt_set else after(button)
+        return button, sb, after(sb)
+    sb = after(button)
+    return button, sb, after(sb)
+
+
+def can_start_hand(state: CoreState) -> bool:
+    """Whether :class:`StartHand` would be accepted as far as the players go (no hand running, two players
+    dealt in)."""
+    return state.hand is None and len(dealt_seats(state)) >= 2
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_hex_digest(text: str) -> bool:
+    return isinstance(text, str) and len(text) == 64 and set(text) <= _HEX
+
+
+def _on_start(b: _Builder, c: StartHand) -> None:
+    state = b.state
+    spec = b.spec
+    if state.hand is not None:
+        raise NoHandInProgress("a hand is already in progress")
+    dealt = dealt_seats(state)
+    if len(dealt) < 2:
+        raise NotEnoughPlayers("at least two players with chips are needed")
+    if len(dealt) > spec.max_seats:
+        raise NotEnoughPlayers(f"{spec.name} deals at most {spec.max_seats} players")
+    if c.button is not None:
+        _occupant(state, c.button)
+    forced = state.forced if c.forced is None else c.forced
+    if not isinstance(forced, ForcedBets):
+        raise BadAmount("the forced bets must be a ForcedBets")
+    if spec.blinds and forced.big_blind <= 0:
+        raise BadAmount(f"{spec.name} needs a big blind")
+    deck = tuple(c.deck)
+    if deck:
+        if len(deck) != 52 or set(deck) != _standard_deck():
+            raise BadCards("the deck must hold every card of the 52-card deck exactly once")
+    else:
+        deck = Deck.standard().cards
+    if c.commitment and not _is_hex_digest(c.commitment):
+        raise SeedMismatch("the seed commitment must be 64 lowercase hex digits")
+    button, sb, bb = positions(state, c.button)
+    n = len(state.seats)
+    dealt_set = set(dealt)
+    order = tuple(s for s in _clockwise(n, button) if s in dealt_set)
+    b.emit(
+        HandStarted(
+            number=state.hand_number + 1,
+            hand_id=c.hand_id,
+            button=button,
+            small_blind=sb,
+            big_blind=bb,
+            dealt=order,
+            forced=forced,
+            deck=deck,
+            at=c.at,
+            commitment=c.commitment,
+            shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",
+        )
+    )
+    b.emit(StreetStarted(0))
+    if spec.forced_hook is not None:
+        posts = spec.forced_hook(b.state, b.hand)
+    else:
+        posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
+    for seat, kind, amount, dead in posts:
+        chips = min(amount, _stack(b.state, seat))
+        if chips > 0:
+            live = kind not in ("ante", "big_blind_ante")
+            b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
+
+
+def _blinds_and_antes(
+    state: CoreState, hand: CoreHand, order: tuple[int, ...], sb: int, bb: int
+) -> tuple[tuple[int, str, int, bool], ...]:
+    """G-ANTE-1 then G-BLIND-1: antes (every player), the big-blind ante (dead money, posted before the
+    big blind), the small blind (when its seat is dealt in), the big blind, the straddle (left of the big
+    blind, three players or more)."""
+    forced = hand.forced
+    posts: list[tuple[int, str, int, bool]] = []
+    if forced.ante:
+        posts.extend((s, "ante", forced.ante, False) for s in order)
+    if forced.big_blind_ante:
+        posts.append((bb, "big_blind_ante", forced.big_blind_ante, True))
+    if forced.small_blind and sb in order and sb != bb:
+        posts.append((sb, "small_blind", forced.small_blind, False))
+    if forced.big_blind:
+        posts.append((bb, "big_blind", forced.big_blind, False))
+    if forced.straddle and len(order) >= 3:
+        index = order.index(bb)
+        posts.append((order[(index + 1) % len(order)], "straddle", forced.straddle, False))
+    return tuple(posts)
+
+
+def _check_cards(hand: CoreHand, cards: tuple[Card, ...]) -> None:
+    if len(set(cards)) != len(cards):
+        raise BadCards(f"a card is repeated in {format_cards(cards)}")
+    stock = set(hand.stock)
+    missing = [card for card in cards if card not in stock]
+    if missing:
+        raise BadCards(f"{format_cards(missing)} not in the stock")
+
+
+def _on_deal(b: _Builder, c: DealCards) -> None:
+    hand = b.hand
+    due = next_deal(b.spec, b.state)
+    if due is None or due[0] < 0:
+        raise ActionNotAllowed("no cards are to be dealt to a player now")
+    seat, down, up, burn = due
+    if c.seat != seat:
+        raise BadCards(f"cards go to seat {seat} now, not {c.seat}")
+    cards = tuple(c.cards)
+    burnt = tuple(c.burn)
+    if len(cards) != down + up:
+        raise BadCards(f"{down + up} cards are to be dealt, not {len(cards)}")
+    if len(burnt) > (1 if burn else 0):
+        raise BadCards("no card is burnt now" if not burn else "one card is burnt")
+    _check_cards(hand, burnt + cards)
+    b.emit(CardsDealt(seat, cards[:down], cards[down:], burnt))
+
+
+def _on_board(b: _Builder, c: DealBoard) -> None:
+    hand = b.hand
+    due = next_deal(b.spec, b.state)
+    if due is None or due[0] >= 0:
+        raise ActionNotAllowed("no board cards are to be dealt now")
+    _, count, _, burn = due
+    cards = tuple(c.cards)
+    burnt = tuple(c.burn)
+    if len(cards) != count:
+        raise BadCards(f"{count} board cards are to be dealt, not {len(cards)}")
+    if len(burnt) > (1 if burn else 0):
+        raise BadCards("no card is burnt now" if not burn else "one card is burnt")
+    _check_cards(hand, burnt + cards)
+    b.emit(BoardDealt(cards, burnt))
+
+
+def _on_bet(b: _Builder, c: BetOrRaise) -> None:
+    hand = _require_turn(b, c.seat)
+    bounds = bet_range(b.spec, b.state, hand, c.seat)
+    if bounds is None:
+        raise ActionNotAllowed("you may not bet or raise now")
+    low, high = bounds
+    if not isinstance(c.to, int) or isinstance(c.to, bool) or not low <= c.to <= high:
+        raise BadAmount(f"the bet must be to between {low} and {high} chips, not {c.to}")
+    _use_time(b, c.seat)
+    stack = _stack(b.state, c.seat)
+    all_in = c.to == hand.round_bets[c.seat] + stack
+    spec = b.spec
+    if spec.structure is Structure.FIXED_LIMIT and spec.raise_hook is None:
+        unit = fixed_unit(spec, b.state, hand)
+        full = c.to >= (hand.current_bet // unit + 1) * unit
+    else:
+        full = c.to - hand.current_bet >= max(hand.min_raise, _minimum_bet(spec, hand))
+    if hand.current_bet == 0:
+        b.emit(BetPlaced(c.seat, c.to, all_in, full))
+    else:
+        b.emit(Raised(c.seat, c.to, all_in, full))
+
+
+def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
+    hand = _require_turn(b, c.seat)
+    _use_time(b, c.seat)
+    owed = hand.current_bet - hand.round_bets[c.seat]
+    if owed <= 0:
+        b.emit(Checked(c.seat))
+        return
+    stack = _stack(b.state, c.seat)
+    amount = min(owed, stack)
+    b.emit(Called(c.seat, amount, amount == stack))
+
+
+def _on_fold(b: _Builder, c: Fold) -> None:
+    _require_turn(b, c.seat)
+    _use_time(b, c.seat)
+    b.emit(Folded(c.seat))
+
+
+def _on_discard(b: _Builder, c: Discard) -> None:
+    raise ActionNotAllowed(f"{b.spec.name} has no draw")
+
+
+def _on_show(b: _Builder, c: ShowHand) -> None:
+    hand = _require_turn(b, c.seat, showdown=True)
+    b.emit(HandShown(c.seat, hand.down[c.seat], hand_label(b.spec, hand, c.seat)))
+
+
+def _on_muck(b: _Builder, c: MuckHand) -> None:
+    _require_turn(b, c.seat, showdown=True)
+    b.emit(HandMucked(c.seat))
+
+
+def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    hand = b.hand
+    if hand.to_act != c.seat:
+        raise NotYourTurn(f"seat {c.seat} is not to act")
+    occupant = b.state.seats[c.seat]
+    assert occupant is not None
+    limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
+    if c.at < limit:
+        raise TimeoutTooEarly("the action time has not run out yet")
+    b.emit(PlayerTimedOut(c.seat))
+    if hand.chips_required and occupant.time_bank:
+        b.emit(TimeBankUsed(c.seat, occupant.time_bank))
+    if not hand.showdown and not occupant.sitting_out:
+        b.emit(PlayerSatOut(c.seat))
+    _automatic_action(b, c.seat)
+
+
+def _on_sit_out(b: _Builder, c: SitOut) -> None:
+    if _occupant(b.state, c.seat).sitting_out:
+        raise ActionNotAllowed("already sitting out")
+    b.emit(PlayerSatOut(c.seat))
+
+
+def _on_return(b: _Builder, c: ReturnToPlay) -> None:
+    if not _occupant(b.state, c.seat).sitting_out:
+        raise ActionNotAllowed("not sitting out")
+    b.emit(PlayerReturned(c.seat))
+
+
+def _on_reveal(b: _Builder, c: RevealSeed) -> None:
+    state = b.state
+    if state.hand is not None:
+        raise NoHandInProgress("the seed is revealed only after the hand has ended")
+    if not state.commitment:
+        raise NothingToReveal("the last hand has no seed commitment")
+    if state.seed_revealed:
+        raise NothingToReveal(f"the seed of hand {state.hand_number} was already revealed")
+    if not _is_hex_digest(c.seed):
+        raise SeedMismatch("the seed must be 64 lowercase hex digits (32 bytes)")
+    digest = hashlib.sha256(bytes.fromhex(c.seed)).hexdigest()
+    if digest != state.commitment:
+        raise SeedMismatch(
+            f"the seed does not match hand {state.hand_number}'s commitment: "
+            f"sha256(seed) = {digest}, committed {state.commitment}"
+        )
+    b.emit(SeedRevealed(state.hand_number, c.seed))
+
+
+_DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
+    SeatPlayer: _on_seat,
+    RemovePlayer: _on_remove,
+    StartHand: _on_start,
+    DealCards: _on_deal,
+    DealBoard: _on_board,
+    BetOrRaise: _on_bet,
+    CheckOrCall: _on_check_call,
+    Fold: _on_fold,
+    Discard: _on_discard,
+    ShowHand: _on_show,
+    MuckHand: _on_muck,
+    TimeoutExpired: _on_timeout,
+    SitOut: _on_sit_out,
+    ReturnToPlay: _on_return,
+    RevealSeed: _on_reveal,
+}
+
+
+def replay(state: CoreState, events: Iterable[Event]) -> CoreState:
+    """Fold ``events`` into ``state``."""
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,149 @@
+"""A game as data: :class:`GameSpec` lists its streets, forced bets, betting structure and showdown.
+
+Modelled on PokerKit's ``games.py`` (a game is a list of streets with a betting structure) and on our own
+``engine/italian`` (frozen values, rule ids). One generic decider (:mod:`engine.core.rules`) plays every
+spec; hold'em and Omaha (TH-1, OM-1) are specs in :mod:`engine.games.holdem` and :mod:`engine.games.omaha`.
+
+**A street** (:class:`Street`) deals cards, then has a betting round:
+
+- ``hole_down`` / ``hole_up``: cards each player still in the hand receives face down / face up (stud's
+  door card is ``hole_up=1``); ``board``: community cards; ``burn``: a card is burnt before the street's
+  first card (TH-1). Each seat's cards of a street come from the top of the stock in one deal
+  (:class:`engine.core.model.DealCards`), seat by seat from the left of the button, as PHH records them.
+- ``draw``: the street begins with a draw (five card draw, FD-1) — see "extension points".
+- ``opener``: who speaks first (:class:`Opener`): left of the button, left of the last blind (the big
+  blind, or the straddle), the bring-in (lowest up card, ST-1) or the best visible hand (ST-1).
+- ``big_bet``: fixed limit uses the big bet on this street (G-LIMIT-1; stud's 5th–7th street).
+
+**Betting structure** (:class:`Structure`): no limit, pot limit (G-LIMIT-1: at most the current bet + the
+pot after calling), fixed limit (small bet / big bet, one bet and three raises; the cap stays heads-up in
+tournaments, G-LIMIT-1, and is lifted in ring games when two players start the round, CASH-3).
+
+**Extension points** for five card draw and seven card stud (another engineer adds them as specs):
+
+- :attr:`GameSpec.opener_hook` ``(state, hand, street) -> seat``: the seat *before* the first speaker of a
+  street's betting round (the decider starts the turn order just after it). Set it for ``Opener.BRING_IN``
+  and ``Opener.BEST_VISIBLE`` (stud), whose rules need up cards; ``None`` uses the built-in openers.
+- :attr:`GameSpec.forced_hook` ``(state, hand) -> ((seat, kind, amount, dead), ...)``: the forced bets
+  of a hand in posting order (default: antes, big-blind ante, blinds, straddle; G-BLIND-1, G-ANTE-1).
+  Stud posts antes here and its bring-in is a betting-round action (a bring-in street hook).
+- :attr:`GameSpec.raise_hook` ``(state, hand, seat) -> (min_to, max_to) | None``: replaces the generic
+  raise rule (e.g. the stud bring-in/complete, FL open pair on 4th street: ``big_bet_hook``).
+- :attr:`GameSpec.big_bet_hook` ``(state, hand) -> bool``: whether the big bet applies now (stud's open
+  pair on 4th street, ST-1); default: the street's ``big_bet``.
+- :attr:`GameSpec.value_hook` ``(hole, up, board) -> int``: the showdown value (higher wins; default:
+  best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
+- :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
+  the button by default; stud: high card by suit).
+- Draw streets (``Street.draw``): the decider asks each player in turn for a
+  :class:`engine.core.model.Discard` before dealing the replacements; the hook point is in
+  :mod:`engine.core.rules` (``_draw_step``), left unimplemented until five card draw lands.
+
+Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["Evaluation", "GameSpec", "Opener", "Street", "Structure"]
+
+
+class Structure(Enum):
+    """Betting structure (G-LIMIT-1); the value is PHH's letter pair."""
+
+    NO_LIMIT = "NL"
+    POT_LIMIT = "PL"
+    FIXED_LIMIT = "FL"
+
+
+class Opener(Enum):
+    """Who speaks first in a street's betting round."""
+
+    LEFT_OF_BUTTON = "left_of_button"  # every round after the first in board and draw games (G-ACT-1)
+    LEFT_OF_BIG_BLIND = "left_of_big_blind"  # the first round of blind games (G-ACT-1; after a straddle)
+    BRING_IN = "bring_in"  # stud 3rd street: the lowest door card (ST-1): needs GameSpec.opener_hook
+    BEST_VISIBLE = "best_visible"  # stud later streets (ST-1): needs GameSpec.opener_hook
+
+
+class Evaluation(Enum):
+    """How a showdown hand is valued."""
+
+    BEST_FIVE = "best_five"  # best five of the hole (and up) cards and the board (TH-1, FD-1, ST-1)
+    OMAHA = "omaha"  # exactly two hole cards and three board cards (OM-1)
+
+
+@dataclass(frozen=True, slots=True)
+class Street:
+    """One street: what it deals, then its betting round (see the module doc)."""
+
+    name: str  # English, what the page shows: "Preflop", "Flop", "3rd street"
+    hole_down: int = 0
+    hole_up: int = 0
+    board: int = 0
+    burn: bool = False
+    draw: bool = False
+    opener: Opener = Opener.LEFT_OF_BUTTON
+    big_bet: bool = False
+
+    @property
+    def phase(self) -> str:
+        """The street's phase value in views and :class:`~engine.core.model.StreetStarted` (lower case)."""
+        return self.name.lower().replace(" ", "_")
+
+
+# hooks receive the core's state and hand values (engine.core.model): typed Any to keep this module a leaf
+OpenerHook = Callable[[Any, Any, int], int]
+ForcedHook = Callable[[Any, Any], tuple[tuple[int, str, int, bool], ...]]
+RaiseHook = Callable[[Any, Any, int], "tuple[int, int] | None"]
+BigBetHook = Callable[[Any, Any], bool]
+ValueHook = Callable[[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], int]
+OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A game of the core: everything :class:`engine.core.CoreGame` needs to play it.
+
+    ``code``/``name``/``short_name``: the registry's (PHH variant code, English name, lobby name).
+    ``family``: :class:`engine.core.game.GameFamily` value. ``streets``: in order. ``structure``: NL/PL/FL.
+    ``forced_fields``: the :class:`~engine.core.forced.ForcedBets` fields the game may use (others are
+    refused); ``blinds``: whether a big blind is required. ``min_seats``/``max_seats``: table sizes.
+    ``evaluation``: the showdown rule. Hooks: see the module doc (``None``: the built-in rule).
+    """
+
+    code: str
+    name: str
+    short_name: str
+    family: str
+    streets: tuple[Street, ...]
+    structure: Structure
+    forced_fields: frozenset[str]
+    blinds: bool = True
+    min_seats: int = 2
+    max_seats: int = 10
+    evaluation: Evaluation = Evaluation.BEST_FIVE
+    opener_hook: OpenerHook | None = None
+    forced_hook: ForcedHook | None = None
+    raise_hook: RaiseHook | None = None
+    big_bet_hook: BigBetHook | None = None
+    value_hook: ValueHook | None = None
+    odd_chip_hook: OddChipHook | None = None
+
+    @property
+    def limit(self) -> str:
+        """``"NL"``, ``"PL"`` or ``"FL"``."""
+        return self.structure.value
+
+    @property
+    def hole_cards(self) -> int:
+        """Cards (down and up) a player holds once every street is dealt."""
+        return sum(s.hole_down + s.hole_up for s in self.streets)

@@ -1,0 +1,325 @@
+"""What a seat may do (:func:`legal_actions`), what a viewer may see (:func:`view`) and the log as a player
+may receive it (:func:`public_log`), for every core game.
+
+Legal actions are computed with the decider's own rules (:func:`engine.core.rules.bet_range`), so every
+action listed is accepted by ``decide`` and every other refused. Labels are English: Fold, Check, Call,
+Bet, Raise, All-in, Show, Muck.
+
+A seated player sees their own down cards, everything face up (up cards, the board, shown hands), stacks,
+bets and pots; a spectator only what is face up; ``reveal`` (auditors) every card and the stock. An event
+belongs to the player who sat in its seat *when it happened* (:mod:`engine.occupancy`, issue 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine._replace import replace
+from engine.cards import Card
+from engine.core.model import (
+    BetOrRaise,
+    BoardDealt,
+    CardsDealt,
+    CheckOrCall,
+    Command,
+    CoreState,
+    Discarded,
+    Event,
+    Fold,
+    HandStarted,
+    MuckHand,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerSeated,
+    ShowHand,
+)
+from engine.core.rules import bet_range, in_hand, pot_layout
+from engine.core.spec import GameSpec
+from engine.occupancy import Seating, seat_of, seatings
+from engine.pots import PotError
+
+__all__ = [
+    "ARRIVALS",
+    "DEPARTURES",
+    "BoardDealtPublic",
+    "CardsDealtHidden",
+    "CoreView",
+    "DiscardedHidden",
+    "LegalAction",
+    "LogEntry",
+    "PotView",
+    "SeatView",
+    "legal_actions",
+    "public_event",
+    "public_log",
+    "view",
+]
+
+ARRIVALS = (PlayerSeated,)
+DEPARTURES = (PlayerRemoved, PlayerEliminated)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One possible decision: ``kind`` (``fold check call bet raise show muck``), ``label`` (the English
+    button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise **to**."""
+
+    kind: str
+    label: str
+    minimum: int = 0
+    maximum: int = 0
+
+    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+        kind = self.kind
+        if kind in ("bet", "raise"):
+            return BetOrRaise(seat, self.minimum if amount is None else amount, at)
+        if kind in ("check", "call"):
+            return CheckOrCall(seat, at)
+        if kind == "fold":
+            return Fold(seat, at)
+        if kind == "show":
+            return ShowHand(seat, at)
+        return MuckHand(seat, at)
+
+
+_FOLD = LegalAction("fold", "Fold")
+_CHECK = LegalAction("check", "Check")
+_SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
+
+
+def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAction, ...]:
+    """Everything ``seat`` may do now (empty when it is not to act): Fold; Check or Call (All-in when the
+    call takes the whole stack); Bet or Raise with the range of G-ACT-2/G-LIMIT-1 and All-in when the
+    whole stack is within it; at the showdown Show and Muck (G-SHOW-1)."""
+    hand = state.hand
+    if hand is None or hand.to_act != seat:
+        return ()
+    if hand.showdown:
+        return _SHOWDOWN
+    occupant = state.seats[seat]
+    stack = 0 if occupant is None else occupant.stack
+    owed = hand.current_bet - hand.round_bets[seat]
+    actions = [_FOLD]
+    if owed <= 0:
+        actions.append(_CHECK)
+    else:
+        call = min(owed, stack)
+        actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+    bounds = bet_range(spec, state, hand, seat)
+    if bounds is not None:
+        low, high = bounds
+        kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")
+        all_in = hand.round_bets[seat] + stack
+        if low < all_in:
+            actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+        if high == all_in:
+            actions.append(LegalAction(kind, "All-in", all_in, all_in))
+    return tuple(actions)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the viewer sees it: ``down`` its face-down cards (``None`` for a card the viewer may
+    not see), ``up`` its face-up cards, ``bet`` this round, ``contributed`` this hand."""
+
+    seat: int
+    player: str
+    stack: int
+    sitting_out: bool
+    in_hand: bool
+    folded: bool
+    all_in: bool
+    bet: int
+    contributed: int
+    down: tuple[Card | None, ...]
+    up: tuple[Card, ...]
+    discarded: int
+    shown: bool
+    time_bank: int
+
+    @property
+    def cards(self) -> tuple[Card | None, ...]:
+        """Every card of the seat, down then up (what a one-row hand shows)."""
+        return (*self.down, *self.up)
+
+
+@dataclass(frozen=True, slots=True)
+class PotView:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CoreView:
+    """The table for ``viewer`` (a seat, or ``None``: a spectator). ``phase``: the street's phase value
+    (``"preflop"``…, ``"showdown"``), ``None`` between hands; ``pots`` as they would be split now;
+    ``legal``: the viewer's options; ``forced``: the forced bets (``big_blind`` is the headline)."""
+
+    viewer: int | None
+    hand_number: int
+    phase: str | None
+    button: int
+    small_blind: int
+    big_blind: int
+    seats: tuple[SeatView | None, ...]
+    board: tuple[Card, ...]
+    pot: int
+    pots: tuple[PotView, ...]
+    current_bet: int
+    to_act: int | None
+    deadline: int
+    stock: int
+    stock_cards: tuple[Card, ...]
+    legal: tuple[LegalAction, ...]
+    forced_bet: int
+
+
+def view(spec: GameSpec, state: CoreState, viewer: int | None = None, reveal: bool = False) -> CoreView:
+    """The table as ``viewer`` sees it (``reveal``: every card and the stock)."""
+    hand = state.hand
+    seats: list[SeatView | None] = []
+    shown = dict(hand.shown) if hand is not None else {}
+    players = set(in_hand(hand)) if hand is not None else set()
+    for seat, occupant in enumerate(state.seats):
+        if occupant is None:
+            seats.append(None)
+            continue
+        if hand is None:
+            seats.append(
+                SeatView(
+                    seat,
+                    occupant.player,
+                    occupant.stack,
+                    occupant.sitting_out,
+                    False,
+                    False,
+                    False,
+                    0,
+                    0,
+                    (),
+                    (),
+                    0,
+                    False,
+                    occupant.time_bank,
+                )
+            )
+            continue
+        down = hand.down[seat]
+        visible = reveal or seat == viewer or seat in shown
+        seats.append(
+            SeatView(
+                seat=seat,
+                player=occupant.player,
+                stack=occupant.stack,
+                sitting_out=occupant.sitting_out,
+                in_hand=seat in players,
+                folded=seat in hand.dealt and seat not in players,
+                all_in=seat in players and occupant.stack == 0,
+                bet=hand.round_bets[seat],
+                contributed=hand.contributed[seat],
+                down=down if visible else (None,) * len(down),
+                up=hand.up[seat],
+                discarded=len(hand.discards[seat]),
+                shown=seat in shown,
+                time_bank=occupant.time_bank,
+            )
+        )
+    pots: tuple[PotView, ...] = ()
+    if hand is not None:
+        try:
+            layout = pot_layout(hand, state, hand.folded)
+            pots = tuple(PotView(p.amount, p.eligible) for p in layout.pots)
+        except PotError:  # a betting round in progress: one pot
+            pots = (PotView(hand.dead + sum(hand.contributed), tuple(sorted(players))),)
+    phase = None
+    if hand is not None:
+        phase = "showdown" if hand.showdown else spec.streets[hand.street].phase
+    forced = hand.forced if hand is not None else state.forced
+    return CoreView(
+        viewer=viewer,
+        hand_number=state.hand_number,
+        phase=phase,
+        button=state.button,
+        small_blind=state.small_blind,
+        big_blind=state.big_blind,
+        seats=tuple(seats),
+        board=hand.board if hand is not None else (),
+        pot=(hand.dead + sum(hand.contributed)) if hand is not None else 0,
+        pots=pots,
+        current_bet=hand.current_bet if hand is not None else 0,
+        to_act=hand.to_act if hand is not None else None,
+        deadline=hand.deadline if hand is not None else 0,
+        stock=len(hand.stock) if hand is not None else 0,
+        stock_cards=hand.stock if (hand is not None and reveal) else (),
+        legal=legal_actions(spec, state, viewer) if viewer is not None else (),
+        forced_bet=forced.big_blind,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealtHidden:
+    """Another player received ``count`` face-down cards and ``up`` face up (public side of
+    :class:`~engine.core.model.CardsDealt`; the burn card's face is hidden too: ``burnt``)."""
+
+    seat: int
+    count: int
+    up: tuple[Card, ...]
+    burnt: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealtPublic:
+    """The board cards turned up, the burn card counted but not named."""
+
+    cards: tuple[Card, ...]
+    burnt: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardedHidden:
+    """Another player changed ``count`` cards (the public side of :class:`~engine.core.model.Discarded`)."""
+
+    seat: int
+    count: int
+
+
+PublicEvent = Event | CardsDealtHidden | DiscardedHidden | BoardDealtPublic
+
+
+def public_event(event: Event, viewer: int | None = None, reveal: bool = False) -> PublicEvent:
+    """``event`` as the player at seat ``viewer`` *when it happened* may receive it: the deck emptied,
+    another seat's down cards and every burn card reduced to their number. ``reveal``: unchanged."""
+    if reveal:
+        return event
+    if isinstance(event, HandStarted):
+        return replace(event, deck=())
+    if isinstance(event, CardsDealt):
+        if event.seat != viewer:
+            return CardsDealtHidden(event.seat, len(event.down), event.up, len(event.burn))
+        return replace(event, burn=()) if event.burn else event
+    if isinstance(event, BoardDealt):
+        return BoardDealtPublic(event.cards, len(event.burn))
+    if isinstance(event, Discarded) and event.seat != viewer:
+        return DiscardedHidden(event.seat, len(event.cards))
+    return event
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One event as a viewer may receive it, with the seating when it happened."""
+
+    event: PublicEvent
+    seating: Seating
+
+
+def public_log(
+    events: Sequence[Event], now: Seating, viewer: str | None, reveal: bool = False
+) -> tuple[LogEntry, ...]:
+    """``events`` (consecutive, the last leading to the seating ``now``) as the player ``viewer`` may
+    receive them, each redacted for the seat that player held when it happened."""
+    return tuple(
+        LogEntry(public_event(event, seat_of(at, viewer), reveal), at)
+        for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True)
+    )
