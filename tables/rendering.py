@@ -311,8 +311,10 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
         word = FORCED_WORDS.get(event.kind, event.kind)
         return f"{who(event.seat)}: {word} {event.amount}"
     if kind == "StreetStarted":
-        name = game.phase_names.get(str(event.street), "") or game.phase_names.get(event.street, "")
-        return f"— {name} —" if name else None
+        # the game names its streets' phases in street order (then the showdown): StreetStarted.street
+        names = [name for phase, name in game.phase_names.items() if phase != "showdown"]
+        street = event.street
+        return f"— {names[street]} —" if isinstance(street, int) and 0 <= street < len(names) else None
     if kind in ("CardsDealt", "CardsDealtHidden"):
         down = getattr(event, "down", getattr(event, "cards", ()))
         up = _known(getattr(event, "up", ()))
@@ -332,7 +334,7 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
             text = _("%(player)s receives %(cards)s face up")
             parts.append(text % {"player": who(event.seat), "cards": " ".join(up)})
         return "; ".join(parts) or None
-    if kind == "BoardDealt":
+    if kind in ("BoardDealt", "BoardDealtPublic"):
         return _("Board: %(cards)s") % {"cards": " ".join(_known(event.cards))}
     if kind == "Checked":
         return f"{who(event.seat)}: Check"
@@ -454,11 +456,13 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     return None
 
 
-def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:
-    """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
-    may see them. Each event is redacted and named by who sat in its seat *when it happened*
-    (the game's ``public_log``, walking back from the seating of ``loaded``), not by today's seating: a
-    player moved into a seat someone left sees none of that player's cards (issue 15)."""
+def public_entries(
+    loaded: Loaded, username: str, events: list[RecordedEvent]
+) -> list[tuple[int, Any, dict[int, str]]]:
+    """``(version, public event, names by seat)`` for the game events among ``events`` (consecutive, the
+    last at ``loaded.version``) as ``username`` may see them: each redacted and named by who sat in its seat
+    *when it happened* (the game's ``public_log``, walking back from the seating of ``loaded``), not by
+    today's seating: a player moved into a seat someone left sees none of that player's cards (issue 15)."""
     game = loaded.rules
     engine_events = [
         (recorded.version, from_data(cls, recorded.data))
@@ -467,10 +471,28 @@ def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> lis
     ]
     now = loaded.facts.seating
     entries = game.public_log([event for _version, event in engine_events], now, username)
-    texts = {}
-    for (version, _event), entry in zip(engine_events, entries, strict=True):
-        names = {seat: player for seat, player in enumerate(entry.seating) if player is not None}
-        texts[version] = describe(entry.event, names, game)
+    return [
+        (
+            version,
+            entry.event,
+            {seat: player for seat, player in enumerate(entry.seating) if player is not None},
+        )
+        for (version, _event), entry in zip(engine_events, entries, strict=True)
+    ]
+
+
+def log_lines(
+    loaded: Loaded,
+    username: str,
+    events: list[RecordedEvent],
+    entries: list[tuple[int, Any, dict[int, str]]] | None = None,
+) -> list[tuple[int, str]]:
+    """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
+    may see them (:func:`public_entries`; ``entries``: already computed)."""
+    game = loaded.rules
+    if entries is None:
+        entries = public_entries(loaded, username, events)
+    texts = {version: describe(event, names, game) for version, event, names in entries}
     lines = []
     for recorded in events:
         text = texts.get(recorded.version)
@@ -479,6 +501,29 @@ def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> lis
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict[str, Any] | None:
+    """What the ``#last-hand`` box shows after ``entries``: the hands shown at the showdown of the last hand
+    (``shown``: player, cards, the hand's name, G-SHOW-1) and who won what (``won``: player, chips), or
+    ``None`` when ``entries`` change nothing there (no hand started, nothing shown or won; ``full``: a fresh
+    page, which gets the box even empty). A new hand empties it."""
+    start = max(
+        (i for i, (_v, event, _n) in enumerate(entries) if type(event).__name__ == "HandStarted"), default=-1
+    )
+    shown, won = [], []
+    for _version, event, names in entries[start + 1 :]:
+        kind = type(event).__name__
+        if kind == "HandShown":
+            name = names.get(event.seat, f"#{event.seat + 1}")
+            shown.append({"player": name, "cards": _known(event.cards), "label": getattr(event, "label", "")})
+        elif kind == "PotAwarded":
+            won.extend(
+                {"player": names.get(seat, f"#{seat + 1}"), "chips": chips} for seat, chips in event.shares
+            )
+    if not shown and not won and start < 0 and not full:
+        return None
+    return {"shown": shown, "won": won}
 
 
 def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:
@@ -490,6 +535,12 @@ def fragments(loaded: Loaded, username: str, after: int, events: list[RecordedEv
     """The out-of-band swaps bringing a page at version ``after`` (0: a fresh page) to ``loaded.version``."""
     if events is None:
         events = recent_events(loaded, after)
-    lines = log_lines(loaded, username, events)
+    entries = public_entries(loaded, username, events)
+    lines = log_lines(loaded, username, events, entries)
     log = render_to_string("tables/_log.html", {"lines": lines, "replace": after == 0})
-    return table_html(loaded, username) + log
+    html = table_html(loaded, username)
+    if loaded.rules.family is not GameFamily.ITALIAN:  # the showdown box of the international games
+        result = showdown(entries, after == 0)
+        if result is not None:
+            html += render_to_string("tables/_last_hand.html", result)
+    return html + log

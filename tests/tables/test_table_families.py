@@ -15,6 +15,7 @@ from django.utils import translation
 
 from config.routing import websocket_urlpatterns
 from engine.core import GameFamily, find_game, games
+from eventstore.store import read_stream
 from tables import rendering, service
 from tests.tables.helpers import WebsocketCommunicator, not_to_act, to_act
 
@@ -29,8 +30,9 @@ def buttons(html: str) -> dict[str, dict[str, str]]:
         if action is None:
             continue
         key = re.search(r'data-key="(\w)"', attributes)
+        name = "all_in" if "data-all-in" in attributes else action.group(1)
         title = re.search(r'title="([^"]*)"', attributes)
-        found[action.group(1)] = {
+        found[name] = {
             "label": re.sub(r"<[^>]+>", "", text).strip(),
             "key": key.group(1) if key else "",
             "title": title.group(1) if title else "",
@@ -131,3 +133,121 @@ def test_forced_bets_on_the_page_in_both_languages() -> None:
     stud = ForcedBets(ante=20, bring_in=50, small_bet=100, big_bet=200)
     with translation.override("en"):
         assert rendering.forced_text(stud) == "Ante 20 · Bring-in 50 · Bets 100/200"
+
+
+# --- hold'em (TH-1) ------------------------------------------------------------------------------------
+
+HOLDEM_STACK = 1000
+
+
+def open_holdem(code: str = "NT", players: tuple[str, ...] = ("anna", "bruno", "carla")) -> int:
+    """A table of ``code`` with blinds 5/10 and ``players`` on seats 0.. (1000 chips each); returns its id."""
+    from engine.core import ForcedBets
+
+    game = find_game(code)
+    config = game.table_config(
+        seats=len(players),
+        tournament=False,
+        forced=ForcedBets(small_blind=5, big_blind=10),
+        action_time_ms=30_000,
+        time_bank_ms=0,
+    )
+    seated = [(seat, player, HOLDEM_STACK) for seat, player in enumerate(players)]
+    return service.open_table("H", config, seated, game=code, first_button=0).table_id
+
+
+def start(table_id: int, seed: int = 11) -> service.Loaded:
+    outcome = service.handle(
+        table_id, lambda loaded, at: service.start_command(loaded, at, None, seed=seed.to_bytes(32, "big"))
+    )
+    return outcome.loaded
+
+
+def seat_html(html: str, seat: int) -> str:
+    begin = html.index(f'data-seat="{seat}"')
+    end = html.find("data-seat=", begin + 10)
+    return html[begin : end if end != -1 else html.index('class="pot"', begin)]
+
+
+def player_to_act(table_id: int) -> tuple[int, str]:
+    loaded = service.load(table_id)
+    (seat,) = loaded.rules.to_act(loaded.state)
+    return seat, loaded.facts.seats[seat].player
+
+
+@pytest.mark.django_db
+def test_holdem_page_preflop(web_as, players) -> None:
+    """TH-1: two hole cards for their owner only, backs for the others; the button and blinds marked; the
+    English buttons with their keys; the game, the blinds and the street on the info line."""
+    table_id = open_holdem()
+    loaded = start(table_id)
+    view = loaded.rules.view(loaded.state, None)
+    seat, player = player_to_act(table_id)
+    html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-family="holdem"' in html
+    mine = loaded.state.hand.down[seat]
+    for card in mine:
+        assert f'data-card="{card}"' in seat_html(html, seat)
+    for other in {0, 1, 2} - {seat}:
+        block = seat_html(html, other)
+        assert block.count("cards/back.svg") == 2 and "data-card=" not in block
+        for card in loaded.state.hand.down[other]:
+            assert f"cards/{card}.svg" not in html
+    assert 'class="dealer-button"' in seat_html(html, view.button)
+    assert ">SB<" in seat_html(html, view.small_blind) and ">BB<" in seat_html(html, view.big_blind)
+    info = re.search(r'<div class="table-info muted">(.*?)</div>', html, re.S)
+    assert info is not None
+    text = re.sub(r"<[^>]+>|\s+", " ", info.group(1)).split()
+    assert " ".join(text) == "NLHE · Hand 1 · Blinds 5/10 · Preflop"
+    found = buttons(html)
+    assert found["fold"] == {"label": "Fold", "key": "f", "title": "give up the hand"}
+    assert found["call"]["label"] == "Call 10" and found["call"]["key"] == "c"
+    assert found["raise"]["label"] == "Raise" and found["raise"]["key"] == "r"
+    assert 'name="amount" min="20" max="' in html  # the bet box: a raise to 20 at least (G-ACT-2)
+    assert found["raise"]["title"] == "raise the bet"
+    assert found["all_in"] == {"label": "All-in 1000", "key": "a", "title": "raise the bet"}
+    assert 'class="board"' not in html  # nothing on the board yet
+    # the same page in Italian: the buttons stay English, the rest is Italian
+    html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    found = buttons(html)
+    assert found["fold"] == {"label": "Fold", "key": "f", "title": "abbandona la mano"}
+    assert "Bui 5/10" in html and "Mano 1" in html
+
+
+def play(table_id: int, choose) -> service.Loaded:  # type: ignore[no-untyped-def]
+    """One action of the player to act: ``choose(kinds)`` names it."""
+    seat, player = player_to_act(table_id)
+    loaded = service.load(table_id)
+    kinds = [str(option.kind) for option in loaded.rules.legal_actions(loaded.state, seat)]
+    return service.act(table_id, player, choose(kinds)).loaded
+
+
+@pytest.mark.django_db
+def test_holdem_board_showdown_and_log(web_as, players) -> None:
+    """Everybody checks down: the flop, turn and river in the middle; at the showdown the hands shown
+    are named (G-SHOW-1) and the pot's winner given, in the box and the log."""
+    table_id = open_holdem()
+    start(table_id)
+    loaded = service.load(table_id)
+    while loaded.state.hand is not None and not loaded.state.hand.board:
+        loaded = play(table_id, lambda kinds: "call" if "call" in kinds else "check")
+    html = web_as(players["anna"]).get(f"/tables/{table_id}/").content.decode()
+    board = re.search(r'<div class="board"[^>]*>(.*?)</div>', html, re.S)
+    assert board is not None
+    assert re.findall(r'data-card="(\w\w)"', board.group(1)) == [str(c) for c in loaded.state.hand.board]
+    assert len(loaded.state.hand.board) == 3
+    assert "— Flop —" in html
+    while loaded.state.hand is not None:
+        loaded = play(
+            table_id, lambda kinds: next(k for k in ("check", "call", "show", "muck") if k in kinds)
+        )
+    html = web_as(players["anna"]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    box = re.search(r'<div id="last-hand"[^>]*>(.*?)</div>\s*<div id="hand-log"', html, re.S)
+    assert box is not None, html[-3000:]
+    events = [e for e in read_stream(service.stream_id(table_id)) if e.type == "HandShown"]
+    assert events, "a showdown"
+    for event in events:
+        assert event.data["label"] in box.group(1)
+    assert re.search(r"(anna|bruno|carla) wins \d+", box.group(1))
+    log = html[html.index('<div id="hand-log"') :]
+    assert "Hand over." in log and "Board: " in log, log
