@@ -135,6 +135,7 @@ def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: in
     if seat_view is None:
         return {"index": index, "position": position, "empty": True}
     down, up = _cards_of(seat_view)
+    running = getattr(table_view, "phase", None) is not None  # blinds are marked while their hand runs
     return {
         "index": index,
         "position": position,
@@ -151,8 +152,8 @@ def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: in
         "to_act": getattr(table_view, "to_act", None) == index,
         "me": index == viewer,
         "button": getattr(table_view, "button", -1) == index,
-        "small_blind": getattr(table_view, "small_blind", -1) == index,
-        "big_blind": getattr(table_view, "big_blind", -1) == index,
+        "small_blind": running and getattr(table_view, "small_blind", -1) == index,
+        "big_blind": running and getattr(table_view, "big_blind", -1) == index,
         "discarded": getattr(seat_view, "discarded", 0),
         "shown": getattr(seat_view, "shown", False),
         "hand_label": getattr(seat_view, "hand_label", "") or "",
