@@ -199,6 +199,32 @@ def _actions(
     return actions, bet, discard
 
 
+def _presets(
+    table_view: Any, me: dict[str, Any], bet: dict[str, Any], all_in_button: bool
+) -> list[tuple[str, int]]:
+    """The amounts the bet box offers in one click: ``[(label, chips)]`` for the minimum, half the pot, the
+    pot and the maximum (not when an All-in button is there), each within the legal range (G-ACT-2) and
+    listed once. A pot-sized bet or raise
+    goes **to** the current bet plus the pot after calling (the pot-limit maximum, PL-1's arithmetic)."""
+    low, high = bet["minimum"], bet["maximum"]
+    current = getattr(table_view, "current_bet", 0) or 0
+    owed = max(0, current - me["bet"])
+    pot_after_call = (getattr(table_view, "pot", 0) or 0) + owed
+    wanted = [
+        ("Min", low),
+        ("½ Pot", current + pot_after_call // 2),
+        ("Pot", current + pot_after_call),
+    ]
+    if not all_in_button:
+        wanted.append(("Max", high))
+    presets: list[tuple[str, int]] = []
+    for label, amount in wanted:
+        amount = max(low, min(high, amount))
+        if all(amount != chips for _label, chips in presets):
+            presets.append((label, amount))
+    return presets
+
+
 def _forced_line(game: Game, loaded: Loaded, table_view: Any) -> str:
     """The forced bets of the hand running (else the next one) on the info line (:func:`forced_text`)."""
     return forced_text(getattr(table_view, "forced", None) or loaded.facts.forced)
@@ -222,6 +248,8 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
     if getattr(table_view, "to_act", None) is not None:
         deadline = service.row(loaded)["deadline_ms"]
     italian = game.family is GameFamily.ITALIAN
+    if bet is not None and not italian and mine is not None:
+        bet["presets"] = _presets(table_view, mine, bet, any(a["all_in"] for a in actions))
     return {
         "table": loaded,
         "game": game,

@@ -47,6 +47,15 @@
     var h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
     return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
   };
+  // the bet box's one-click amounts (Min, ½ Pot, Pot, Max: templates/tables/partials/common/amount.html)
+  document.addEventListener("click", function (e) {
+    var preset = e.target.closest && e.target.closest("button.preset[data-amount]");
+    if (!preset) { return; }
+    var box = preset.closest(".amount");
+    box.querySelectorAll("input[type=number], input[type=range]").forEach(function (input) {
+      input.value = preset.dataset.amount;
+    });
+  });
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {
       e.target.nextElementSibling.classList.toggle("selected", e.target.checked);

@@ -127,6 +127,10 @@ def test_holdem_against_bots_with_the_keyboard(
                 assert version(page) == before, "a key typed in the amount box acted"
                 assert page.locator("#actions input[name=amount]").count() == 1
                 box.press("Escape")
+                for preset in page.locator("#actions button.preset").all():  # one-click amounts
+                    preset.click()
+                    assert box.input_value() == preset.get_attribute("data-amount")
+                assert version(page) == before, "an amount preset acted"
                 typed_checked = True
             offered = {k for k, _ in keys}
             key = next(k for k in ("c", "s", "f", "m") if k in offered)  # call/check, show, fold, muck

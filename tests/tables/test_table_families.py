@@ -207,6 +207,12 @@ def test_holdem_page_preflop(web_as, players) -> None:
     assert found["raise"]["title"] == "raise the bet"
     assert found["all_in"] == {"label": "All-in 1000", "key": "a", "title": "raise the bet"}
     assert 'class="board"' not in html  # nothing on the board yet
+    # one-click amounts: raise to the minimum, half the pot, the pot (10 + 15 + 10 to call); everything is
+    # the All-in button
+    presets = re.findall(
+        r'<button type="button" class="preset" data-amount="(\d+)"[^>]*>(.*?)</button>', html
+    )
+    assert presets == [("20", "Min"), ("22", "½ Pot"), ("35", "Pot")]
     # the same page in Italian: the buttons stay English, the rest is Italian
     html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     found = buttons(html)
