@@ -175,9 +175,36 @@ def _verify_hand(game: Game, hand: _Hand) -> None:
     _verify_cards(game, hand, deck)
 
 
+def _verify_core_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
+    """The card flow of a core game's hand (hold'em, Omaha: ``engine.core``): every ``CardsDealt`` (burn,
+    down and up cards) and ``BoardDealt`` (burn and board cards) takes the top of the stock in order, the
+    stock being the recomputed ``deck`` (TH-1's burns included)."""
+    stock = deck
+    for version, event in hand.events:
+        kind = type(event).__name__
+        if kind == "CardsDealt":
+            cards = (*event.burn, *event.down, *event.up)
+            who = f"seat {event.seat}"
+        elif kind == "BoardDealt":
+            cards = (*event.burn, *event.cards)
+            who = "the board"
+        else:
+            continue
+        count = len(cards)
+        if cards != stock[:count]:
+            expected = " ".join(map(str, stock[:count])) or "nothing (the stock is empty)"
+            got = " ".join(map(str, cards))
+            where = f"v{version}: hand {hand.started.number}"
+            raise _Failed(version, f"{where}: {who} got {got}, top of the stock: {expected}")
+        stock = stock[count:]
+
+
 def _verify_cards(game: Game, hand: _Hand, deck: tuple[Card, ...]) -> None:
     """Replay the card flow of the hand against the recomputed ``deck`` (see the module doc, point 5)."""
     started = hand.started
+    if not hasattr(started, "adeguamento"):
+        _verify_core_cards(hand, deck)
+        return
     in_hand = set(started.dealt) - {seat for seat, _ in started.adeguamento}
     stock: tuple[Card, ...] = deck
     held: dict[int, set[Card]] = {seat: set() for seat in started.dealt}

@@ -219,7 +219,9 @@ def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
         changes["round_bets"] = _set(hand.round_bets, seat, bet)
         changes["current_bet"] = max(hand.current_bet, bet)
         if e.kind in ("big_blind", "straddle"):
+            # the full blind is the bet to call even when its poster is all-in for less (TDA)
             nominal = hand.forced.big_blind if e.kind == "big_blind" else hand.forced.straddle
+            changes["current_bet"] = max(hand.current_bet, bet, nominal)
             changes["min_raise"] = max(hand.min_raise, nominal)
             changes["blind_anchor"] = seat
             changes["raises"] = hand.raises + 1
@@ -1046,7 +1048,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
     for seat, kind, amount, dead in posts:
         chips = min(amount, _stack(b.state, seat))
-        if chips > 0:
+        if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
             live = kind not in ("ante", "big_blind_ante")
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
 
