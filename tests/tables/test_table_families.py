@@ -257,3 +257,23 @@ def test_holdem_board_showdown_and_log(web_as, players) -> None:
     assert re.search(r"(anna|bruno|carla) wins \d+", box.group(1))
     log = html[html.index('<div id="hand-log"') :]
     assert "Hand over." in log and "Board: " in log, log
+
+
+@pytest.mark.django_db
+def test_omaha_page_pot_limit(web_as, players) -> None:
+    """OM-1: four hole cards for their owner only; pot limit: the bet box stops at the pot (PL-1), so the
+    one-click Max is the pot-sized raise and there is no All-in button with 1000 behind."""
+    table_id = open_holdem("PO")
+    loaded = start(table_id)
+    seat, player = player_to_act(table_id)
+    html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-family="holdem"' in html
+    assert [f'data-card="{c}"' in seat_html(html, seat) for c in loaded.state.hand.down[seat]] == [True] * 4
+    for other in {0, 1, 2} - {seat}:
+        assert seat_html(html, other).count("cards/back.svg") == 4
+    assert "PLO" in html or "Omaha" in html
+    found = buttons(html)
+    assert "all_in" not in found and found["raise"]["label"] == "Raise"
+    presets = re.findall(r'class="preset" data-amount="(\d+)"[^>]*>(.*?)</button>', html)
+    assert presets[-1] == ("35", "Pot")  # the pot limit: 10 + (15 + 10 to call)
+    assert 'max="35"' in html
