@@ -160,21 +160,32 @@ def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: in
     }
 
 
+SENT_AS = {"complete": "raise", "bring_in": "bring_in", "all_in": "raise"}
+"""The action a button sends when its kind is not one of the game's ``actions`` (a stud completion is a
+raise of the bring-in to the small bet, ST-1)."""
+
+
 def _actions(
     game: Game, table_view: Any, me: dict[str, Any] | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, dict[str, Any] | None]:
     """``(buttons, amount box, discard)`` of the action bar from the view's legal actions. Italian games
-    keep their labels and English glosses; international games get :data:`ENGLISH_LABELS` and glosses in
-    the page's language. Every button has its :data:`SHORTCUTS` key."""
+    keep their labels and English glosses; international games get English poker words
+    (:data:`ENGLISH_LABELS`, or the game's own when it is one of them: "All-in" for a call of the whole
+    stack) and glosses in the page's language. Every button has its :data:`SHORTCUTS` key and the action it
+    sends (``send``). A draw game's "Stand pat" (a discard of no card) sets ``discard["stand_pat"]``."""
     italian = game.family is GameFamily.ITALIAN
     glosses = {} if italian else _gettext_glosses()
+    english = set(ENGLISH_LABELS.values())
+    amount_kinds = game.amount_actions if italian else game.amount_actions | {"complete"}
     everything = (me["stack"] + me["bet"]) if me is not None else None
-    actions, bet, discard = [], None, None
+    actions, bet, discard, stand_pat = [], None, None, False
     for option in getattr(table_view, "legal", ()) or ():
         kind = kind_of(option)
-        label = option.label if italian else ENGLISH_LABELS.get(kind, option.label)
+        own = italian or option.label in english
+        label = option.label if own else ENGLISH_LABELS.get(kind, option.label)
         entry: dict[str, Any] = {
             "kind": kind,
+            "send": kind if italian or kind in game.actions else SENT_AS.get(kind, kind),
             "label": label,
             "gloss": game.glosses.get(option.label.split()[0], "") if italian else glosses.get(kind, ""),
             "minimum": option.minimum,
@@ -183,7 +194,7 @@ def _actions(
             "key": SHORTCUTS.get(kind, ""),
             "all_in": False,
         }
-        if kind in game.amount_actions:
+        if kind in amount_kinds:
             if option.minimum < option.maximum and bet is None:
                 bet = entry  # the amount box, limited to the legal range
             else:
@@ -193,9 +204,15 @@ def _actions(
                     if not italian:
                         entry["label"] = ENGLISH_LABELS["all_in"]
         if kind == "discard":
-            discard = entry
+            if not italian and option.maximum == 0:
+                stand_pat = True  # Stand pat: a discard of no card (FD-1)
+            else:
+                discard = entry
             continue
         actions.append(entry)
+    if stand_pat:
+        discard = discard or {"kind": "discard", "minimum": 0, "maximum": 0}
+        discard["stand_pat"] = True
     return actions, bet, discard
 
 
