@@ -101,8 +101,16 @@ def test_the_blind_round_has_shortcuts(web_as, players, table) -> None:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("language", "message"), [("it", "Non è il tuo turno."), ("en", "It is not seat ")])
-async def test_a_refusal_over_the_socket_speaks_the_page_language(players, dealt_table, language, message):
+@pytest.mark.parametrize(
+    ("language", "message", "stale"),
+    [
+        ("it", "Non è il tuo turno.", "Il tavolo è cambiato: versione"),
+        ("en", "It is not seat ", "The table has changed: version"),
+    ],
+)
+async def test_a_refusal_over_the_socket_speaks_the_page_language(
+    players, dealt_table, language, message, stale
+):
     """The rules refuse in Italian and in English (``IllegalAction.english``): the socket answers in the
     language of the page (the browser's Accept-Language here)."""
     other = await database_sync_to_async(not_to_act)(dealt_table)
@@ -119,6 +127,12 @@ async def test_a_refusal_over_the_socket_speaks_the_page_language(players, dealt
     reply = await communicator.receive_from(timeout=TIMEOUT)
     text = re.search(r'<div class="error" role="alert">(.*?)</div>', reply, re.S)
     assert text is not None and text.group(1).startswith(message), reply
+    await communicator.send_json_to(
+        {"action": "check", "expected_version": loaded.version - 1, "command_id": str(uuid.uuid4())}
+    )
+    reply = await communicator.receive_from(timeout=TIMEOUT)
+    text = re.search(r'<div class="error" role="alert">(.*?)</div>', reply, re.S)
+    assert text is not None and text.group(1).startswith(stale), reply
     await communicator.disconnect()
 
 
