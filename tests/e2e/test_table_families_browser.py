@@ -171,3 +171,175 @@ def test_holdem_against_bots_with_the_keyboard(
                 assert cards <= shown[seat], (seat, cards, shown)
     print(f"\ne2e hold'em: pressed {presses}; {len(frames)} socket frames; screenshots in {output_dir}")
     live_service.assert_no_errors()
+
+
+# --- stud and draw ---------------------------------------------------------------------------------------
+
+PLAYER2 = "ospite2"
+
+
+def registered(code: str) -> bool:
+    from engine.core import UnknownGame
+
+    try:
+        find_game(code)
+    except UnknownGame:
+        return False
+    return True
+
+
+def open_game(code: str, forced: ForcedBets, seated: list[tuple[int, str, int]]) -> int:
+    game = find_game(code)
+    config = game.table_config(
+        seats=len(seated), tournament=False, forced=forced, action_time_ms=60_000, time_bank_ms=0
+    )
+    return tables.open_table(f"{code} e2e", config, seated, game=code, first_button=0).table_id
+
+
+def watch_frames(page: Any) -> list[str]:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
+
+def press_for(page: Any, order: tuple[str, ...]) -> str | None:
+    """Press the first key of ``order`` that a visible button of the action bar offers; returns it."""
+    offered = set(
+        page.eval_on_selector_all("#actions button[data-key]", "els => els.map(e => e.dataset.key)")
+    )
+    for key in order:
+        if key in offered:
+            page.keyboard.press(key)
+            return key
+    return None
+
+
+def play_one_hand(pages: list[Any], act: Any) -> list[tuple[int, str]]:
+    """Each page acts (``act(index, page)``, which presses a key) whenever it is its turn, until a hand in
+    which one of them acted has ended on the first page. Returns ``(page index, key)`` pressed."""
+    pressed: list[tuple[int, str]] = []
+    ended_before = 0
+    deadline = time.monotonic() + PLAY_SECONDS
+    while not pressed or hands_ended(pages[0]) <= ended_before:
+        assert time.monotonic() < deadline, f"no hand ended; pressed {pressed}"
+        acted = False
+        for index, page in enumerate(pages):
+            if not my_turn(page):
+                continue
+            before = version(page)
+            key = act(index, page)
+            if key is None:
+                continue
+            if not pressed:
+                ended_before = hands_ended(pages[0])
+            pressed.append((index, key))
+            acted = True
+            page.wait_for_function("v => Number(document.querySelector('#table').dataset.version) > v",
+                                   arg=before)  # fmt: skip
+        if not acted:
+            pages[0].wait_for_timeout(100)
+    return pressed
+
+
+@pytest.mark.skipif(
+    not registered("F7S"), reason="seven card stud is not registered yet (branch i16-studdraw)"
+)
+def test_stud_seen_from_two_browsers(
+    request: pytest.FixtureRequest, live_service: LiveService, asgi_live_server: str, browser: Any,
+    output_dir: Path,
+) -> None:  # fmt: skip
+    """ST-1 from both sides of the table: each player sees the other's up cards face up and never their
+    down cards (unless shown at the showdown), in the page and in every WebSocket message."""
+    in_thread(ensure_accounts)
+    forced = ForcedBets(ante=5, bring_in=10, small_bet=20, big_bet=40)
+    table_id = in_thread(lambda: open_game("F7S", forced, [(0, PLAYER, 1000), (1, PLAYER2, 1000)]))
+    pages, frames = [], []
+    for user in (PLAYER, PLAYER2):
+        page = new_context(browser, asgi_live_server, 1280, 800).new_page()
+        frames.append(watch_frames(page))
+        log_in(page, user, user)
+        page.goto(f"/tables/{table_id}/")
+        page.wait_for_function("window.__ws.messages >= 1")
+        pages.append(page)
+    seen_up: list[set[str]] = [set(), set()]
+
+    def act(index: int, page: Any) -> str | None:
+        other = 1 - index
+        selector = f'[data-seat="{other}"] .up-cards img[data-up]'
+        seen_up[index] |= set(page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.card)"))
+        return press_for(page, ("c", "b", "s"))  # check or call; the bring-in; show
+
+    try:
+        assert all(p.locator(".poker-table[data-family=stud]").count() == 1 for p in pages)
+        pressed = play_one_hand(pages, act)
+    finally:
+        for index, page in enumerate(pages):
+            screenshot(page, output_dir / artifact_name(request, f"stud-{index}"))
+    events = in_thread(lambda: read_stream(tables.stream_id(table_id)))
+    down: dict[int, set[str]] = {0: set(), 1: set()}
+    up: dict[int, set[str]] = {0: set(), 1: set()}
+    shown: dict[int, set[str]] = {0: set(), 1: set()}
+    for event in events:
+        if event.type == "CardsDealt":
+            down[event.data["seat"]].update(event.data.get("down", ()))
+            up[event.data["seat"]].update(event.data.get("up", ()))
+        if event.type == "HandShown":
+            shown[event.data["seat"]].update(event.data["cards"])
+    assert up[0] and up[1], "up cards were dealt"
+    for index in (0, 1):
+        other = 1 - index
+        assert seen_up[index] and seen_up[index] <= up[other], (index, seen_up[index], up[other])
+        hidden = down[other] - shown[other]
+        for frame in frames[index]:
+            cards = seat_cards(frame).get(other, set())
+            assert not cards & hidden, (index, cards & hidden)
+            assert not any(f'data-card="{card}"' in frame for card in hidden - down[index] - up[index]), index
+    print(f"\ne2e stud: pressed {pressed}; frames {[len(f) for f in frames]}")
+    live_service.assert_no_errors()
+
+
+@pytest.mark.skipif(
+    not registered("N5D"), reason="five card draw is not registered yet (branch i16-studdraw)"
+)
+def test_a_five_card_draw_hand_with_a_discard(
+    request: pytest.FixtureRequest, live_service: LiveService, asgi_live_server: str, browser: Any,
+    output_dir: Path,
+) -> None:  # fmt: skip
+    """FD-1 in the browser: the player ticks two cards and presses Draw (key d); the log says so, and the
+    two cards are replaced in their hand."""
+    in_thread(ensure_accounts)
+    in_thread(make_bots)
+    forced = ForcedBets(small_blind=10, big_blind=20)
+    seated = [(0, PLAYER, 1000), (1, BOTS[0], 1000), (2, BOTS[1], 1000)]
+    table_id = in_thread(lambda: open_game("N5D", forced, seated))
+    page = new_context(browser, asgi_live_server, 1280, 800).new_page()
+    log_in(page, PLAYER, PLAYER)
+    page.goto(f"/tables/{table_id}/")
+    page.wait_for_function("window.__ws.messages >= 1")
+    discarded: list[str] = []
+
+    def act(index: int, page: Any) -> str | None:
+        if page.locator('#actions button[data-action="discard"]').count() and not discarded:
+            boxes = page.locator(".draw-cards input[type=checkbox]")
+            for i in (0, 1):
+                boxes.nth(i).check(force=True)
+                discarded.append(boxes.nth(i).get_attribute("value") or "")
+            page.screenshot(path=str(output_dir / artifact_name(request, "draw-picked")))
+            page.keyboard.press("d")
+            return "d"
+        return press_for(page, ("c", "s", "f"))
+
+    try:
+        assert page.locator(".poker-table[data-family=draw]").count() == 1
+        pressed = play_one_hand([page], act)
+    finally:
+        screenshot(page, output_dir / artifact_name(request, "draw"))
+    events = in_thread(lambda: read_stream(tables.stream_id(table_id)))
+    mine = [e for e in events if e.type == "Discarded" and e.data["seat"] == 0]
+    if discarded:
+        assert mine and sorted(mine[0].data["cards"]) == sorted(discarded), (discarded, mine)
+        assert any("ospite: Draw 2" in text for text in page.eval_on_selector_all(
+            "#hand-log > div", "els => els.map(e => e.textContent)")), "the log names the draw"  # fmt: skip
+    else:  # the hand ended before the draw (everyone else folded): no discard to check
+        pytest.fail(f"the player never drew; pressed {pressed}")
+    live_service.assert_no_errors()
