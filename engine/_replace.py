@@ -4,6 +4,11 @@
 on every event, so this generates, once per class, a function that copies the slots directly
 (``object.__setattr__`` on a fresh instance) with the changed values. Same result, about three times
 faster. Only for classes without ``__post_init__`` and with every field in ``__init__``.
+
+A frozen dataclass *without* slots (the core games' hand state, :class:`engine.core.model.CoreHand`, whose
+forty fields change on every event) is copied through its ``__dict__`` in one step, three times faster
+again than copying forty slots; its changes are not checked against the fields (the callers are the
+engine's own ``evolve`` functions, covered by their tests).
 """
 
 from __future__ import annotations
@@ -17,7 +22,22 @@ _MISSING: Any = object()
 _REPLACERS: dict[type, Any] = {}
 
 
+def _copy_dict(cls: type) -> Any:
+    new = object.__new__
+
+    def replace(_o: Any, **changes: Any) -> Any:
+        copied: Any = new(cls)
+        attributes = copied.__dict__
+        attributes.update(_o.__dict__)
+        attributes.update(changes)
+        return copied
+
+    return replace
+
+
 def _make(cls: type) -> Any:
+    if "__slots__" not in cls.__dict__:
+        return _copy_dict(cls)
     names = [field.name for field in fields(cls)]
     lines = [f"def replace(_o, {', '.join(f'{name}=_M' for name in names)}):", "    _n = _new(_cls)"]
     lines += [f"    _set(_n, {name!r}, _o.{name} if {name} is _M else {name})" for name in names]

@@ -8,7 +8,7 @@ randomness itself: ``rng`` is any :class:`engine.core.game.Chooser` (``random.Ra
 from __future__ import annotations
 
 from engine.core.game import Chooser
-from engine.core.model import Command, CoreState
+from engine.core.model import Command, CoreState, Discard
 from engine.core.spec import GameSpec
 from engine.core.view import LegalAction, legal_actions
 
@@ -21,7 +21,11 @@ def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[Le
     if "show" in kinds:
         return (kinds["show"] if rng.random() < 0.7 else kinds["muck"]), None
     roll = rng.random()
-    aggressive = [a for a in actions if a.kind in ("bet", "raise")]
+    aggressive = [a for a in actions if a.kind in ("bet", "raise", "complete")]
+    if "bring_in" in kinds:  # ST-1: bring in, or complete now and then
+        if aggressive and roll >= 0.75:
+            return aggressive[0], aggressive[0].minimum
+        return kinds["bring_in"], None
     if aggressive and roll < 0.22:
         action = aggressive[0] if len(aggressive) == 1 or rng.random() < 0.85 else aggressive[-1]
         low, high = action.minimum, action.maximum
@@ -44,6 +48,18 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
     if not actions:
         raise ValueError(f"seat {seat} is not to act")
     hand = state.hand
+    if actions[0].kind == "discard" and hand is not None:
+        own = list(hand.down[seat])
+        count = rng.randrange(0, min(actions[0].maximum, 3) + 1)
+        chosen = tuple(own.pop(rng.randrange(0, len(own))) for _ in range(count))
+        return actions[0].command(seat, at=at, cards=chosen)
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
+    if hand is not None and actions[0].kind == "discard":  # FD-1: change 0 to 5 random cards
+        held = list(hand.down[seat])
+        count = rng.randrange(0, actions[0].maximum + 1)
+        discard = []
+        for _ in range(count):
+            discard.append(held.pop(rng.randrange(0, len(held))))
+        return Discard(seat, tuple(discard), at)
     action, amount = choose(actions, pot, rng)
     return action.command(seat, amount, at)

@@ -74,6 +74,7 @@ class CoreGame:
     """
 
     __slots__ = (
+        "actions",
         "code",
         "family",
         "limit",
@@ -85,7 +86,6 @@ class CoreGame:
         "spec",
     )
 
-    actions = ACTIONS
     events = _EVENTS
     config_type: type = CoreConfig
     state_type: type = CoreState
@@ -106,6 +106,8 @@ class CoreGame:
         names = {street.phase: street.name for street in spec.streets}
         names["showdown"] = "Showdown"
         self.phase_names: Mapping[str, str] = MappingProxyType(names)
+        drawing = any(street.draw for street in spec.streets)
+        self.actions: tuple[str, ...] = ACTIONS + (("discard",) if drawing else ())
 
     def __repr__(self) -> str:
         return f"<game {self.code}: {self.name}>"

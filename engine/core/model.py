@@ -17,6 +17,7 @@ __all__ = [
     "BetOrRaise",
     "BetPlaced",
     "BoardDealt",
+    "BringIn",
     "Called",
     "CardsDealt",
     "CheckOrCall",
@@ -56,6 +57,7 @@ __all__ = [
     "ShowdownStarted",
     "SitOut",
     "StartHand",
+    "StockReshuffled",
     "StreetStarted",
     "TimeBankUsed",
     "TimeoutExpired",
@@ -157,6 +159,15 @@ class BetOrRaise:
 
 
 @dataclass(frozen=True, slots=True)
+class BringIn:
+    """Stud (ST-1): the lowest door card posts the bring-in (PHH ``pb``); completing instead is a
+    :class:`BetOrRaise` to the small bet."""
+
+    seat: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class CheckOrCall:
     """Check, or call the current bet (all-in when short) (PHH ``cc``)."""
 
@@ -237,6 +248,7 @@ Command = (
     | DealCards
     | DealBoard
     | BetOrRaise
+    | BringIn
     | CheckOrCall
     | Fold
     | Discard
@@ -304,9 +316,11 @@ class ForcedBetPosted:
 @dataclass(frozen=True, slots=True)
 class StreetStarted:
     """Street ``street`` (an index of the game's streets) begins: its cards are dealt next, then its
-    betting round (bets of the previous round are gathered)."""
+    betting round (bets of the previous round are gathered). ``draw``: the street begins with a draw
+    (FD-1): each player in turn discards (or stands pat) and is dealt the replacements."""
 
     street: int
+    draw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +339,17 @@ class BoardDealt:
 
     cards: tuple[Card, ...]
     burn: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards) was
+    reshuffled and the stock is now ``stock`` (top first; secret, like the deck). ``community``: stud's
+    7th street deals one community card face up for all instead of a card to each player (ST-1)."""
+
+    pile: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    community: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +510,7 @@ Event = (
     | StreetStarted
     | CardsDealt
     | BoardDealt
+    | StockReshuffled
     | TurnStarted
     | TimeBankUsed
     | Checked
@@ -519,7 +545,7 @@ class SeatState:
     time_bank: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreHand:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
@@ -530,7 +556,14 @@ class CoreHand:
     round bet; ``min_raise`` the last full bet or raise increment (G-ACT-2); ``acted_at`` per seat the
     current bet the seat faced when it last acted this round (``-1``: not acted; a seat that acted may
     raise again only when the bet has since risen by a full raise, G-ACT-2); ``raises`` bets and raises
-    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3).
+    this round (the FL cap); ``capped``: the FL cap applies this round (CASH-3). Draw streets:
+    ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
+    ``discards`` every seat's discarded cards this hand. ``reshuffles``: stocks reshuffled so far
+    (:class:`StockReshuffled`); ``community``: the current street deals one community card instead of a
+    card to each player (ST-1).
+
+    Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
+    (:mod:`engine._replace`).
     """
 
     number: int
@@ -554,6 +587,7 @@ class CoreHand:
     dead: int = 0
     street: int = 0
     street_dealt: bool = False
+    drawing: bool = False
     betting: bool = False
     showdown: bool = False
     blind_anchor: int = -1
@@ -571,11 +605,14 @@ class CoreHand:
     showdown_order: tuple[int, ...] = ()
     shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     mucked: frozenset[int] = frozenset()
+    reshuffles: int = 0
+    community: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CoreState:
-    """A table across hands: ``seats`` (``None``: empty), ``button``/``small_blind``/``big_blind`` the
+    """A table across hands (frozen without slots, as :class:`CoreHand`): ``seats`` (``None``: empty),
+    ``button``/``small_blind``/``big_blind`` the
     positions of the last hand (``-1`` before the first; G-BTN-1's dead button moves the big blind one
     player a hand), ``forced`` the table's forced bets (a level's replace them from its hand on),
     ``hand`` the hand in progress, ``commitment``/``seed_revealed`` the last hand's seed commitment."""

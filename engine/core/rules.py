@@ -55,6 +55,7 @@ from engine.core.model import (
     BetOrRaise,
     BetPlaced,
     BoardDealt,
+    BringIn,
     Called,
     CardsDealt,
     Checked,
@@ -94,6 +95,7 @@ from engine.core.model import (
     ShowHand,
     SitOut,
     StartHand,
+    StockReshuffled,
     StreetStarted,
     TimeBankUsed,
     TimeoutExpired,
@@ -107,6 +109,7 @@ from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 __all__ = [
     "apply",
     "bet_range",
+    "bring_in_due",
     "dealer_command",
     "evolve",
     "hand_label",
@@ -115,6 +118,7 @@ __all__ = [
     "initial_state",
     "next_deal",
     "pot_layout",
+    "standard_bet_range",
 ]
 
 # --- evolve ---------------------------------------------------------------------------------------------
@@ -218,6 +222,10 @@ def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
         bet = hand.round_bets[seat] + e.amount
         changes["round_bets"] = _set(hand.round_bets, seat, bet)
         changes["current_bet"] = max(hand.current_bet, bet)
+        if e.kind == "bring_in":  # stud (ST-1): the bring-in is the seat's action, not a full bet
+            changes["acted_at"] = _set(hand.acted_at, seat, changes["current_bet"])
+            changes["to_act"] = None
+            changes["last_actor"] = seat
         if e.kind in ("big_blind", "straddle"):
             # the full blind is the bet to call even when its poster is all-in for less (TDA)
             nominal = hand.forced.big_blind if e.kind == "big_blind" else hand.forced.straddle
@@ -237,6 +245,8 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         street=e.street,
         betting=False,
         street_dealt=False,
+        drawing=e.draw,
+        declared=frozenset(),
         round_bets=(0,) * n,
         acted_at=(-1,) * n,
         current_bet=0,
@@ -246,6 +256,7 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         capped=state.config.tournament or players > 2,
         to_act=None,
         last_actor=None,
+        community=False,
     )
     return replace(state, hand=hand)
 
@@ -277,9 +288,10 @@ def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
 
 
 def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
-    hand = replace(
-        _hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=True
-    )
+    hand = _hand(state)
+    # a draw turn (someone has still to discard) is not the betting round's
+    betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
+    hand = replace(hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
     return replace(state, hand=hand)
 
 
@@ -368,6 +380,12 @@ def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
     return replace(state, hand=hand)
 
 
+def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
+    hand = _hand(state)
+    hand = replace(hand, stock=e.stock, reshuffles=hand.reshuffles + 1, community=e.community)
+    return replace(state, hand=hand)
+
+
 def _ev_shown(state: CoreState, e: HandShown) -> CoreState:
     hand = state.hand
     if hand is None:
@@ -426,6 +444,7 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     StreetStarted: _ev_street,
     CardsDealt: _ev_dealt,
     BoardDealt: _ev_board,
+    StockReshuffled: _ev_reshuffled,
     TurnStarted: _ev_turn,
     TimeBankUsed: _ev_time_bank,
     Checked: _ev_checked,
@@ -470,9 +489,15 @@ class _Plan:
             self.board.append(board)
 
 
-@cache
+_PLANS: dict[int, tuple[GameSpec, _Plan]] = {}
+
+
 def _plan(spec: GameSpec) -> _Plan:
-    return _Plan(spec)
+    """The spec's :class:`_Plan` (by identity: hashing a spec on every deal would cost more than the deal)."""
+    found = _PLANS.get(id(spec))
+    if found is None or found[0] is not spec:
+        found = _PLANS[id(spec)] = (spec, _Plan(spec))
+    return found[1]
 
 
 @cache
@@ -563,6 +588,15 @@ def bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tu
     """
     if spec.raise_hook is not None:
         return spec.raise_hook(state, hand, seat)
+    return standard_bet_range(spec, state, hand, seat)
+
+
+def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
+    """:func:`bet_range` without :attr:`GameSpec.raise_hook` (a hook may start from it).
+
+    Stud's 3rd street (ST-1): while nobody has made a full bet, a bet or raise *completes* the bring-in to
+    the minimum bet (the small bet), and a completion reopens the betting to the players who acted facing
+    the bring-in only (they faced less than a full bet)."""
     stack = _stack(state, seat)
     bet = hand.round_bets[seat]
     all_in_to = bet + stack
@@ -572,18 +606,23 @@ def bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tu
     if not any(s != seat for s in _can_act(state, hand)):
         return None
     structure = spec.structure
+    acted = hand.acted_at[seat]
+    minimum_bet = _minimum_bet(spec, hand)
+    reopened = acted < minimum_bet <= current  # a full bet over less than one (a bring-in, ST-1)
     if structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
-        if hand.acted_at[seat] >= 0 and current - hand.acted_at[seat] < unit:
+        if acted >= 0 and current - acted < unit and not reopened:
             return None
         if hand.capped and hand.raises >= 4:
             return None
         target = min((current // unit + 1) * unit, all_in_to)
         return target, target
-    increment = max(hand.min_raise, _minimum_bet(spec, hand))
-    if hand.acted_at[seat] >= 0 and current - hand.acted_at[seat] < increment:
+    increment = max(hand.min_raise, minimum_bet)
+    if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
+    if hand.raises == 0 and current < minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN:
+        minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
     if structure is Structure.NO_LIMIT:
         maximum = all_in_to
     else:
@@ -594,27 +633,46 @@ def bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tu
 
 def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | None:
     """What the dealer must deal now: ``(seat, down, up, burn)`` for a seat's cards, ``(-1, board, 0,
-    burn)`` for the board, or ``None``. ``burn``: the street's burn card is due (its first deal)."""
+    burn)`` for the board, or ``None``. ``burn``: the street's burn card is due (its first deal) and the
+    stock has a card to spare (the dealer never burns a card a player needs: ST-1's 7th street). A draw
+    street (FD-1) deals a player as many cards as they discarded; stud's community card
+    (:attr:`CoreHand.community`, ST-1) replaces the street's cards."""
     hand = state.hand
-    if hand is None or hand.to_act is not None or hand.showdown:
-        return None
+    if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
+        return None  # betting: this street's cards are all out
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
-    burn = spec_street.burn and not hand.street_dealt
-    if spec_street.hole_down or spec_street.hole_up:
-        need_down = plan.down[street]
-        need_up = plan.up[street]
-        for seat in in_hand(hand):
-            down = need_down - len(hand.down[seat])
-            up = need_up - len(hand.up[seat])
-            if down > 0 or up > 0:
-                return seat, max(down, 0), max(up, 0), burn
-    if spec_street.board:
-        missing = plan.board[street] - len(hand.board)
+    due: tuple[int, int, int] | None = None
+    remaining = 0
+    burning = spec_street.burn and not hand.street_dealt
+    if hand.community:
+        missing = plan.board[street] + 1 - len(hand.board)
         if missing > 0:
-            return -1, missing, 0, burn
-    return None
+            due = (-1, missing, 0)
+            remaining = missing
+    else:
+        if spec_street.hole_down or spec_street.hole_up or spec_street.draw:
+            need_down = plan.down[street]
+            need_up = plan.up[street]
+            for seat in in_hand(hand):
+                down = max(need_down - len(hand.down[seat]), 0)
+                up = max(need_up - len(hand.up[seat]), 0)
+                if down or up:
+                    if due is None:
+                        due = (seat, down, up)
+                        if not burning:
+                            break
+                    remaining += down + up
+        if spec_street.board and (due is None or burning):
+            missing = plan.board[street] - len(hand.board)
+            if missing > 0:
+                if due is None:
+                    due = (-1, missing, 0)
+                remaining += missing
+    if due is None:
+        return None
+    return (*due, burning and len(hand.stock) > remaining)
 
 
 def dealer_command(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealBoard | None:
@@ -759,8 +817,21 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
     if len(players) == 1:
         _award_uncontested(b, players[0])
         return True
-    if next_deal(b.spec, b.state) is not None:
-        return False
+    spec = b.spec
+    if not hand.betting:
+        due = next_deal(spec, b.state)
+        if due is not None:
+            if spec.supply_hook is not None:
+                supply = spec.supply_hook(b.state, hand, due)
+                if supply is not None:  # the stock ran short: FD-1, ST-1
+                    b.emit(supply)
+                    return True
+            return False
+        if hand.drawing:
+            waiting = next((s for s in players if s not in hand.declared), None)
+            if waiting is not None:  # FD-1: each player in turn from the button's left draws
+                _turn(b, waiting)
+                return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     seat = _next_better(b.state, hand, after)
     if seat is not None:
@@ -770,6 +841,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
     if (
         len(_can_act(b.state, hand)) <= 1
         and len(hand.shown) < len(players)
+        and not any(street.draw for street in b.spec.streets[hand.street + 1 :])
         and any(_stack(b.state, s) == 0 for s in players)
     ):
         for s in _showdown_order(b, hand):  # TDA 16: all-in, betting over: every hand face up
@@ -777,7 +849,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                 b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
         return True
     if hand.street + 1 < len(b.spec.streets):
-        b.emit(StreetStarted(hand.street + 1))
+        b.emit(StreetStarted(hand.street + 1, b.spec.streets[hand.street + 1].draw))
         return True
     b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
     return True
@@ -871,10 +943,16 @@ def _end_hand(b: _Builder, uncontested: int | None) -> None:
 
 def _automatic_action(b: _Builder, seat: int) -> None:
     """What the engine does for a player sitting out or out of time: check if free, else fold; muck at
-    the showdown."""
+    the showdown; stand pat at a draw (FD-1); post the bring-in when it is due (ST-1)."""
     hand = b.hand
     if hand.showdown:
         b.emit(HandMucked(seat))
+    elif hand.drawing and seat not in hand.declared:
+        b.emit(Discarded(seat, ()))  # stand pat
+    elif bring_in_due(b.spec, hand):
+        b.emit(
+            ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
+        )
     elif hand.round_bets[seat] >= hand.current_bet:
         b.emit(Checked(seat))
     else:
@@ -901,6 +979,13 @@ def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
         raise ActionNotAllowed(
             "this action is for the showdown" if showdown else "only show or muck at the showdown"
         )
+    return hand
+
+
+def _require_betting(b: _Builder, seat: int) -> CoreHand:
+    hand = _require_turn(b, seat)
+    if not hand.betting:
+        raise ActionNotAllowed("discard (or stand pat) first: this is the draw")
     return hand
 
 
@@ -1076,6 +1161,8 @@ def _blinds_and_antes(
 
 
 def _check_cards(hand: CoreHand, cards: tuple[Card, ...]) -> None:
+    if hand.stock[: len(cards)] == cards:  # the top of the stock: the dealer's own deal
+        return
     if len(set(cards)) != len(cards):
         raise BadCards(f"a card is repeated in {format_cards(cards)}")
     stock = set(hand.stock)
@@ -1119,13 +1206,15 @@ def _on_board(b: _Builder, c: DealBoard) -> None:
 
 
 def _on_bet(b: _Builder, c: BetOrRaise) -> None:
-    hand = _require_turn(b, c.seat)
+    hand = _require_betting(b, c.seat)
     bounds = bet_range(b.spec, b.state, hand, c.seat)
     if bounds is None:
         raise ActionNotAllowed("you may not bet or raise now")
     low, high = bounds
     if not isinstance(c.to, int) or isinstance(c.to, bool) or not low <= c.to <= high:
         raise BadAmount(f"the bet must be to between {low} and {high} chips, not {c.to}")
+    if b.spec.structure is Structure.FIXED_LIMIT and c.to not in (low, high):
+        raise BadAmount(f"fixed limit: the bet is to {low} or {high} chips, not {c.to}")
     _use_time(b, c.seat)
     stack = _stack(b.state, c.seat)
     all_in = c.to == hand.round_bets[c.seat] + stack
@@ -1134,15 +1223,44 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         unit = fixed_unit(spec, b.state, hand)
         full = c.to >= (hand.current_bet // unit + 1) * unit
     else:
-        full = c.to - hand.current_bet >= max(hand.min_raise, _minimum_bet(spec, hand))
+        minimum_bet = _minimum_bet(spec, hand)
+        full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
+            hand.raises == 0 and c.to >= minimum_bet  # the first full bet of a round, a completion (ST-1)
+        )
     if hand.current_bet == 0:
         b.emit(BetPlaced(c.seat, c.to, all_in, full))
     else:
         b.emit(Raised(c.seat, c.to, all_in, full))
 
 
-def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
+def bring_in_due(spec: GameSpec, hand: CoreHand) -> bool:
+    """Whether the seat to act must post the bring-in or complete now (stud's 3rd street before any bet,
+    ST-1): it may neither check nor fold."""
+    return (
+        hand.current_bet == 0
+        and hand.forced.bring_in > 0
+        and not hand.showdown
+        and spec.streets[hand.street].opener is Opener.BRING_IN
+    )
+
+
+def _on_bring_in(b: _Builder, c: BringIn) -> None:
     hand = _require_turn(b, c.seat)
+    if not bring_in_due(b.spec, hand):
+        raise ActionNotAllowed("no bring-in is due now (rule ST-1)")
+    _use_time(b, c.seat)
+    amount = min(hand.forced.bring_in, _stack(b.state, c.seat))
+    b.emit(ForcedBetPosted(c.seat, "bring_in", amount, False, True))
+
+
+def _refuse_bring_in(b: _Builder, hand: CoreHand) -> None:
+    if bring_in_due(b.spec, hand):
+        raise ActionNotAllowed("the lowest door card must bring in or complete (rule ST-1)")
+
+
+def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
+    hand = _require_betting(b, c.seat)
+    _refuse_bring_in(b, hand)
     _use_time(b, c.seat)
     owed = hand.current_bet - hand.round_bets[c.seat]
     if owed <= 0:
@@ -1154,13 +1272,24 @@ def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
-    _require_turn(b, c.seat)
+    _refuse_bring_in(b, _require_betting(b, c.seat))
     _use_time(b, c.seat)
     b.emit(Folded(c.seat))
 
 
 def _on_discard(b: _Builder, c: Discard) -> None:
-    raise ActionNotAllowed(f"{b.spec.name} has no draw")
+    """FD-1: discard 0 (stand pat) to ``GameSpec.draw_limit`` of one's down cards, in turn."""
+    hand = _require_turn(b, c.seat)
+    if not hand.drawing or c.seat in hand.declared:
+        raise ActionNotAllowed(f"{b.spec.name} has no draw now" if not hand.drawing else "already drawn")
+    cards = tuple(c.cards)
+    limit = b.spec.draw_limit
+    if len(cards) > limit:
+        raise BadCards(f"at most {limit} cards may be changed")
+    if len(set(cards)) != len(cards) or any(card not in hand.down[c.seat] for card in cards):
+        raise BadCards("you can only discard your own face-down cards")
+    _use_time(b, c.seat)
+    b.emit(Discarded(c.seat, cards))
 
 
 def _on_show(b: _Builder, c: ShowHand) -> None:
@@ -1228,6 +1357,7 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     DealCards: _on_deal,
     DealBoard: _on_board,
     BetOrRaise: _on_bet,
+    BringIn: _on_bring_in,
     CheckOrCall: _on_check_call,
     Fold: _on_fold,
     Discard: _on_discard,

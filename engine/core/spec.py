@@ -35,9 +35,17 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
-- Draw streets (``Street.draw``): the decider asks each player in turn for a
-  :class:`engine.core.model.Discard` before dealing the replacements; the hook point is in
-  :mod:`engine.core.rules` (``_draw_step``), left unimplemented until five card draw lands.
+- Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
+  discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
+  pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
+  player draws; then the street's betting round.
+- :attr:`GameSpec.supply_hook` ``(state, hand, due) -> StockReshuffled | None``: called when the dealer
+  must deal ``due`` (:func:`engine.core.rules.next_deal`); returns the reshuffle of discards or burnt cards
+  when the stock is short (FD-1's draw, ST-1's 7th street with its community card), else ``None``.
+- Stud (ST-1): up cards are ``Street.hole_up``; the bring-in is a first-round action
+  (:class:`engine.core.model.BringIn`) of the seat given by ``opener_hook``; completing it is a bet to the
+  minimum bet; a community card replaces 7th street's cards when ``supply_hook`` says so
+  (:attr:`engine.core.model.CoreHand.community`).
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -107,6 +115,7 @@ RaiseHook = Callable[[Any, Any, int], "tuple[int, int] | None"]
 BigBetHook = Callable[[Any, Any], bool]
 ValueHook = Callable[[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], int]
 OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+SupplyHook = Callable[[Any, Any, tuple[int, int, int, bool]], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +144,10 @@ class GameSpec:
     forced_hook: ForcedHook | None = None
     raise_hook: RaiseHook | None = None
     big_bet_hook: BigBetHook | None = None
+    draw_limit: int = 5
     value_hook: ValueHook | None = None
     odd_chip_hook: OddChipHook | None = None
+    supply_hook: SupplyHook | None = None
 
     @property
     def limit(self) -> str:

@@ -20,10 +20,12 @@ from engine.cards import Card
 from engine.core.model import (
     BetOrRaise,
     BoardDealt,
+    BringIn,
     CardsDealt,
     CheckOrCall,
     Command,
     CoreState,
+    Discard,
     Discarded,
     Event,
     Fold,
@@ -33,9 +35,10 @@ from engine.core.model import (
     PlayerRemoved,
     PlayerSeated,
     ShowHand,
+    StockReshuffled,
 )
-from engine.core.rules import bet_range, in_hand, pot_layout
-from engine.core.spec import GameSpec
+from engine.core.rules import bet_range, bring_in_due, in_hand, pot_layout
+from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError
 
@@ -50,6 +53,7 @@ __all__ = [
     "LogEntry",
     "PotView",
     "SeatView",
+    "StockReshuffledPublic",
     "legal_actions",
     "public_event",
     "public_log",
@@ -62,19 +66,28 @@ DEPARTURES = (PlayerRemoved, PlayerEliminated)
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """One possible decision: ``kind`` (``fold check call bet raise show muck``), ``label`` (the English
-    button), ``minimum``/``maximum`` the chips: the amount to call, or the round bet to bet/raise **to**."""
+    """One possible decision: ``kind`` (``fold check call bet raise discard show muck``; stud's
+    ``bring_in`` and ``complete``, ST-1), ``label`` (the English button), ``minimum``/``maximum`` the
+    chips: the amount to call, the bring-in, or the round bet to bet/raise (complete) **to**; for
+    ``discard`` the number of cards to change (``Stand pat``: none)."""
 
     kind: str
     label: str
     minimum: int = 0
     maximum: int = 0
 
-    def command(self, seat: int, amount: int | None = None, at: int = 0) -> Command:
-        """The command for this action (``amount``: the bet or raise to, default the minimum)."""
+    def command(
+        self, seat: int, amount: int | None = None, at: int = 0, cards: tuple[Card, ...] = ()
+    ) -> Command:
+        """The command for this action (``amount``: the bet or raise to, default the minimum; ``cards``:
+        the cards to discard)."""
         kind = self.kind
-        if kind in ("bet", "raise"):
+        if kind == "discard":
+            return Discard(seat, cards, at)
+        if kind in ("bet", "raise", "complete"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
+        if kind == "bring_in":
+            return BringIn(seat, at)
         if kind in ("check", "call"):
             return CheckOrCall(seat, at)
         if kind == "fold":
@@ -86,6 +99,7 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
+_STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
 
@@ -98,24 +112,39 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         return ()
     if hand.showdown:
         return _SHOWDOWN
+    if not hand.betting and hand.drawing:
+        limit = min(spec.draw_limit, len(hand.down[seat]))
+        return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
-    actions = [_FOLD]
-    if owed <= 0:
-        actions.append(_CHECK)
+    bringing_in = bring_in_due(spec, hand)
+    actions = []
+    if bringing_in:
+        bring_in = min(hand.forced.bring_in, stack)
+        actions.append(LegalAction("bring_in", "Bring-in", bring_in, bring_in))
     else:
-        call = min(owed, stack)
-        actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+        actions.append(_FOLD)
+        if owed <= 0:
+            actions.append(_CHECK)
+        else:
+            call = min(owed, stack)
+            actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
     bounds = bet_range(spec, state, hand, seat)
     if bounds is not None:
         low, high = bounds
         kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")
+        if hand.raises == 0 and hand.forced.bring_in and spec.streets[hand.street].opener is Opener.BRING_IN:
+            kind, label = "complete", "Complete"
         all_in = hand.round_bets[seat] + stack
-        if low < all_in:
-            actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
-        if high == all_in:
-            actions.append(LegalAction(kind, "All-in", all_in, all_in))
+        if spec.structure is Structure.FIXED_LIMIT and low < high:  # two sizes (stud's open pair, ST-1)
+            actions.append(LegalAction(kind, label, low, low))
+            actions.append(LegalAction(kind, "All-in" if high == all_in else label, high, high))
+        else:
+            if low < all_in:
+                actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+            if high == all_in:
+                actions.append(LegalAction(kind, "All-in", all_in, all_in))
     return tuple(actions)
 
 
@@ -285,7 +314,17 @@ class DiscardedHidden:
     count: int
 
 
-PublicEvent = Event | CardsDealtHidden | DiscardedHidden | BoardDealtPublic
+@dataclass(frozen=True, slots=True)
+class StockReshuffledPublic:
+    """The stock was reshuffled from ``count`` cards (the public side of
+    :class:`~engine.core.model.StockReshuffled`: which cards, and their order, stay secret);
+    ``community``: stud's 7th street deals one community card (ST-1)."""
+
+    count: int
+    community: bool
+
+
+PublicEvent = Event | CardsDealtHidden | DiscardedHidden | BoardDealtPublic | StockReshuffledPublic
 
 
 def public_event(event: Event, viewer: int | None = None, reveal: bool = False) -> PublicEvent:
@@ -303,6 +342,8 @@ def public_event(event: Event, viewer: int | None = None, reveal: bool = False) 
         return BoardDealtPublic(event.cards, len(event.burn))
     if isinstance(event, Discarded) and event.seat != viewer:
         return DiscardedHidden(event.seat, len(event.cards))
+    if isinstance(event, StockReshuffled):
+        return StockReshuffledPublic(len(event.pile), event.community)
     return event
 
 

@@ -30,6 +30,7 @@ _FORCED_CANDIDATES = (
     ForcedBets(small_blind=5, big_blind=10),
     ForcedBets(invito=10),
     ForcedBets(ante=2, bring_in=5, small_bet=10, big_bet=20),
+    ForcedBets(ante=2, bring_in=5, small_bet=10),  # no-limit and pot-limit stud have no big bet
     ForcedBets(ante=5),
 )
 
