@@ -200,7 +200,7 @@ class JSONBody(serializers.Serializer):
 
 
 CARDS = tuple(str(Card.from_code(code)) for code in range(52))
-BET_ACTIONS = ("bet", "raise", "blind_bet")
+BET_ACTIONS = ("bet", "raise", "blind_bet", "complete")
 
 
 class ActRequest(JSONBody):
@@ -215,7 +215,7 @@ class ActRequest(JSONBody):
         limits.MAX_CHIPS,
         required=False,
         allow_null=True,
-        help_text="chips: the total round bet for bet/raise/blind_bet (required for those)",
+        help_text="chips: the total round bet for bet/raise/blind_bet/complete (required for those)",
     )
     cards = serializers.ListField(
         child=Choice(choices=CARDS),

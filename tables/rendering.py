@@ -587,6 +587,11 @@ def fragments(loaded: Loaded, username: str, after: int, events: list[RecordedEv
     html = table_html(loaded, username)
     if loaded.rules.family is not GameFamily.ITALIAN:  # the showdown box of the international games
         result = showdown(entries, after == 0)
+        started = any(type(event).__name__ == "HandStarted" for _v, event, _n in entries)
+        if result is not None and after and not started:
+            # an update in the middle of a showdown: the box shows the whole hand's, read back (rare)
+            everything = recent_events(loaded, 0)
+            result = showdown(public_entries(loaded, username, everything), True)
         if result is not None:
             html += render_to_string("tables/_last_hand.html", result)
     return html + log

@@ -79,7 +79,9 @@
       if (e.key === "Escape") { target.blur(); }
       return;
     }
-    if (target && (target.isContentEditable || target.matches("input, textarea, select"))) { return; }
+    // typing in a field: text, a number, a list (ticked cards, the slider and buttons keep the shortcuts)
+    var typing = "textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=button])";
+    if (target && (target.isContentEditable || target.matches(typing))) { return; }
     var key = (e.key || "").toLowerCase();
     if (key.length !== 1) { return; }
     var button = form.querySelector('button[data-key="' + key + '"]');

@@ -257,10 +257,22 @@ def test_holdem_board_showdown_and_log(web_as, players) -> None:
     assert re.findall(r'data-card="(\w\w)"', board.group(1)) == [str(c) for c in loaded.state.hand.board]
     assert len(loaded.state.hand.board) == 3
     assert "— Flop —" in html
+    before = loaded.version
     while loaded.state.hand is not None:
+        before = loaded.version
         loaded = play(
             table_id, lambda kinds: next(k for k in ("check", "call", "show", "muck") if k in kinds)
         )
+    # the socket's update after the last show: the box holds every hand shown, not only the last one
+    with translation.override("en"):
+        update = rendering.fragments(loaded, "anna", before)
+    box = re.search(r'<div id="last-hand"[^>]*>(.*?)</div>\s*<div id="hand-log"', update, re.S)
+    assert box is not None
+    showers = {e.data["seat"] for e in read_stream(service.stream_id(table_id)) if e.type == "HandShown"}
+    assert len(showers) >= 2
+    assert set(re.findall(r'class="shown-hand" data-player="(\w+)"', box.group(1))) == {
+        ("anna", "bruno", "carla")[seat] for seat in showers
+    }
     html = web_as(players["anna"]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     box = re.search(r'<div id="last-hand"[^>]*>(.*?)</div>\s*<div id="hand-log"', html, re.S)
     assert box is not None, html[-3000:]
