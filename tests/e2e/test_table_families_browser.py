@@ -254,8 +254,8 @@ def test_stud_seen_from_two_browsers(
     forced = ForcedBets(ante=5, bring_in=10, small_bet=20, big_bet=40)
     table_id = in_thread(lambda: open_game("F7S", forced, [(0, PLAYER, 1000), (1, PLAYER2, 1000)]))
     pages, frames = [], []
-    for user in (PLAYER, PLAYER2):
-        page = new_context(browser, asgi_live_server, 1280, 800).new_page()
+    for user, (width, height) in ((PLAYER, (1280, 800)), (PLAYER2, (390, 844))):  # a desktop and a phone
+        page = new_context(browser, asgi_live_server, width, height).new_page()
         frames.append(watch_frames(page))
         log_in(page, user, user)
         page.goto(f"/tables/{table_id}/")
@@ -272,6 +272,8 @@ def test_stud_seen_from_two_browsers(
     try:
         assert all(p.locator(".poker-table[data-family=stud]").count() == 1 for p in pages)
         pressed = play_one_hand(pages, act)
+        width = pages[1].evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"the stud page is {width} px wide on a 390 px phone"
     finally:
         for index, page in enumerate(pages):
             screenshot(page, output_dir / artifact_name(request, f"stud-{index}"))
