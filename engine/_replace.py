@@ -13,6 +13,7 @@ engine's own ``evolve`` functions, covered by their tests).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -46,6 +47,14 @@ def _make(cls: type) -> Any:
     namespace.update(_new=object.__new__, _set=object.__setattr__)
     exec("\n".join(lines), namespace)
     return namespace["replace"]
+
+
+def replacer(cls: type[T]) -> Callable[..., T]:
+    """The function ``replace`` calls for instances of ``cls`` (bind it once in a hot loop)."""
+    found = _REPLACERS.get(cls)
+    if found is None:
+        found = _REPLACERS[cls] = _make(cls)
+    return found  # type: ignore[no-any-return]
 
 
 def replace(obj: T, **changes: Any) -> T:

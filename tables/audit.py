@@ -175,16 +175,56 @@ def _verify_hand(game: Game, hand: _Hand) -> None:
     _verify_cards(game, hand, deck)
 
 
-def _verify_core_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
-    """The card flow of a core game's hand (hold'em, Omaha: ``engine.core``): every ``CardsDealt`` (burn,
-    down and up cards) and ``BoardDealt`` (burn and board cards) takes the top of the stock in order, the
-    stock being the recomputed ``deck`` (TH-1's burns included)."""
+def _verify_core_cards(game: Game, hand: _Hand, deck: tuple[Card, ...]) -> None:
+    """The card flow of a core game's hand (``engine.core``: hold'em, Omaha, draw, stud): every
+    ``CardsDealt`` (burn, down and up cards) and ``BoardDealt`` (burn and board cards) takes the top of the
+    stock in order, the stock being the recomputed ``deck`` (TH-1's burns included); every discard is a
+    card the player held; a ``StockReshuffled`` (FD-1's draw, ST-1's 7th street) reshuffles only cards out
+    of play or left in the stock — never the discards of the player served next — and its stock is what is
+    left of the old one followed by the pile in the order the game's ``reshuffle_order`` derives from the
+    deck."""
     stock = deck
-    for version, event in hand.events:
+    held: dict[int, set[Card]] = {}
+    out: set[Card] = set()  # burnt and discarded cards not dealt again
+    last_discard: dict[int, tuple[Card, ...]] = {}
+    reshuffles = 0
+    for index, (version, event) in enumerate(hand.events):
         kind = type(event).__name__
+        where = f"v{version}: hand {hand.started.number}"
+        if kind == "Discarded":
+            cards = tuple(event.cards)
+            if not set(cards) <= held.get(event.seat, set()):
+                raise _Failed(version, f"{where}: seat {event.seat} discarded cards it does not hold")
+            held[event.seat] -= set(cards)
+            out |= set(cards)
+            last_discard[event.seat] = cards
+            continue
+        if kind == "StockReshuffled":
+            pile = tuple(event.pile)
+            gone = set(pile)
+            if len(gone) != len(pile) or not gone <= out | set(stock):
+                raise _Failed(version, f"{where}: the reshuffled cards are not out of play (FD-1, ST-1)")
+            served = next(
+                (e.seat for _, e in hand.events[index + 1 :] if type(e).__name__ == "CardsDealt"), None
+            )
+            if served is not None and gone & set(last_discard.get(served, ())):
+                raise _Failed(version, f"{where}: seat {served}'s own discards were reshuffled for it (FD-1)")
+            reshuffles += 1
+            expected_stock = (
+                *(card for card in stock if card not in gone),
+                *game.reshuffle_order(deck, pile, reshuffles),
+            )
+            if tuple(event.stock) != expected_stock:
+                raise _Failed(
+                    version, f"{where}: the reshuffle {reshuffles} is not the order derived from the seed"
+                )
+            out -= gone
+            stock = expected_stock
+            continue
         if kind == "CardsDealt":
             cards = (*event.burn, *event.down, *event.up)
             who = f"seat {event.seat}"
+            held.setdefault(event.seat, set()).update((*event.down, *event.up))
         elif kind == "BoardDealt":
             cards = (*event.burn, *event.cards)
             who = "the board"
@@ -194,8 +234,8 @@ def _verify_core_cards(hand: _Hand, deck: tuple[Card, ...]) -> None:
         if cards != stock[:count]:
             expected = " ".join(map(str, stock[:count])) or "nothing (the stock is empty)"
             got = " ".join(map(str, cards))
-            where = f"v{version}: hand {hand.started.number}"
             raise _Failed(version, f"{where}: {who} got {got}, top of the stock: {expected}")
+        out |= set(event.burn)
         stock = stock[count:]
 
 
@@ -203,7 +243,7 @@ def _verify_cards(game: Game, hand: _Hand, deck: tuple[Card, ...]) -> None:
     """Replay the card flow of the hand against the recomputed ``deck`` (see the module doc, point 5)."""
     started = hand.started
     if not hasattr(started, "adeguamento"):
-        _verify_core_cards(hand, deck)
+        _verify_core_cards(game, hand, deck)
         return
     in_hand = set(started.dealt) - {seat for seat, _ in started.adeguamento}
     stock: tuple[Card, ...] = deck

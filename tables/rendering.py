@@ -380,6 +380,10 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
             text = _("%(player)s receives %(cards)s face up")
             parts.append(text % {"player": who(event.seat), "cards": " ".join(up)})
         return "; ".join(parts) or None
+    if kind in ("StockReshuffled", "StockReshuffledPublic"):  # FD-1's draw, ST-1's 7th street
+        if getattr(event, "community", False):
+            return _("Too few cards for everyone: one community card for all.")
+        return _("The stock ran out: the discards are reshuffled.")
     if kind in ("BoardDealt", "BoardDealtPublic"):
         return _("Board: %(cards)s") % {"cards": " ".join(_known(event.cards))}
     if kind == "Checked":

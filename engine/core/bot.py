@@ -8,7 +8,7 @@ randomness itself: ``rng`` is any :class:`engine.core.game.Chooser` (``random.Ra
 from __future__ import annotations
 
 from engine.core.game import Chooser
-from engine.core.model import Command, CoreState, Discard
+from engine.core.model import Command, CoreState
 from engine.core.spec import GameSpec
 from engine.core.view import LegalAction, legal_actions
 
@@ -54,12 +54,5 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
         chosen = tuple(own.pop(rng.randrange(0, len(own))) for _ in range(count))
         return actions[0].command(seat, at=at, cards=chosen)
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
-    if hand is not None and actions[0].kind == "discard":  # FD-1: change 0 to 5 random cards
-        held = list(hand.down[seat])
-        count = rng.randrange(0, actions[0].maximum + 1)
-        discard = []
-        for _ in range(count):
-            discard.append(held.pop(rng.randrange(0, len(held))))
-        return Discard(seat, tuple(discard), at)
     action, amount = choose(actions, pot, rng)
     return action.command(seat, amount, at)

@@ -25,8 +25,7 @@ from engine.core.model import (
     Command,
     CoreConfig,
     CoreState,
-    DealBoard,
-    DealCards,
+    DealFromTop,
     Discard,
     Event,
     Fold,
@@ -155,7 +154,9 @@ class CoreGame:
             raise ActionNotAllowed(f"unknown action {action!r}: one of {', '.join(self.actions)}")
         return simple(seat, at)
 
-    def dealer_command(self, state: CoreState, at: int) -> DealCards | DealBoard | None:
+    def dealer_command(self, state: CoreState, at: int) -> DealFromTop | None:
+        """:class:`DealFromTop` when cards are due (one command deals a whole street from the top of the
+        stock), else ``None``. :func:`engine.core.rules.top_deal` gives the single deals instead."""
         return rules.dealer_command(self.spec, state, at)
 
     def bot_command(self, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:

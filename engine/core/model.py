@@ -28,6 +28,7 @@ __all__ = [
     "CoreState",
     "DealBoard",
     "DealCards",
+    "DealFromTop",
     "Discard",
     "Discarded",
     "Event",
@@ -116,7 +117,9 @@ class StartHand:
     the deck in order). ``forced``: the level's forced bets (``None``: the table's). ``button``: force
     the button (the first hand, G-DRAW-1); otherwise it moves (G-BTN-1). ``commitment`` and
     ``shuffle_algorithm``: the provably fair shuffle's ``sha256(seed)`` and algorithm name, recorded
-    publicly."""
+    publicly. ``posts``: the forced bets as a hand history records them, ``(seat, kind, chips, dead)`` in
+    posting order (kinds of :class:`ForcedBetPosted`; PHH's per-player ``antes`` and
+    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``)."""
 
     deck: tuple[Card, ...] = ()
     at: int = 0
@@ -125,6 +128,7 @@ class StartHand:
     hand_id: str = ""
     commitment: str = ""
     shuffle_algorithm: str = ""
+    posts: tuple[tuple[int, str, int, bool], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +150,16 @@ class DealBoard:
 
     cards: tuple[Card, ...]
     burn: tuple[Card, ...] = ()
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealFromTop:
+    """The dealer deals everything due now from the top of the stock, burns included: each seat's cards
+    (seat by seat from the button's left) and the board — the live dealer's command
+    (:meth:`engine.core.CoreGame.dealer_command`), one command for a whole street. The events are the same
+    as :class:`DealCards` / :class:`DealBoard` would give (``CardsDealt``, ``BoardDealt``)."""
+
     at: int = 0
 
 
@@ -247,6 +261,7 @@ Command = (
     | StartHand
     | DealCards
     | DealBoard
+    | DealFromTop
     | BetOrRaise
     | BringIn
     | CheckOrCall
@@ -343,9 +358,11 @@ class BoardDealt:
 
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
-    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards) was
-    reshuffled and the stock is now ``stock`` (top first; secret, like the deck). ``community``: stud's
-    7th street deals one community card face up for all instead of a card to each player (ST-1)."""
+    """The stock ran short (FD-1's draw, ST-1's 7th street): ``pile`` (discards, burnt cards, and for stud
+    the stock left) was reshuffled and the stock is now ``stock`` (top first; secret, like the deck): the
+    old stock's cards not in ``pile``, then ``game.reshuffle_order(deck, pile, k)`` for the hand's ``k``-th
+    reshuffle, so that an auditor recomputes it. ``community``: stud's 7th street deals one community
+    card face up for all instead of a card to each player (ST-1)."""
 
     pile: tuple[Card, ...]
     stock: tuple[Card, ...]

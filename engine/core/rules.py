@@ -7,10 +7,12 @@ dealer, folding each event through ``evolve`` as it goes: the state after ``appl
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
 **Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for :class:`DealCards` / :class:`DealBoard`;
-:func:`dealer_command` gives the next one from the top of the stock (burn included, TH-1), and ``decide``
-accepts any cards still in the stock (a PHH replay names the file's cards), refusing others
-(:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from the button's left.
+and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+:class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
+a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
+(:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
+refusing others (:class:`BadCards`). Each seat's cards of a street are taken together, seat by seat from
+the button's left; every dealt and burnt card is in a ``CardsDealt`` / ``BoardDealt`` event.
 
 **Betting** (G-ACT-1, G-ACT-2, G-LIMIT-1): the first round starts left of the last live blind (big blind
 or straddle; heads-up the button, who posts the small blind, G-BLIND-2), later rounds left of the button.
@@ -36,7 +38,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from engine._replace import replace
+from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import (
     ActionNotAllowed,
@@ -66,6 +68,7 @@ from engine.core.model import (
     CoreState,
     DealBoard,
     DealCards,
+    DealFromTop,
     Discard,
     Discarded,
     Event,
@@ -121,6 +124,10 @@ __all__ = [
     "standard_bet_range",
 ]
 
+_hand_with = replacer(CoreHand)
+_state_with = replacer(CoreState)
+_occupant_with = replacer(SeatState)
+
 # --- evolve ---------------------------------------------------------------------------------------------
 
 
@@ -135,7 +142,7 @@ def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
 def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
     occupant = seats[seat]
     assert occupant is not None
-    return _set(seats, seat, replace(occupant, stack=occupant.stack + delta))
+    return _set(seats, seat, _occupant_with(occupant, stack=occupant.stack + delta))
 
 
 def _seat_with(
@@ -143,7 +150,7 @@ def _seat_with(
 ) -> tuple[SeatState | None, ...]:
     occupant = seats[seat]
     assert occupant is not None
-    return _set(seats, seat, replace(occupant, **changes))
+    return _set(seats, seat, _occupant_with(occupant, **changes))
 
 
 def _hand(state: CoreState) -> CoreHand:
@@ -168,11 +175,11 @@ def evolve(state: CoreState, event: Event) -> CoreState:
 
 def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
     seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
-    return replace(state, seats=_set(state.seats, e.seat, seat))
+    return _state_with(state, seats=_set(state.seats, e.seat, seat))
 
 
 def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState:
-    return replace(state, seats=_set(state.seats, e.seat, None))
+    return _state_with(state, seats=_set(state.seats, e.seat, None))
 
 
 def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
@@ -197,7 +204,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
         folded=frozenset(s for s in range(n) if s not in dealt),
         discards=((),) * n,
     )
-    return replace(
+    return _state_with(
         state,
         button=e.button,
         small_blind=e.small_blind,
@@ -233,14 +240,16 @@ def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
             changes["min_raise"] = max(hand.min_raise, nominal)
             changes["blind_anchor"] = seat
             changes["raises"] = hand.raises + 1
-    return replace(state, seats=_with_stack(state.seats, seat, -e.amount), hand=replace(hand, **changes))
+    return _state_with(
+        state, seats=_with_stack(state.seats, seat, -e.amount), hand=_hand_with(hand, **changes)
+    )
 
 
 def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
     hand = _hand(state)
     n = len(hand.round_bets)
     players = sum(1 for s in hand.dealt if s not in hand.folded)
-    hand = replace(
+    hand = _hand_with(
         hand,
         street=e.street,
         betting=False,
@@ -258,13 +267,13 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         last_actor=None,
         community=False,
     )
-    return replace(state, hand=hand)
+    return _state_with(state, hand=hand)
 
 
 def _ev_dealt(state: CoreState, e: CardsDealt) -> CoreState:
     hand = _hand(state)
     seat = e.seat
-    hand = replace(
+    hand = _hand_with(
         hand,
         stock=_take(hand.stock, e.burn + e.down + e.up),
         down=_set(hand.down, seat, hand.down[seat] + e.down) if e.down else hand.down,
@@ -272,48 +281,50 @@ def _ev_dealt(state: CoreState, e: CardsDealt) -> CoreState:
         burned=hand.burned + e.burn if e.burn else hand.burned,
         street_dealt=True,
     )
-    return replace(state, hand=hand)
+    return _state_with(state, hand=hand)
 
 
 def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
     hand = _hand(state)
-    hand = replace(
+    hand = _hand_with(
         hand,
         stock=_take(hand.stock, e.burn + e.cards),
         board=hand.board + e.cards,
         burned=hand.burned + e.burn if e.burn else hand.burned,
         street_dealt=True,
     )
-    return replace(state, hand=hand)
+    return _state_with(state, hand=hand)
 
 
 def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
     hand = _hand(state)
     # a draw turn (someone has still to discard) is not the betting round's
     betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
-    hand = replace(hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
-    return replace(state, hand=hand)
+    hand = _hand_with(
+        hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting
+    )
+    return _state_with(state, hand=hand)
 
 
 def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
     occupant = state.seats[e.seat]
     assert occupant is not None
     bank = max(0, occupant.time_bank - e.used)
-    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
 
 
 def _ev_checked(state: CoreState, e: Checked) -> CoreState:
     hand = _hand(state)
-    hand = replace(
+    hand = _hand_with(
         hand, acted_at=_set(hand.acted_at, e.seat, hand.current_bet), to_act=None, last_actor=e.seat
     )
-    return replace(state, hand=hand)
+    return _state_with(state, hand=hand)
 
 
 def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int, **changes: Any) -> CoreState:
     to = hand.round_bets[seat] + amount
     current = max(hand.current_bet, to)
-    hand = replace(
+    hand = _hand_with(
         hand,
         round_bets=_set(hand.round_bets, seat, to),
         contributed=_add(hand.contributed, seat, amount),
@@ -323,7 +334,7 @@ def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int, **changes:
         last_actor=seat,
         **changes,
     )
-    return replace(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
+    return _state_with(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
 
 
 def _ev_called(state: CoreState, e: Called) -> CoreState:
@@ -362,14 +373,14 @@ def _ev_raised(state: CoreState, e: Raised) -> CoreState:
 
 def _ev_folded(state: CoreState, e: Folded) -> CoreState:
     hand = _hand(state)
-    hand = replace(hand, folded=hand.folded | {e.seat}, to_act=None, last_actor=e.seat)
-    return replace(state, hand=hand)
+    hand = _hand_with(hand, folded=hand.folded | {e.seat}, to_act=None, last_actor=e.seat)
+    return _state_with(state, hand=hand)
 
 
 def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
     hand = _hand(state)
     gone = set(e.cards)
-    hand = replace(
+    hand = _hand_with(
         hand,
         down=_set(hand.down, e.seat, tuple(card for card in hand.down[e.seat] if card not in gone)),
         discards=_set(hand.discards, e.seat, hand.discards[e.seat] + e.cards),
@@ -377,50 +388,50 @@ def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, hand=hand)
+    return _state_with(state, hand=hand)
 
 
 def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
     hand = _hand(state)
-    hand = replace(hand, stock=e.stock, reshuffles=hand.reshuffles + 1, community=e.community)
-    return replace(state, hand=hand)
+    hand = _hand_with(hand, stock=e.stock, reshuffles=hand.reshuffles + 1, community=e.community)
+    return _state_with(state, hand=hand)
 
 
 def _ev_shown(state: CoreState, e: HandShown) -> CoreState:
     hand = state.hand
     if hand is None:
         return state
-    return replace(state, hand=replace(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
+    return _state_with(state, hand=_hand_with(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
 
 
 def _ev_mucked(state: CoreState, e: HandMucked) -> CoreState:
     hand = _hand(state)
-    return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
+    return _state_with(state, hand=_hand_with(hand, mucked=hand.mucked | {e.seat}, to_act=None))
 
 
 def _ev_sat_out(state: CoreState, e: PlayerSatOut) -> CoreState:
-    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
 
 
 def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
-    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
 
 
 def _ev_returned_bet(state: CoreState, e: UncalledBetReturned) -> CoreState:
     hand = _hand(state)
-    hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
-    return replace(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
+    hand = _hand_with(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
+    return _state_with(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
 
 
 def _ev_pot(state: CoreState, e: PotAwarded) -> CoreState:
     seats = state.seats
     for seat, chips in e.shares:
         seats = _with_stack(seats, seat, chips)
-    return replace(state, seats=seats)
+    return _state_with(state, seats=seats)
 
 
 def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
-    return replace(state, hand=None)
+    return _state_with(state, hand=None)
 
 
 def _ev_showdown_marker(state: CoreState, e: Any) -> CoreState:
@@ -428,12 +439,12 @@ def _ev_showdown_marker(state: CoreState, e: Any) -> CoreState:
 
 
 def _ev_showdown(state: CoreState, e: ShowdownStarted) -> CoreState:
-    hand = replace(_hand(state), showdown=True, showdown_order=e.order, to_act=None)
-    return replace(state, hand=hand)
+    hand = _hand_with(_hand(state), showdown=True, showdown_order=e.order, to_act=None)
+    return _state_with(state, hand=hand)
 
 
 def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
-    return replace(state, seed_revealed=True)
+    return _state_with(state, seed_revealed=True)
 
 
 _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
@@ -543,21 +554,24 @@ def _pot_total(hand: CoreHand) -> int:
 
 def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
     """The next seat after ``after`` that must act in the betting round, or ``None`` when it is complete."""
-    can = _can_act(state, hand)
-    if not can:
-        return None
+    seats = state.seats
+    folded = hand.folded
     current = hand.current_bet
     bets = hand.round_bets
-    if len(can) == 1 and bets[can[0]] >= current:
-        return None
     acted = hand.acted_at
-    n = len(state.seats)
-    can_set = set(can)
+    n = len(seats)
+    found = None
+    able = 0  # players still in with chips
     for i in range(1, n + 1):
         seat = (after + i) % n
-        if seat in can_set and (acted[seat] < 0 or bets[seat] < current):
-            return seat
-    return None
+        if seat in folded or seats[seat].stack <= 0:  # type: ignore[union-attr]
+            continue
+        able += 1
+        if found is None and (acted[seat] < 0 or bets[seat] < current):
+            found = seat
+    if found is None or (able == 1 and bets[found] >= current):
+        return None
+    return found
 
 
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
@@ -603,7 +617,12 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     current = hand.current_bet
     if stack <= 0 or all_in_to <= current:
         return None
-    if not any(s != seat for s in _can_act(state, hand)):
+    seats = state.seats
+    folded = hand.folded
+    for other in hand.dealt:  # somebody else must be able to answer a bet
+        if other != seat and other not in folded and seats[other].stack > 0:  # type: ignore[union-attr]
+            break
+    else:
         return None
     structure = spec.structure
     acted = hand.acted_at[seat]
@@ -675,8 +694,15 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     return (*due, burning and len(hand.stock) > remaining)
 
 
-def dealer_command(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealBoard | None:
-    """The deal the dealer makes now from the top of the stock (burn first), or ``None``."""
+def dealer_command(spec: GameSpec, state: CoreState, at: int = 0) -> DealFromTop | None:
+    """What the dealer deals now: :class:`DealFromTop` (everything due, from the top of the stock, burns
+    first), or ``None`` when nothing is to be dealt."""
+    return None if next_deal(spec, state) is None else DealFromTop(at)
+
+
+def top_deal(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealBoard | None:
+    """The next single deal from the top of the stock (burn first), as a :class:`DealCards` or
+    :class:`DealBoard` naming its cards, or ``None``."""
     due = next_deal(spec, state)
     if due is None:
         return None
@@ -753,7 +779,7 @@ class _Builder:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = _EVOLVE[type(event)](self.state, event)
 
     @property
     def hand(self) -> CoreHand:
@@ -813,9 +839,8 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
     if hand.showdown:
         _showdown_step(b, hand)
         return True
-    players = in_hand(hand)
-    if len(players) == 1:
-        _award_uncontested(b, players[0])
+    if len(hand.folded) + 1 == len(b.state.seats):  # one player left (folded holds the seats not dealt)
+        _award_uncontested(b, next(s for s in hand.dealt if s not in hand.folded))
         return True
     spec = b.spec
     if not hand.betting:
@@ -827,6 +852,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                     b.emit(supply)
                     return True
             return False
+        players = in_hand(hand)
         if hand.drawing:
             waiting = next((s for s in players if s not in hand.declared), None)
             if waiting is not None:  # FD-1: each player in turn from the button's left draws
@@ -838,6 +864,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
         _turn(b, seat)
         return True
     # the betting round is over
+    players = in_hand(hand)
     if (
         len(_can_act(b.state, hand)) <= 1
         and len(hand.shown) < len(players)
@@ -924,8 +951,17 @@ def _pay(
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
-    folded = frozenset(s for s in range(len(b.state.seats)) if s != winner)
-    _pay(b, lambda eligible: (winner,), folded)
+    """Everyone else folded: the uncalled part of the biggest bet back to its owner (G-SHOW-2), the rest to
+    the winner (computed directly: the pots of :func:`engine.pots.build_pots` would all be his)."""
+    hand = b.hand
+    contributed = hand.contributed
+    top = max(contributed)
+    leader = contributed.index(top)
+    second = max((c for s, c in enumerate(contributed) if s != leader), default=0)
+    if top > second:
+        b.emit(UncalledBetReturned(leader, top - second))
+    total = b.hand.dead + sum(b.hand.contributed)
+    b.emit(PotAwarded(0, total, (winner,), ((winner, total),)))
     _end_hand(b, winner)
 
 
@@ -1127,7 +1163,9 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         )
     )
     b.emit(StreetStarted(0))
-    if spec.forced_hook is not None:
+    if c.posts is not None:
+        posts = _checked_posts(c.posts, order)
+    elif spec.forced_hook is not None:
         posts = spec.forced_hook(b.state, b.hand)
     else:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
@@ -1136,6 +1174,27 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
             live = kind not in ("ante", "big_blind_ante")
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
+
+
+_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+
+
+def _checked_posts(
+    posts: tuple[tuple[int, str, int, bool], ...], order: tuple[int, ...]
+) -> tuple[tuple[int, str, int, bool], ...]:
+    for seat, kind, amount, dead in posts:
+        if seat not in order:
+            raise BadAmount(f"seat {seat} is not dealt in: it posts nothing")
+        if kind not in _POST_KINDS:
+            raise BadAmount(f"unknown forced bet {kind!r}: one of {', '.join(sorted(_POST_KINDS))}")
+        if (
+            not isinstance(amount, int)
+            or isinstance(amount, bool)
+            or amount < 0
+            or not isinstance(dead, bool)
+        ):
+            raise BadAmount(f"a forced bet is a whole number of chips >= 0, not {amount!r}")
+    return tuple(posts)
 
 
 def _blinds_and_antes(
@@ -1203,6 +1262,34 @@ def _on_board(b: _Builder, c: DealBoard) -> None:
         raise BadCards("no card is burnt now" if not burn else "one card is burnt")
     _check_cards(hand, burnt + cards)
     b.emit(BoardDealt(cards, burnt))
+
+
+def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
+    b.hand  # noqa: B018  (raises NoHandInProgress)
+    spec = b.spec
+    due = next_deal(spec, b.state)
+    if due is None:
+        raise ActionNotAllowed("nothing is to be dealt now")
+    while due is not None:
+        seat, count, up, burn = due
+        hand = b.hand
+        stock = hand.stock
+        start = 1 if burn else 0
+        if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
+            raise BadCards(f"the stock holds {len(stock)} cards, {start + count + up} are due")
+        if seat < 0:
+            b.emit(BoardDealt(stock[start : start + count], stock[:start]))
+        else:
+            end = start + count + up
+            b.emit(CardsDealt(seat, stock[start : start + count], stock[start + count : end], stock[:start]))
+            if not spec.streets[hand.street].draw:  # every player still in gets as many: deal them all
+                players = in_hand(hand)
+                for other in players[players.index(seat) + 1 :]:
+                    stock = b.hand.stock
+                    if len(stock) < count + up:
+                        raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
+                    b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))
+        due = next_deal(spec, b.state)
 
 
 def _on_bet(b: _Builder, c: BetOrRaise) -> None:
@@ -1356,6 +1443,7 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     StartHand: _on_start,
     DealCards: _on_deal,
     DealBoard: _on_board,
+    DealFromTop: _on_deal_from_top,
     BetOrRaise: _on_bet,
     BringIn: _on_bring_in,
     CheckOrCall: _on_check_call,

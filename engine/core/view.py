@@ -99,6 +99,21 @@ class LegalAction:
 
 _FOLD = LegalAction("fold", "Fold")
 _CHECK = LegalAction("check", "Check")
+_MADE: dict[tuple[str, str, int, int], LegalAction] = {}
+
+
+def _action(kind: str, label: str, minimum: int, maximum: int) -> LegalAction:
+    """A :class:`LegalAction`, shared between calls (they are immutable; building one costs more than a
+    look-up)."""
+    key = (kind, label, minimum, maximum)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > 50_000:
+            _MADE.clear()
+        found = _MADE[key] = LegalAction(kind, label, minimum, maximum)
+    return found
+
+
 _STAND_PAT = LegalAction("discard", "Stand pat", 0, 0)
 _SHOWDOWN = (LegalAction("show", "Show"), LegalAction("muck", "Muck"))
 
@@ -122,14 +137,14 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
     actions = []
     if bringing_in:
         bring_in = min(hand.forced.bring_in, stack)
-        actions.append(LegalAction("bring_in", "Bring-in", bring_in, bring_in))
+        actions.append(_action("bring_in", "Bring-in", bring_in, bring_in))
     else:
         actions.append(_FOLD)
         if owed <= 0:
             actions.append(_CHECK)
         else:
             call = min(owed, stack)
-            actions.append(LegalAction("call", "All-in" if call == stack else "Call", call, call))
+            actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
     bounds = bet_range(spec, state, hand, seat)
     if bounds is not None:
         low, high = bounds
@@ -138,13 +153,13 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
             kind, label = "complete", "Complete"
         all_in = hand.round_bets[seat] + stack
         if spec.structure is Structure.FIXED_LIMIT and low < high:  # two sizes (stud's open pair, ST-1)
-            actions.append(LegalAction(kind, label, low, low))
-            actions.append(LegalAction(kind, "All-in" if high == all_in else label, high, high))
+            actions.append(_action(kind, label, low, low))
+            actions.append(_action(kind, "All-in" if high == all_in else label, high, high))
         else:
             if low < all_in:
-                actions.append(LegalAction(kind, label, low, min(high, all_in - 1)))
+                actions.append(_action(kind, label, low, min(high, all_in - 1)))
             if high == all_in:
-                actions.append(LegalAction(kind, "All-in", all_in, all_in))
+                actions.append(_action(kind, "All-in", all_in, all_in))
     return tuple(actions)
 
 

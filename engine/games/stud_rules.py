@@ -23,10 +23,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.cards import Card, format_cards
 from engine.evaluation.common import Category, Ranking, group_ranks, ranks_field
-from engine.pots import seats_left_of_button
 from engine.shuffle import derive_seed, shuffle
 
 __all__ = [
@@ -78,7 +78,13 @@ def visible_value(up_cards: Sequence[Card]) -> int:
     """
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"a visible stud hand has 1 to 4 up cards, not {len(up_cards)}")
-    groups = group_ranks(card.rank for card in up_cards)
+    return _visible_value(tuple(sorted(card.rank for card in up_cards)))
+
+
+@cache
+def _visible_value(ranks: tuple[int, ...]) -> int:
+    """:func:`visible_value` of sorted ranks (at most 1,819 multisets of 1–4 ranks: cached)."""
+    groups = group_ranks(ranks)
     shape = tuple(count for count, _ in groups)
     if shape[0] == 4:
         category = Category.FOUR_OF_A_KIND
@@ -90,8 +96,7 @@ def visible_value(up_cards: Sequence[Card]) -> int:
         category = Category.PAIR
     else:
         category = Category.HIGH_CARD
-    ranks = [rank for _, rank in groups]
-    return category.strength(Ranking.STANDARD) << _STRENGTH_SHIFT | ranks_field(ranks)
+    return category.strength(Ranking.STANDARD) << _STRENGTH_SHIFT | ranks_field(rank for _, rank in groups)
 
 
 def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
@@ -104,9 +109,13 @@ def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
     """
     if not up_cards:
         raise ValueError("nobody to open the betting (rule ST-1)")
-    order = seats_left_of_button(up_cards, button)
-    values = [visible_value(up_cards[seat]) for seat in order]
-    return order[values.index(max(values))]
+    best_seat, best_value, best_order = -1, -1, 0
+    for seat, cards in up_cards.items():
+        value = visible_value(cards)
+        order = seat - button if seat > button else seat - button + (1 << 16)  # left of the button first
+        if value > best_value or (value == best_value and order < best_order):
+            best_seat, best_value, best_order = seat, value, order
+    return best_seat
 
 
 def has_open_pair(up_cards: Iterable[Sequence[Card]]) -> bool:

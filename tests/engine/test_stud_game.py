@@ -381,3 +381,53 @@ def test_st_1_random_bot_hands_conserve_chips_and_replay(code: str, seats: int) 
     table = Table(code, seats, STUD_FL if code == "F7S" else STUD_NL, stacks=[300] * seats)
     play_random(table, 60, random.Random(seats))
     assert table.replayed() == table.state
+
+
+def test_st_1_all_in_on_the_ante_the_next_player_to_the_left_brings_in() -> None:
+    table = Table("F7S", 3, STUD_FL, stacks=[1, 1_000, 1_000])
+    table.start(button=2)
+    table.deal(0, "AhAd2c")  # the lowest door card, all-in on the ante
+    table.deal(1, "KhKd9s")
+    table.deal(2, "QhQd5d")
+    assert table.stacks_now()[0] == 0
+    assert table.to_act == 1
+    assert [k[0] for k in table.kinds()] == ["bring_in", "complete"]
+
+
+def test_st_1_best_visible_hand_all_in_the_next_player_to_the_left_speaks() -> None:
+    table = Table("N7S", 3, STUD_NL, stacks=[1_000, 1_000, 13])
+    table.start(button=2)
+    table.deal(0, "AhAd9c")
+    table.deal(1, "KhKd2c")
+    table.deal(2, "QhQdAs")
+    table.act(1, "bring_in")
+    table.act(2, "complete", 12)  # all-in
+    table.act(0, "call")
+    table.act(1, "call")
+    for seat, card in ((0, "3c"), (1, "5d"), (2, "Ac")):
+        table.deal(seat, card)
+    assert table.stacks_now()[2] == 0  # seat 2 shows the pair of aces but cannot act
+    assert table.to_act == 0
+
+
+def test_g_limit_1_stud_fixed_limit_cap_counts_the_completion_as_the_bet() -> None:
+    table = third_street()
+    table.act(1, "bring_in")
+    table.act(2, "complete", 10)  # the bet
+    table.act(0, "raise", 20)
+    table.act(1, "raise", 30)
+    table.act(2, "raise", 40)  # the third raise: capped
+    assert table.to_act == 0
+    assert [k[0] for k in table.kinds()] == ["fold", "call"]
+
+
+def test_g_limit_1_pot_limit_stud_completes_to_the_small_bet_at_least() -> None:
+    table = Table("P7S", 3, STUD_NL)
+    table.start(button=2)
+    table.deal(0, "AhAd9c")
+    table.deal(1, "KhKd2c")
+    table.deal(2, "QhQd5d")
+    table.act(1, "bring_in")
+    table.act(2, "complete", 10)
+    # pot after calling: 3 antes + 2 + 10 + 10 = 25; raise to at most 10 + 25
+    assert table.kinds()[-1] == ("raise", "Raise", 20, 35)

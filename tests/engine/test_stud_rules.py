@@ -222,3 +222,20 @@ def test_g_pot_2_stud_odd_chip_order_lists_every_seat_once(perm: list[int]) -> N
     assert sorted(order) == list(range(8))
     tops = [max(c.rank * 4 + c.suit.international_order for c in hands[seat]) for seat in order]
     assert tops == sorted(tops, reverse=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(range(52)), st.integers(2, 8), st.integers(1, 4), st.integers(0, 7))
+def test_st_1_opener_is_the_first_best_visible_hand_left_of_the_button(
+    perm: list[int], players: int, up: int, button: int
+) -> None:
+    """Against a plain reading of ST-1: the seats in order from the button's left, the first one holding
+    the best visible value."""
+    from engine.pots import seats_left_of_button
+
+    deck = [DECK[i] for i in perm]
+    seats = list(range(0, 2 * players, 2))  # some empty seats between
+    hands = {seat: tuple(deck[up * i : up * i + up]) for i, seat in enumerate(seats)}
+    order = seats_left_of_button(seats, button)
+    values = [visible_value(hands[seat]) for seat in order]
+    assert opener_seat(hands, button) == order[values.index(max(values))]

@@ -8,10 +8,11 @@ import random
 from dataclasses import replace
 
 import pytest
+from django.utils import translation
 
 from engine.core import ForcedBets, find_game
 from eventstore.store import read_stream
-from tables import audit, service
+from tables import audit, rendering, service
 from tests.tables import helpers
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +112,22 @@ def test_the_audit_checks_the_shuffle_and_the_card_flow_of_holdem_hands() -> Non
     forged = [*recorded[:index], replace(tampered, data=swapped), *recorded[index + 1 :]]
     problems = audit.verify_table_stream(forged)
     assert len(problems) == 1 and "top of the stock" in problems[0].message
+
+
+def test_the_table_page_and_its_log_render_a_holdem_hand_for_each_player() -> None:
+    table_id = open_holdem()
+    rng = random.Random(5)
+    play_hand(table_id, rng, seed=4)
+    service.handle(
+        table_id, lambda loaded, at: service.start_command(loaded, at, None, seed=helpers.seed_bytes(9))
+    )
+    loaded = service.load(table_id)
+    for seat, player in enumerate(PLAYERS):
+        with translation.override("en"):
+            html = rendering.fragments(loaded, player, 0)
+        assert "Preflop" in html and "Blinds 5/10" in html
+        own = loaded.state.hand.down[seat]
+        others = [c for s, cards in enumerate(loaded.state.hand.down) if s != seat for c in cards]
+        assert all(f'data-card="{card}"' in html for card in own)
+        assert not any(f'data-card="{card}"' in html for card in others)
+        assert not any(f"receives {card}" in html for card in others)

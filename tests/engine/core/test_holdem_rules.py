@@ -16,6 +16,7 @@ from engine.core.model import (
     BoardDealt,
     CardsDealt,
     DealBoard,
+    DealFromTop,
     ForcedBetPosted,
     HandEnded,
     HandShown,
@@ -30,6 +31,7 @@ from engine.core.model import (
     TimeoutExpired,
     UncalledBetReturned,
 )
+from engine.core.rules import top_deal
 from tests.engine.core.helpers import deck, of, table
 
 # seats 0, 1, 2 receive AsAh, KsKh, QsQh; the board 2d 7c 9h 4s Jd makes no straight or flush
@@ -361,7 +363,8 @@ def test_the_dealer_burns_and_deals_from_the_top_and_any_card_of_the_stock_is_ac
     t.act(1, "check")
     t.apply(t.game.player_command(t.state, 0, "check", None, (), t.at))  # no automatic deal
     stock = t.hand.stock
-    assert t.game.dealer_command(t.state, 0) == DealBoard(stock[1:2], stock[:1], 0)
+    assert t.game.dealer_command(t.state, 0) == DealFromTop(0)
+    assert top_deal(t.game.spec, t.state) == DealBoard(stock[1:2], stock[:1], 0)
     with pytest.raises(BadCards):
         t.apply(DealBoard(parse_cards("As")))  # dealt already
     with pytest.raises(BadCards):
@@ -442,3 +445,43 @@ def test_the_deck_must_be_the_whole_standard_deck() -> None:
     with pytest.raises(BadCards):
         t.apply(StartHand(deck("")[:51]))
     assert t.state.hand is None
+
+
+@pytest.mark.parametrize(("second_all_in", "reopened"), [(220, True), (180, False)])
+def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting(
+    second_all_in: int, reopened: bool
+) -> None:
+    """G-ACT-2 (TDA 43): seat 3 raises to 100 (a raise of 90); two short all-ins follow (150, then
+    ``second_all_in``): seat 3 may raise again only if the bet rose by a full raise (90) since it acted."""
+    t = table("NT", [150, second_all_in, 1000, 1000])
+    t.start(button=0)  # small blind 1, big blind 2, seat 3 first
+    t.act(3, "raise", 100)
+    t.act(0, "raise", 150)
+    t.act(1, "raise", second_all_in)
+    assert any(k[0] == "raise" for k in t.kinds(2))  # the big blind has not acted
+    t.act(2, "call")
+    assert any(k[0] == "raise" for k in t.kinds(3)) is reopened
+
+
+def test_a_hand_history_may_name_every_forced_bet() -> None:
+    """``StartHand.posts`` (PHH ``antes`` / ``blinds_or_straddles`` per player) replaces the forced bets the
+    table's ``ForcedBets`` implies; an unknown kind or a seat not dealt in is refused."""
+    from engine.core.model import StartHand
+
+    t = table("NT", [100, 100, 100, 100], forced=ForcedBets(small_blind=1, big_blind=2, straddle=4))
+    posts = (
+        (1, "ante", 1, False),
+        (1, "small_blind", 1, False),
+        (2, "big_blind", 2, False),
+        (3, "straddle", 4, False),
+    )
+    with pytest.raises(BadAmount):
+        t.apply(StartHand(deck(""), button=0, posts=((7, "ante", 1, False),)))
+    with pytest.raises(BadAmount):
+        t.apply(StartHand(deck(""), button=0, posts=((1, "bribe", 1, False),)))
+    t.apply(StartHand(deck(""), button=0, posts=posts))
+    t.deal()
+    assert [(e.seat, e.kind, e.amount) for e in of(t.events, ForcedBetPosted)] == [
+        (s, k, a) for s, k, a, _ in posts
+    ]
+    assert t.to_act == 0 and t.hand.contributed == (0, 2, 2, 4)
