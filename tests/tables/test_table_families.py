@@ -303,3 +303,72 @@ def test_omaha_page_pot_limit(web_as, players) -> None:
     presets = re.findall(r'class="preset" data-amount="(\d+)"[^>]*>(.*?)</button>', html)
     assert presets[-1] == ("35", "Pot")  # the pot limit: 10 + (15 + 10 to call)
     assert 'max="35"' in html
+
+
+@pytest.mark.django_db
+def test_stud_page_for_a_player_and_a_watcher(web_as, players, director) -> None:
+    """ST-1 on the page: the stud partial draws every seat's up cards face up (``data-up``) for everyone,
+    down cards as backs except the viewer's own; a director watching sees no down card at all; the seat
+    to bring in has Bring-in (key b, with its amount) and Complete."""
+    from engine.core import ForcedBets
+
+    game = find_game("F7S")
+    config = game.table_config(
+        seats=3,
+        tournament=False,
+        forced=ForcedBets(ante=1, bring_in=2, small_bet=10, big_bet=20),
+        action_time_ms=30_000,
+        time_bank_ms=0,
+    )
+    seated = [(seat, name, 500) for seat, name in enumerate(("anna", "bruno", "carla"))]
+    table_id = service.open_table("S", config, seated, game="F7S", first_button=0).table_id
+    loaded = start(table_id)
+    hand = loaded.state.hand
+    seat, player = player_to_act(table_id)
+    html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-family="stud"' in html
+    for index in range(3):
+        block = seat_html(html, index)
+        ups = re.findall(r'data-card="(\w\w)" data-up', block)
+        assert ups == [str(c) for c in hand.up[index]] and len(ups) == 1  # the door card
+        if index == seat:
+            assert all(f'data-card="{c}"' in block for c in hand.down[index])
+        else:
+            assert block.count("cards/back.svg") == 2
+            assert not any(f'data-card="{c}"' in html for c in hand.down[index])
+    found = buttons(html)
+    assert found["bring_in"] == {"label": "Bring-in 2", "key": "b", "title": "open with the forced bet"}
+    assert found["complete"]["label"].startswith("Complete") and found["complete"]["key"] == "r"
+    assert "Ante 1 · Bring-in 2 · Bets 10/20" in html
+    watched = web_as(director).get(f"/tables/{table_id}/").content.decode()
+    assert watched.count("cards/back.svg") == 6 and 'id="actions"' not in watched
+    assert not any(f'data-card="{c}"' in watched for cards in hand.down for c in cards)
+
+
+@pytest.mark.django_db
+def test_draw_page_at_the_draw(web_as, players) -> None:
+    """FD-1 on the page: at the draw the player's own five cards are tickable, with Draw (key d, the ticked
+    cards) and Stand pat (key s, a discard of no card); another player's seat says how many they drew."""
+    table_id = open_holdem("N5D")
+    start(table_id)
+    while True:
+        seat, player = player_to_act(table_id)
+        loaded = service.load(table_id)
+        kinds = [str(o.kind) for o in loaded.rules.legal_actions(loaded.state, seat)]
+        if "discard" in kinds:
+            break
+        service.act(table_id, player, "call" if "call" in kinds else "check")
+    html = web_as(players[player]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-family="draw"' in html
+    ticks = re.findall(r'<input type="checkbox" name="cards" value="(\w\w)">', html)
+    assert ticks == [str(c) for c in loaded.state.hand.down[seat]]
+    assert re.search(r'data-action="discard" data-key="d"[^>]*>Draw</button>', html)
+    pattern = r"""<button [^>]*hx-vals='([^']*)' data-action="stand_pat" data-key="s"[^>]*>"""
+    stand_pat = re.search(pattern, html)
+    assert stand_pat is not None and stand_pat.group(1) == '{"action": "discard", "cards": []}'
+    service.act(table_id, player, "discard", cards=ticks[:2])
+    other = ("anna", "bruno", "carla")[(seat + 1) % 3]
+    html = web_as(players[other]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "drew 2 cards" in seat_html(html, seat)
+    assert f"{player}: Draw 2</div>" in html  # how many, not which
+    assert not any(f'data-card="{card}"' in html for card in ticks[:2])
