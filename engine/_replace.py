@@ -26,11 +26,11 @@ _REPLACERS: dict[type, Any] = {}
 def _copy_dict(cls: type) -> Any:
     new = object.__new__
 
+    set_attribute = object.__setattr__
+
     def replace(_o: Any, **changes: Any) -> Any:
         copied: Any = new(cls)
-        attributes = copied.__dict__
-        attributes.update(_o.__dict__)
-        attributes.update(changes)
+        set_attribute(copied, "__dict__", {**_o.__dict__, **changes})
         return copied
 
     return replace

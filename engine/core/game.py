@@ -14,8 +14,9 @@ ones) and PokerKit's ``games.py`` (a game as data).
 
 The protocol's shapes: seats are 0-based ``int``; chips are ``int``; times are epoch milliseconds
 (``at``), never read from a clock; ``viewer`` is a seat or ``None`` (a spectator); ``reveal`` shows every
-card (auditors, finished hands). ``decide``/``apply`` raise the game's ``IllegalAction`` subclasses (all
-``ValueError``s with an Italian message in ``str()`` and the English one in ``english``), leaving the state
+card (auditors, finished hands). ``decide``/``apply`` raise the game's ``IllegalAction`` subclasses
+(poker all'italiana: an Italian message in ``str()`` and the English one in ``english``; the international
+games of :mod:`engine.core.generic`: ``ValueError``s with the English message in both), leaving the state
 unchanged.
 """
 

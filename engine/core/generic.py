@@ -61,8 +61,12 @@ _SIMPLE: Mapping[str, Callable[[int, int], Command]] = MappingProxyType(
 )
 _EVENTS: Mapping[str, type] = MappingProxyType(registry(Event))
 _GLOSSES: Mapping[str, str] = MappingProxyType(
-    {word: word.lower() for word in ("Fold", "Check", "Call", "Bet", "Raise", "All-in", "Show", "Muck")}
+    {
+        word: word
+        for word in ("Fold", "Check", "Call", "Bet", "Raise", "All-in", "Show", "Muck", "Draw", "Stand")
+    }
 )
+"""The first word of each button label and its gloss: the labels are English already (identity)."""
 _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle"})
 
 

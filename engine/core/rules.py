@@ -627,7 +627,9 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     structure = spec.structure
     acted = hand.acted_at[seat]
     minimum_bet = _minimum_bet(spec, hand)
-    reopened = acted < minimum_bet <= current  # a full bet over less than one (a bring-in, ST-1)
+    completing = hand.raises == 0 and spec.streets[hand.street].opener is Opener.BRING_IN
+    # stud's completion: a full bet over a bring-in reopens the betting to who faced only the bring-in
+    reopened = acted < minimum_bet <= current and spec.streets[hand.street].opener is Opener.BRING_IN
     if structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
         if acted >= 0 and current - acted < unit and not reopened:
@@ -640,7 +642,7 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
-    if hand.raises == 0 and current < minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN:
+    if completing and current < minimum_bet:
         minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
     if structure is Structure.NO_LIMIT:
         maximum = all_in_to
@@ -659,6 +661,8 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     hand = state.hand
     if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
         return None  # betting: this street's cards are all out
+    if spec.deal_hook is not None:
+        return spec.deal_hook(state, hand)
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
@@ -769,11 +773,12 @@ def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotL
 class _Builder:
     """Collects events and keeps the state they lead to."""
 
-    __slots__ = ("at", "events", "spec", "state")
+    __slots__ = ("at", "events", "spec", "state", "values")
 
     def __init__(self, spec: GameSpec, state: CoreState, at: int) -> None:
         self.spec = spec
         self.state = state
+        self.values: dict[int, int] | None = None
         self.events: list[Event] = []
         self.at = at
 
@@ -868,8 +873,8 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
     if (
         len(_can_act(b.state, hand)) <= 1
         and len(hand.shown) < len(players)
-        and not any(street.draw for street in b.spec.streets[hand.street + 1 :])
         and any(_stack(b.state, s) == 0 for s in players)
+        and not any(street.draw for street in b.spec.streets[hand.street + 1 :])  # a draw to come: no
     ):
         for s in _showdown_order(b, hand):  # TDA 16: all-in, betting over: every hand face up
             if s not in dict(b.hand.shown):
@@ -892,7 +897,43 @@ def _showdown_order(b: _Builder, hand: CoreHand) -> list[int]:
 
 
 def _values(b: _Builder, hand: CoreHand) -> dict[int, int]:
-    return {s: hand_value(b.spec, hand, s) for s in in_hand(hand)}
+    """The showdown values of the hands still in (computed once per command: the cards do not change)."""
+    if b.values is None:
+        b.values = {s: hand_value(b.spec, hand, s) for s in in_hand(hand)}
+    return b.values
+
+
+def _pots(
+    hand: CoreHand, state: CoreState, folded: frozenset[int]
+) -> tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...]]]]:
+    """``(returned, pots)``: what :func:`engine.pots.build_pots` gives for the hand (G-SHOW-2, G-POT-1,
+    G-ANTE-1's dead money in the main pot), without its validation (the decider's own bookkeeping): the
+    uncalled ``(seat, chips)`` and the pots ``(amount, eligible seats ascending)``, main pot first."""
+    chips = {s: hand.contributed[s] for s in sorted(hand.dealt)}
+    returned: list[tuple[int, int]] = []
+    ranked = sorted(chips.items(), key=lambda item: (-item[1], item[0]))
+    top_seat, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    if top > second:
+        returned.append((top_seat, top - second))
+        chips[top_seat] = second
+    live = [s for s in chips if s not in folded]
+    levels = sorted({chips[s] for s in live})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    puts = list(chips.values())
+    for index, level in enumerate(levels):
+        amount = sum(min(put, level) - min(put, previous) for put in puts)
+        if index == 0:
+            amount += hand.dead
+        if index == len(levels) - 1:
+            amount += sum(put - level for put in puts if put > level)
+        if amount > 0:
+            pots.append((amount, tuple(s for s in live if chips[s] >= level)))
+        previous = level
+    if not pots:
+        pots.append((0, tuple(live)))
+    return returned, pots
 
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
@@ -901,10 +942,10 @@ def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -
     if not hand.shown:
         return True
     shown = {s for s, _ in hand.shown}
-    for pot in pot_layout(hand, b.state, hand.folded | hand.mucked).pots:
-        if seat not in pot.eligible:
+    for _amount, eligible in _pots(hand, b.state, hand.folded | hand.mucked)[1]:
+        if seat not in eligible:
             continue
-        rivals = [values[s] for s in pot.eligible if s in shown]
+        rivals = [values[s] for s in eligible if s in shown]
         if not rivals or values[seat] >= max(rivals):
             return True
     return False
@@ -936,18 +977,18 @@ def _pay(
     b: _Builder, winners_of: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
 ) -> None:
     hand = b.hand
-    layout = pot_layout(hand, b.state, folded)
-    for seat, amount in layout.returned:
+    returned, pots = _pots(hand, b.state, folded)
+    for seat, amount in returned:
         b.emit(UncalledBetReturned(seat, amount))
     occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
     order = seats_left_of_button(occupied, hand.button)
-    for index, pot in enumerate(layout.pots):
-        won = winners_of(pot.eligible)
+    for index, (amount, eligible) in enumerate(pots):
+        won = winners_of(eligible)
         if b.spec.odd_chip_hook is not None:
             ranked = b.spec.odd_chip_hook(b.state, hand, won)
         else:
             ranked = tuple(s for s in order if s in won)
-        b.emit(PotAwarded(index, pot.amount, pot.eligible, split_pot(pot.amount, ranked)))
+        b.emit(PotAwarded(index, amount, eligible, split_pot(amount, ranked)))
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
@@ -1282,7 +1323,7 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         else:
             end = start + count + up
             b.emit(CardsDealt(seat, stock[start : start + count], stock[start + count : end], stock[:start]))
-            if not spec.streets[hand.street].draw:  # every player still in gets as many: deal them all
+            if spec.deal_hook is None and not spec.streets[hand.street].draw:  # the same for every player
                 players = in_hand(hand)
                 for other in players[players.index(seat) + 1 :]:
                     stock = b.hand.stock
@@ -1312,8 +1353,8 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     else:
         minimum_bet = _minimum_bet(spec, hand)
         full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
-            hand.raises == 0 and c.to >= minimum_bet  # the first full bet of a round, a completion (ST-1)
-        )
+            hand.raises == 0 and c.to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
+        )  # a completion of the bring-in to the minimum bet is the round's first full bet (ST-1)
     if hand.current_bet == 0:
         b.emit(BetPlaced(c.seat, c.to, all_in, full))
     else:

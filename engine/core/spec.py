@@ -35,6 +35,12 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
+- :attr:`GameSpec.deal_hook` ``(state, hand) -> (seat, down, up, burn) | None``: what the dealer deals now
+  (``seat`` ``-1``: board cards), replacing the built-in plan of :func:`engine.core.rules.next_deal`
+  while no player is to act (stud's community card when the stock runs short, ST-1; the draw reshuffle).
+- :attr:`GameSpec.legal_hook` ``(state, hand, seat, actions) -> actions``: adjusts the legal actions the
+  core computed (labels such as "Bring-in" / "Complete", extra options); what it lists must be what
+  ``decide`` accepts (the conformance suite checks it).
 - Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
   discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
   pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
@@ -116,6 +122,8 @@ BigBetHook = Callable[[Any, Any], bool]
 ValueHook = Callable[[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], int]
 OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
 SupplyHook = Callable[[Any, Any, tuple[int, int, int, bool]], Any]
+DealHook = Callable[[Any, Any], "tuple[int, int, int, bool] | None"]
+LegalHook = Callable[[Any, Any, int, tuple[Any, ...]], tuple[Any, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +156,8 @@ class GameSpec:
     value_hook: ValueHook | None = None
     odd_chip_hook: OddChipHook | None = None
     supply_hook: SupplyHook | None = None
+    deal_hook: DealHook | None = None
+    legal_hook: LegalHook | None = None
 
     @property
     def limit(self) -> str:

@@ -160,6 +160,8 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
                 actions.append(_action(kind, label, low, min(high, all_in - 1)))
             if high == all_in:
                 actions.append(_action(kind, "All-in", all_in, all_in))
+    if spec.legal_hook is not None:
+        return spec.legal_hook(state, hand, seat, tuple(actions))
     return tuple(actions)
 
 

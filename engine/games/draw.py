@@ -44,15 +44,8 @@ def _supply(state: CoreState, hand: CoreHand, due: tuple[int, int, int, bool]) -
     seat, down, up, _ = due
     if seat < 0 or len(hand.stock) >= down + up:
         return None
-    in_play = set(hand.stock)
-    for cards in (*hand.down, *hand.up):
-        in_play.update(cards)
-    pile = tuple(
-        card
-        for cards in (*(d for s, d in enumerate(hand.discards) if s != seat), hand.burned)
-        for card in cards
-        if card not in in_play
-    )
+    in_play = [*hand.stock, *(card for cards in (*hand.down, *hand.up) for card in cards)]
+    pile = draw_rules.reshuffle_pile(hand.discards, hand.burned, seat, in_play)
     if not pile:
         return None
     new = draw_rules.reshuffle_order(hand.deck, pile, hand.reshuffles + 1)

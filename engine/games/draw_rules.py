@@ -34,6 +34,7 @@ __all__ = [
     "check_discard",
     "replace_cards",
     "reshuffle_order",
+    "reshuffle_pile",
 ]
 
 MAX_DISCARD = 5
@@ -75,6 +76,19 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     digest = hashlib.sha256(format_cards(deck).encode()).digest()
     ordered = sorted(pile, key=lambda card: card.code)
     return shuffle(ordered, derive_seed(digest, f"draw-reshuffle-{k}"))
+
+
+def reshuffle_pile(
+    discards: Sequence[Sequence[Card]], burned: Iterable[Card], seat: int, in_play: Iterable[Card]
+) -> tuple[Card, ...]:
+    """The cards to reshuffle when ``seat``'s replacements run the stock out (FD-1): every card discarded
+    by another seat (``discards``: each seat's discards this hand, by seat) and every burnt card, except
+    those already back in play (``in_play``: the stock and every hand, after an earlier reshuffle). The
+    seat's own discards are never in it. In discard order, seat by seat, then the burns."""
+    excluded = set(in_play)
+    cards = [card for other, thrown in enumerate(discards) if other != seat for card in thrown]
+    cards.extend(burned)
+    return tuple(card for card in cards if card not in excluded)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from engine.core import ForcedBets, ForcedBetsRefused, find_game
 from engine.core.errors import ActionNotAllowed, BadCards, NotYourTurn
 from engine.core.model import CardsDealt, Discarded, StockReshuffled, TimeoutExpired
 from engine.core.view import CardsDealtHidden, DiscardedHidden, StockReshuffledPublic, public_event
-from engine.games.draw_rules import reshuffle_order
+from engine.games.draw_rules import replace_cards, reshuffle_order
 from tests.engine.studdraw_support import DRAW, Table, cards, play_random
 
 # --- registry -------------------------------------------------------------------------------------------
@@ -157,9 +157,11 @@ def test_fd_1_six_players_changing_five_reshuffle_the_discards_but_not_their_own
     assert len(table.hand.stock) == 22
     discards = {}
     served = {}
+    stocks = {}
     for seat in range(6):
         assert table.to_act == seat
         discards[seat] = table.hand.down[seat]
+        stocks[seat] = table.hand.stock
         served[seat] = table.act(seat, "discard", text="".join(map(str, discards[seat]))) + table.dealer()
     # 22 cards: the burn and 5 for each of seats 0-3 leave 1 for seat 4, who gets 4 more from the pile
     reshuffles = {s: [e for e in served[s] if isinstance(e, StockReshuffled)] for s in range(6)}
@@ -176,6 +178,8 @@ def test_fd_1_six_players_changing_five_reshuffle_the_discards_but_not_their_own
     assert reshuffle.stock == (deck[-1], *new)  # the stock's last card, then the reshuffled discards
     assert dealt.down == (deck[-1], *new[:4])
     assert not set(dealt.down) & own  # nobody is dealt back the cards they just threw
+    # the engine serves seat 4 as the pure rule does (draw_rules.replace_cards)
+    assert dealt.down == replace_cards(deck, stocks[4], reshuffle.pile, discards[4]).dealt
     held = [c for hand in table.hand.down for c in hand]
     assert len(held) == len(set(held)) == 30
     assert public_event(reshuffle, 0) == StockReshuffledPublic(len(reshuffle.pile), False)

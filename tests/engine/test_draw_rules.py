@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Deck, parse_cards
-from engine.games.draw_rules import BadDiscard, check_discard, replace_cards, reshuffle_order
+from engine.games.draw_rules import BadDiscard, check_discard, replace_cards, reshuffle_order, reshuffle_pile
 from engine.shuffle import shuffle
 
 DECK = shuffle(Deck.standard().cards, bytes(32))
@@ -90,3 +90,11 @@ def test_fd_1_six_players_draw_without_ever_dealing_a_card_twice(perm: list[int]
         stock, pile = served.stock, served.pile
         everywhere = [c for h in hands for c in h] + list(stock) + list(pile)
         assert sorted(c.code for c in everywhere) == list(range(52))
+
+
+def test_fd_1_the_pile_is_the_other_players_discards_and_the_burns_not_in_play() -> None:
+    discards = (parse_cards("2c3c"), parse_cards("4d5d6d"), (), parse_cards("7h"))
+    burned = parse_cards("Ks")
+    assert reshuffle_pile(discards, burned, 1, ()) == parse_cards("2c3c7hKs")
+    assert reshuffle_pile(discards, burned, 0, parse_cards("4d7h")) == parse_cards("5d6dKs")  # back in play
+    assert reshuffle_pile(((), ()), (), 0, ()) == ()

@@ -485,3 +485,20 @@ def test_a_hand_history_may_name_every_forced_bet() -> None:
         (s, k, a) for s, k, a, _ in posts
     ]
     assert t.to_act == 0 and t.hand.contributed == (0, 2, 2, 4)
+
+
+def test_a_player_back_from_sitting_out_is_dealt_in_again() -> None:
+    """Sit-out and return: in a ring game a sitting-out player is not dealt in until they return."""
+    t = table("NT", [100, 100, 100], tournament=False)
+    t.act(1, "sit_out")
+    with pytest.raises(ActionNotAllowed):
+        t.act(1, "sit_out")
+    t.start(button=0)
+    assert t.hand.dealt == (2, 0)
+    t.act(0, "fold")
+    t.act(1, "return")
+    with pytest.raises(ActionNotAllowed):
+        t.act(1, "return")
+    t.start()
+    assert sorted(t.hand.dealt) == [0, 1, 2]
+    assert t.replayed() == t.state
