@@ -38,7 +38,7 @@ from django.db import connection, transaction
 
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
-from engine.core import ForcedBets, Game, find_game
+from engine.core import ForcedBets, Game, find_game, games
 from engine.core.game import TableFacts
 from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
@@ -592,9 +592,12 @@ def _after_commit(loaded: Loaded) -> None:
 
 # --- building commands ------------------------------------------------------------------------------------
 
-ACTIONS: tuple[str, ...] = find_game(DEFAULT_GAME).actions
-"""The action names of poker all'italiana (every table's game so far); a table accepts its own game's
-(``Loaded.rules.actions``)."""
+ACTIONS: tuple[str, ...] = tuple(
+    dict.fromkeys((*find_game(DEFAULT_GAME).actions, *(a for game in games() for a in game.actions)))
+)
+"""Every action name of a registered game (poker all'italiana's first, then the others': stud's
+``bring_in`` and ``complete``…), what the API and the socket accept; a table accepts its own game's
+(``Loaded.rules.actions``) and refuses the others with the game's message."""
 
 
 def player_command(
