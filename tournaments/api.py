@@ -241,6 +241,11 @@ def _game_codes() -> list[str]:
     return [game.code for game in games()]
 
 
+GAME_CODES = tuple(_game_codes())
+"""Every registered variant code: the one ``GameCodeEnum`` of the schema (``game`` and ``rotation`` share it,
+``SPECTACULAR_SETTINGS['ENUM_NAME_OVERRIDES']``)."""
+
+
 class ForcedBetsBody(JSONBody):
     """A level's forced bets (:class:`engine.core.ForcedBets`): chips per field, 0 or left out for none."""
 

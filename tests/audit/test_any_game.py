@@ -28,6 +28,7 @@ CANDIDATES = (
     ForcedBets(small_blind=5, big_blind=10),
     ForcedBets(small_blind=5, big_blind=10, small_bet=10, big_bet=20),
     ForcedBets(ante=2, bring_in=5, small_bet=10, big_bet=20),
+    ForcedBets(ante=2, bring_in=5, small_bet=10),
     ForcedBets(ante=2, bring_in=5),
     ForcedBets(ante=5),
 )

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
+from audit import shuffles as audit
 from engine.core import ForcedBets, find_game
 from eventstore.store import read_stream
-from tables import audit, rendering, service
+from tables import rendering, service
 from tables.models import HandSeed, Table
 from tests.tables import helpers
 

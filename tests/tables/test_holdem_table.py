@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 from django.utils import translation
 
+from audit import shuffles as audit
 from engine.core import ForcedBets, find_game
 from eventstore.store import read_stream
-from tables import audit, rendering, service
+from tables import rendering, service
 from tests.tables import helpers
 
 pytestmark = pytest.mark.django_db
