@@ -24,6 +24,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 VISIBILITY_TIMEOUT = 3600  # seconds (kombu's default, stated here because the design depends on it)
 
 app = Celery("mazziere")
+# the current app in every thread, not only this one: the tables' shared tasks and the in-process worker
+# (tables.inprocess) find it as celery.current_app without importing config
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # set, not read: reading app.conf here would load the Django settings before config.testing adjusts them
 app.conf.broker_transport_options = {"visibility_timeout": VISIBILITY_TIMEOUT}

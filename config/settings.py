@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "eventstore",
     "tables",
     "tournaments",
+    "audit",
 ]
 
 MIDDLEWARE = [
@@ -201,6 +202,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
+    # a tournament's game and its rotation of games are both variant codes of the registry: one enum
+    "ENUM_NAME_OVERRIDES": {"GameCodeEnum": "tournaments.api.GAME_CODES"},
 }
 
 CHANNEL_LAYERS = {

@@ -13,10 +13,9 @@ from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import authentication
-from tables import api, export_api
+from tables import api
 from tables import views as table_views
 from tournaments import api as tournaments_api
-from tournaments import audit_views
 from tournaments import views as tournament_views
 
 urlpatterns = [
@@ -38,13 +37,10 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/control/", tournament_views.control, name="tournament-control"),
     path("tournaments/<int:tournament_id>/deal/", tournament_views.deal, name="tournament-deal"),
     path("tables/<int:table_id>/", table_views.table_page, name="table"),
-    path("audit/", audit_views.search, name="audit-search"),
-    path("audit/streams/<str:stream_id>/", audit_views.stream, name="audit-stream"),
-    path("audit/tables/<int:table_id>/hands/<int:number>/", audit_views.hand, name="audit-hand"),
-    path("audit/verify/", audit_views.verify, name="audit-verify"),
     path("api/tables/", api.TableList.as_view(), name="api-tables"),
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
+    path("api/tournaments/", tournaments_api.TournamentCreate.as_view(), name="api-tournaments"),
     path(
         "api/tournaments/<int:tournament_id>/",
         tournaments_api.TournamentDetail.as_view(),
@@ -55,31 +51,7 @@ urlpatterns = [
         tournaments_api.TournamentControl.as_view(),
         name="api-tournament-control",
     ),
-    path(
-        "api/audit/tables/<int:table_id>/hands.phhs",
-        export_api.TableHands.as_view(),
-        name="api-audit-table-phhs",
-    ),
-    path(
-        "api/audit/tables/<int:table_id>/hands/<int:number>.phh",
-        export_api.TableHand.as_view(),
-        name="api-audit-hand-phh",
-    ),
-    path(
-        "api/audit/tournaments/<int:tournament_id>/hands.phhs",
-        export_api.TournamentHands.as_view(),
-        name="api-audit-tournament-phhs",
-    ),
-    path(
-        "api/audit/streams/<str:stream_id>/events.jsonl",
-        export_api.StreamEvents.as_view(),
-        name="api-audit-stream-jsonl",
-    ),
-    path(
-        "api/audit/tournaments/<int:tournament_id>/events.jsonl",
-        export_api.TournamentEvents.as_view(),
-        name="api-audit-tournament-jsonl",
-    ),
+    path("", include("audit.urls")),  # the auditors' pages and exports: /audit/…, /api/audit/…
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("accounts/login/", authentication.LoginView.as_view(), name="login"),

@@ -167,7 +167,7 @@ def verify_chains(
     return problems, heads
 
 
-# --- exported streams (JSON Lines, tables/export.py), checked without the database --------------------------
+# --- exported streams (JSON Lines, audit/export.py), checked without the database --------------------------
 
 _LINE_FIELDS: dict[str, type] = {
     "stream_id": str,

@@ -41,8 +41,8 @@ class Event(models.Model):
         constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="event_stream_version")]
         indexes = [
             models.Index(fields=["tx_id", "global_position"], name="event_commit_order"),
-            # who sat where: the auditors' search by player (tournaments/audit_views.py); only the
-            # PlayerSeated rows are indexed
+            # who sat where: the auditors' search by player (audit/views.py); only the
+            # PlayerSeated rows are indexed, by their field declared in engine/core/indexed.py
             models.Index(KT("data__player"), condition=Q(type="PlayerSeated"), name="event_seated_player"),
         ]
 

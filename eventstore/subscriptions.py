@@ -6,6 +6,11 @@ checkpoint, calls the handler and moves the checkpoint in one transaction, so a 
 projections does so exactly once per event; side effects outside PostgreSQL (broadcasts) are at least once.
 :func:`run` loops over subscriptions, sleeping on ``LISTEN eventstore`` between batches (NOTIFY only wakes
 readers; the checkpoint decides what is read).
+
+**Registry.** The apps that own subscribers register a factory in their ``AppConfig.ready()``
+(:func:`register`: ``tables`` its broadcaster, ``tournaments`` its process manager); ``manage.py
+run_subscribers`` and the in-process runner (:func:`tables.inprocess.subscribers`) run :func:`registered`, so
+the event store imports no app above it.
 """
 
 from __future__ import annotations
@@ -67,6 +72,20 @@ class Subscription:
         """Forget the checkpoint: the next run starts from the first event."""
         Checkpoint.objects.filter(name=self.name).delete()
         self._position = None
+
+
+_FACTORIES: dict[str, Callable[[], Subscription]] = {}
+
+
+def register(name: str, factory: Callable[[], Subscription]) -> None:
+    """Register ``factory`` (a fresh :class:`Subscription` per call) under ``name``; registering a name
+    again replaces its factory. Called from an ``AppConfig.ready()``."""
+    _FACTORIES[name] = factory
+
+
+def registered() -> list[Subscription]:
+    """A new :class:`Subscription` of every registered factory, in the order they were registered."""
+    return [factory() for factory in _FACTORIES.values()]
 
 
 def _listener() -> psycopg.Connection[tuple[object, ...]]:

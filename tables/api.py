@@ -106,6 +106,11 @@ class TableSummary(serializers.ModelSerializer):
 # --- request fields: what the schema says is exactly what is accepted ----------------------------------
 
 
+LISTED_CHOICES = 24
+"""A refused choice lists the allowed values when there are at most this many (every game's actions: yes;
+the 52 cards: no)."""
+
+
 class Choice(serializers.ChoiceField):
     """A choice whose refusal quotes at most :data:`tables.limits.QUOTE_CHARS` characters of the input."""
 
@@ -113,7 +118,7 @@ class Choice(serializers.ChoiceField):
         try:
             return super().to_internal_value(data)
         except serializers.ValidationError:
-            allowed = f" ({', '.join(map(str, self.choices))})" if len(self.choices) <= 16 else ""
+            allowed = f" ({', '.join(map(str, self.choices))})" if len(self.choices) <= LISTED_CHOICES else ""
             raise serializers.ValidationError(
                 f"{limits.quote(data)!r} non è tra i valori ammessi{allowed}."
             ) from None
@@ -200,7 +205,7 @@ class JSONBody(serializers.Serializer):
 
 
 CARDS = tuple(str(Card.from_code(code)) for code in range(52))
-BET_ACTIONS = ("bet", "raise", "blind_bet")
+BET_ACTIONS = ("bet", "raise", "blind_bet", "complete")
 
 
 class ActRequest(JSONBody):
@@ -215,7 +220,7 @@ class ActRequest(JSONBody):
         limits.MAX_CHIPS,
         required=False,
         allow_null=True,
-        help_text="chips: the total round bet for bet/raise/blind_bet (required for those)",
+        help_text="chips: the total round bet for bet/raise/blind_bet/complete (required for those)",
     )
     cards = serializers.ListField(
         child=Choice(choices=CARDS),

@@ -76,6 +76,24 @@ def language_of(scope: dict[str, Any]) -> str:
     return language
 
 
+ENGLISH = {
+    "Solo i giocatori possono agire.": "Only players may act.",
+    "Non sei seduto a questo tavolo.": "You are not seated at this table.",
+    "Un'altra azione è arrivata prima. Ricarica.": "Another action came first. Reload.",
+    "Il tavolo è chiuso.": "The table is closed.",
+}
+"""The service's usual refusals (Italian, as the API gives them) for a page in English."""
+_STALE = re.compile(r"Il tavolo è cambiato: versione (\d+), non (\d+)\. Ricarica\.")
+
+
+def english_of(italian: str) -> str:
+    """The English of one of the service's refusals (:data:`ENGLISH`, a stale version), else ``italian``."""
+    stale = _STALE.fullmatch(italian)
+    if stale:
+        return f"The table has changed: version {stale.group(1)}, not {stale.group(2)}. Reload."
+    return ENGLISH.get(italian, italian)
+
+
 def action_of(body: Any) -> dict[str, Any]:
     """The action in a frame, validated as the API's (:class:`tables.api.ActRequest`): ``command_id`` (a
     UUID) and ``expected_version`` are required. The page's form sends numbers as digits, ``""`` for an
@@ -202,12 +220,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error(str(error))
             return
         if not self.may_play:
-            await self._error("Solo i giocatori possono agire.")
+            only_players = "Solo i giocatori possono agire."
+            await self._error(only_players if self.language == "it" else english_of(only_players))
             return
         try:
             outcome = await in_pool(self._act)(body)
         except (TableError, *refusals(), APIException, ValueError) as error:
-            await self._error(str(getattr(error, "detail", error)))
+            await self._error(self._refusal(error))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
         await self._send(html + render_to_string("tables/_messages.html", {}), version)
@@ -221,6 +240,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise limits.TooLarge(f"Messaggio troppo grande: al massimo {limits.MAX_FRAME_BYTES} byte.")
             raise limits.InputRefused("Messaggio non valido: serve testo JSON, non dati binari.")
         return limits.loads(text_data, limits.MAX_FRAME_BYTES)
+
+    def _refusal(self, error: Exception) -> str:
+        """A refusal's message in the page's language: the rules give theirs in Italian (``str()``) and in
+        English (``english``, also on the service's ``BadRequest`` wrapping them); the service's own
+        messages are Italian, the usual ones English too (:data:`ENGLISH`)."""
+        italian = str(getattr(error, "detail", error))
+        if self.language == "it":
+            return italian
+        english = getattr(error, "english", None) or getattr(error.__cause__, "english", None)
+        if isinstance(english, str) and english:
+            return english[:1].upper() + english[1:] + ("" if english.endswith(".") else ".")
+        return english_of(italian)
 
     def _act(self, body: Any) -> service.Outcome:
         return api.perform(self.table_id, self.username, action_of(body), respond=False)

@@ -4,8 +4,9 @@ imports nothing of ``tournaments`` (the layers ``engine`` ← ``eventstore`` ←
 checked by import-linter in ``make lint``; the clock's periodic job goes through :mod:`tables.timekeeper`
 the same way).
 
-- :func:`hand_settings`: may a tournament table start its next hand now, and with which forced bet (the
-  level's invito, T-LEVEL-1)?
+- :func:`hand_settings`: may a tournament table start its next hand now, with which forced bets and which
+  game (the level's, T-LEVEL-1; a mixed-game tournament changes its tables' game by level)?
+  A :class:`NextHand`.
 - :func:`tournament_group`: the broadcast group of a table's tournament whose moves its page follows
   (``"mtt-<id>"``, ``""`` for none).
 - :func:`seat_elsewhere`: where a player moved away from a table now sits (the page's notice).
@@ -16,10 +17,28 @@ With no hook registered a tournament table starts no hand, follows no group and 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-HandSettings = Callable[[int, int, int], tuple[bool, int | None]]
-"""``(tournament id, table id, hands played so far) -> (may the next hand start, forced bet or None)``."""
+from engine.core import ForcedBets
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """A tournament's answer for a table's next hand: ``allowed`` to start now; its ``forced`` bets
+    (``None``: the table's own); ``game``: the variant code it is played in (``None``: the table's; another
+    code: the table changes game between hands, :func:`tables.service.change_game`, mixed games) and
+    ``config``: that game's table configuration then (``Game.table_config``)."""
+
+    allowed: bool
+    forced: ForcedBets | None = None
+    game: str | None = None
+    config: Any = None
+
+
+HandSettings = Callable[[int, int, int], "NextHand | tuple[bool, int | None]"]
+"""``(tournament id, table id, hands played so far) -> NextHand`` (or, as before issue 17, ``(may the next
+hand start, invito or None)``)."""
 TournamentGroup = Callable[[int | None], str]
 """``tournament id or None -> broadcast group`` (``""``: none)."""
 SeatElsewhere = Callable[[str, str], tuple[int, int, int] | None]
@@ -44,10 +63,17 @@ def register(
     _hooks.update({name: hook for name, hook in given.items() if hook is not None})
 
 
-def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> tuple[bool, int | None]:
-    """See the module doc; ``(False, None)`` when no hook is registered."""
+def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
+    """See the module doc; ``NextHand(False)`` when no hook is registered. ``hand_number``: the hands the
+    table has played (across its games: :attr:`tables.service.Loaded.hand_number`)."""
     hook: HandSettings | None = _hooks.get("hand_settings")
-    return hook(tournament_id, table_id, hand_number) if hook is not None else (False, None)
+    if hook is None:
+        return NextHand(False)
+    answer = hook(tournament_id, table_id, hand_number)
+    if isinstance(answer, NextHand):
+        return answer
+    allowed, invito = answer
+    return NextHand(allowed, None if invito is None else ForcedBets(invito=invito))
 
 
 def tournament_group(tournament_id: int | None) -> str:

@@ -10,6 +10,7 @@ who sat in the viewer's seat before them). Phase names and button glosses are th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.codec import from_data
-from engine.core import Game, find_game
+from engine.core import Game, GameFamily, find_game
 from eventstore.store import RecordedEvent, read_stream
 from tables import service
 from tables.service import Loaded
@@ -42,86 +43,250 @@ def _card(card: Any) -> str | None:
     return None if card is None else str(card)
 
 
-def context(loaded: Loaded, username: str) -> dict[str, Any]:
-    """Everything ``templates/tables/_table.html`` needs for ``username``."""
-    seat = loaded.seat_of(username)
-    game = loaded.rules
-    table_view = game.view(loaded.state, seat)
-    n = len(table_view.seats)
-    seats = []
-    for index, seat_view in enumerate(table_view.seats):
-        position = (index - seat) % n if seat is not None else index
-        if seat_view is None:
-            seats.append({"index": index, "position": position, "empty": True})
-            continue
-        seats.append(
-            {
-                "index": index,
-                "position": position,
-                "empty": False,
-                "player": seat_view.player,
-                "stack": seat_view.stack,
-                "bet": seat_view.bet,
-                "cards": [_card(c) for c in seat_view.cards],
-                "folded": seat_view.folded,
-                "sitting_out": seat_view.sitting_out,
-                "all_in": seat_view.all_in,
-                "in_hand": seat_view.in_hand,
-                "to_act": table_view.to_act == index,
-                "me": index == seat,
-                "button": table_view.button == index,
-                "discarded": seat_view.discarded,
-                "shown": seat_view.shown,
-            }
-        )
-    actions, bet, discard = [], None, None
-    for option in table_view.legal:
+PARTIAL_SLOTS = ("info", "seat", "center", "controls")
+"""The parts of the table page a game family draws its own way (``templates/tables/partials/<family>/``):
+the line above the table, the inside of a seat, the middle of the table, the action bar."""
+
+
+def partials(game: Game) -> dict[str, list[str]]:
+    """The templates of ``game``'s family for each of :data:`PARTIAL_SLOTS`: ``{slot: [names]}``, the first
+    that exists is drawn (``{% include %}`` of a list): ``tables/partials/<family>/<slot>.html``, else the
+    shared ``tables/partials/common/<slot>.html``. The family is :attr:`engine.core.Game.family` of the
+    table's game, found through the registry: the page never names a game."""
+    family = game.family.value
+    return {
+        slot: [f"tables/partials/{family}/{slot}.html", f"tables/partials/common/{slot}.html"]
+        for slot in PARTIAL_SLOTS
+    }
+
+
+SHORTCUTS: dict[str, str] = {
+    "fold": "f",
+    "check": "c",
+    "call": "c",
+    "bet": "b",
+    "blind_bet": "b",
+    "bring_in": "b",
+    "raise": "r",
+    "complete": "r",
+    "all_in": "a",
+    "discard": "d",
+    "stand_pat": "s",
+    "show": "s",
+    "muck": "m",
+    "parol": "p",
+    "post": "p",
+}
+"""The key that presses a button of the action bar, by action kind (``static/js/mazziere.js`` listens; not
+while the player types in a field). A button carrying the whole stack (RESTO, All-in) answers ``a``."""
+
+ENGLISH_LABELS: dict[str, str] = {
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call",
+    "bet": "Bet",
+    "raise": "Raise",
+    "all_in": "All-in",
+    "post": "Post",
+    "bring_in": "Bring-in",
+    "complete": "Complete",
+    "discard": "Draw",
+    "stand_pat": "Stand pat",
+    "show": "Show",
+    "muck": "Muck",
+}
+"""The buttons of the international games (issue 17): English poker words, in both languages of the page,
+as on every international table; an action kind not listed keeps its game's label."""
+
+
+def _gettext_glosses() -> dict[str, str]:
+    return {
+        "fold": _("give up the hand"),
+        "check": _("pass without betting"),
+        "call": _("match the bet"),
+        "bet": _("open the betting"),
+        "raise": _("raise the bet"),
+        "all_in": _("put in every chip"),
+        "post": _("post the forced bet"),
+        "bring_in": _("open with the forced bet"),
+        "complete": _("raise the bring-in to a full bet"),
+        "discard": _("change the selected cards"),
+        "stand_pat": _("keep every card"),
+        "show": _("show the hand"),
+        "muck": _("throw the hand away unseen"),
+    }
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def _cards_of(seat_view: Any) -> tuple[list[str | None], list[str]]:
+    """``(down, up)`` of a seat's view: face-down cards (``None``: a back) and face-up ones. A view with
+    ``cards`` only (poker all'italiana, hold'em) has every card down; one with ``down``/``up`` (stud) both."""
+    if hasattr(seat_view, "up"):
+        down = getattr(seat_view, "down", ()) or ()
+        return [_card(c) for c in down], [str(c) for c in seat_view.up or ()]
+    return [_card(c) for c in getattr(seat_view, "cards", ()) or ()], []
+
+
+def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: int) -> dict[str, Any]:
+    position = (index - viewer) % n if viewer is not None else index
+    if seat_view is None:
+        return {"index": index, "position": position, "empty": True}
+    down, up = _cards_of(seat_view)
+    running = getattr(table_view, "phase", None) is not None  # blinds are marked while their hand runs
+    return {
+        "index": index,
+        "position": position,
+        "empty": False,
+        "player": seat_view.player,
+        "stack": seat_view.stack,
+        "bet": getattr(seat_view, "bet", 0),
+        "cards": down,
+        "up": up,
+        "folded": getattr(seat_view, "folded", False),
+        "sitting_out": getattr(seat_view, "sitting_out", False),
+        "all_in": getattr(seat_view, "all_in", False),
+        "in_hand": getattr(seat_view, "in_hand", False),
+        "to_act": getattr(table_view, "to_act", None) == index,
+        "me": index == viewer,
+        "button": getattr(table_view, "button", -1) == index,
+        "small_blind": running and getattr(table_view, "small_blind", -1) == index,
+        "big_blind": running and getattr(table_view, "big_blind", -1) == index,
+        "discarded": getattr(seat_view, "discarded", 0),
+        "shown": getattr(seat_view, "shown", False),
+        "hand_label": getattr(seat_view, "hand_label", "") or "",
+    }
+
+
+SENT_AS = {"complete": "raise", "bring_in": "bring_in", "all_in": "raise"}
+"""The action a button sends when its kind is not one of the game's ``actions`` (a stud completion is a
+raise of the bring-in to the small bet, ST-1)."""
+
+
+def _actions(
+    game: Game, table_view: Any, me: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, dict[str, Any] | None]:
+    """``(buttons, amount box, discard)`` of the action bar from the view's legal actions. Italian games
+    keep their labels and English glosses; international games get English poker words
+    (:data:`ENGLISH_LABELS`, or the game's own when it is one of them: "All-in" for a call of the whole
+    stack) and glosses in the page's language. Every button has its :data:`SHORTCUTS` key and the action it
+    sends (``send``). A draw game's "Stand pat" (a discard of no card) sets ``discard["stand_pat"]``."""
+    italian = game.family is GameFamily.ITALIAN
+    glosses = {} if italian else _gettext_glosses()
+    english = set(ENGLISH_LABELS.values())
+    amount_kinds = game.amount_actions if italian else game.amount_actions | {"complete"}
+    everything = (me["stack"] + me["bet"]) if me is not None else None
+    actions, bet, discard, stand_pat = [], None, None, False
+    for option in getattr(table_view, "legal", ()) or ():
         kind = kind_of(option)
-        entry = {
+        own = italian or option.label in english
+        label = option.label if own else ENGLISH_LABELS.get(kind, option.label)
+        entry: dict[str, Any] = {
             "kind": kind,
-            "label": option.label,
-            "gloss": game.glosses.get(option.label.split()[0], ""),
+            "send": kind if italian or kind in game.actions else SENT_AS.get(kind, kind),
+            "label": label,
+            "gloss": game.glosses.get(option.label.split()[0], "") if italian else glosses.get(kind, ""),
             "minimum": option.minimum,
             "amount": None,
             "maximum": option.maximum,
+            "key": SHORTCUTS.get(kind, ""),
+            "all_in": False,
         }
-        if kind in game.amount_actions:
+        if kind in amount_kinds:
             if option.minimum < option.maximum and bet is None:
                 bet = entry  # the amount box, limited to the legal range
             else:
                 entry["amount"] = option.minimum  # RESTO, a blind bet: the button carries its amount
+                if everything is not None and option.minimum == everything and kind != "blind_bet":
+                    entry["key"], entry["all_in"] = "a", True
+                    if not italian:
+                        entry["label"] = ENGLISH_LABELS["all_in"]
         if kind == "discard":
-            discard = entry
+            if not italian and option.maximum == 0:
+                stand_pat = True  # Stand pat: a discard of no card (FD-1)
+            else:
+                discard = entry
             continue
         actions.append(entry)
+    if stand_pat:
+        discard = discard or {"kind": "discard", "minimum": 0, "maximum": 0}
+        discard["stand_pat"] = True
+    return actions, bet, discard
+
+
+def _presets(
+    table_view: Any, me: dict[str, Any], bet: dict[str, Any], all_in_button: bool
+) -> list[tuple[str, int]]:
+    """The amounts the bet box offers in one click: ``[(label, chips)]`` for the minimum, half the pot, the
+    pot and the maximum (not when an All-in button is there), each within the legal range (G-ACT-2) and
+    listed once. A pot-sized bet or raise
+    goes **to** the current bet plus the pot after calling (the pot-limit maximum, PL-1's arithmetic)."""
+    low, high = bet["minimum"], bet["maximum"]
+    current = getattr(table_view, "current_bet", 0) or 0
+    owed = max(0, current - me["bet"])
+    pot_after_call = (getattr(table_view, "pot", 0) or 0) + owed
+    wanted = [
+        ("Min", low),
+        ("½ Pot", current + pot_after_call // 2),
+        ("Pot", current + pot_after_call),
+    ]
+    if not all_in_button:
+        wanted.append(("Max", high))
+    presets: list[tuple[str, int]] = []
+    for label, amount in wanted:
+        amount = max(low, min(high, amount))
+        if all(amount != chips for _label, chips in presets):
+            presets.append((label, amount))
+    return presets
+
+
+def _forced_line(game: Game, loaded: Loaded, table_view: Any) -> str:
+    """The forced bets of the hand running (else the next one) on the info line (:func:`forced_text`)."""
+    return forced_text(getattr(table_view, "forced", None) or loaded.facts.forced)
+
+
+def context(loaded: Loaded, username: str) -> dict[str, Any]:
+    """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
+    timer, action form) and the family's partials (:func:`partials`). A view is read by the members every
+    game's view has (``seats`` with ``player``/``stack``, ``legal``, ``to_act``, ``button``, ``pot``,
+    ``pots``) and, when present, a family's own (``board``; a seat's ``up`` cards; ``small_blind`` and
+    ``big_blind`` seats)."""
+    seat = loaded.seat_of(username)
+    game = loaded.rules
+    table_view = game.view(loaded.state, seat)
+    n = len(table_view.seats)
+    seats = [_seat(table_view, seat_view, index, seat, n) for index, seat_view in enumerate(table_view.seats)]
+    mine = seats[seat] if seat is not None and not seats[seat]["empty"] else None
+    actions, bet, discard = _actions(game, table_view, mine)
     me = table_view.seats[seat] if seat is not None else None
     deadline = None
-    if table_view.to_act is not None:
+    if getattr(table_view, "to_act", None) is not None:
         deadline = service.row(loaded)["deadline_ms"]
+    italian = game.family is GameFamily.ITALIAN
+    if bet is not None and not italian and mine is not None:
+        bet["presets"] = _presets(table_view, mine, bet, any(a["all_in"] for a in actions))
     return {
         "table": loaded,
+        "game": game,
+        "family": game.family.value,
+        "partials": partials(game),
         "view": table_view,
         "seats": seats,
         "max6": n <= 6,
         "my_seat": seat,
-        "my_cards": [_card(c) for c in me.cards] if me is not None else [],
+        "my_cards": [c for c in mine["cards"] if c] if mine is not None else [],
         "actions": actions,
         "bet": bet,
         "discard": discard,
-        "phase": phase_name(game, table_view.phase),
-        "stakes": _stakes(loaded.facts.forced),
+        "phase": phase_name(game, getattr(table_view, "phase", None)),
+        "forced": "" if italian else _forced_line(game, loaded, table_view),
+        "board": [str(c) for c in getattr(table_view, "board", ()) or ()],
         "deadline": deadline,
-        "my_turn": seat is not None and table_view.to_act == seat,
+        "my_turn": seat is not None and getattr(table_view, "to_act", None) == seat,
         "sitting_out": me is not None and me.sitting_out,
     }
-
-
-def _stakes(forced: Any) -> str:
-    """The forced bets of a stud table for the header (ST-1: no blinds), ``""`` for the other games."""
-    if not getattr(forced, "bring_in", 0):
-        return ""
-    bets = f"{forced.small_bet}/{forced.big_bet}" if forced.big_bet else f"{forced.small_bet}"
-    return f"ante {forced.ante} · bring-in {forced.bring_in} · bets {bets}"
 
 
 def table_html(loaded: Loaded, username: str) -> str:
@@ -141,22 +306,114 @@ _WORDS = {
 }
 
 
-_ENGLISH: dict[str, Any] = {
-    "Checked": lambda e, who: f"{who(e.seat)}: Check",
-    "Folded": lambda e, who: f"{who(e.seat)}: Fold",
-    "HandMucked": lambda e, who: f"{who(e.seat)}: Muck",
-    "Called": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Call'} (+{e.amount})",
-    "BetPlaced": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Bet'} {e.to}",
-    "Raised": lambda e, who: f"{who(e.seat)}: {'All-in' if e.all_in else 'Raise'} {e.to}",
-    "HandShown": lambda e, who: f"{who(e.seat)}: Show {' '.join(map(str, e.cards))} — {e.label}",
-    "Discarded": lambda e, who: (
-        f"{who(e.seat)}: " + ("Stand pat" if not e.cards else "Draw " + " ".join(map(str, e.cards)))
-    ),
-    "DiscardedHidden": lambda e, who: (
-        f"{who(e.seat)}: " + ("Stand pat" if not e.count else f"Draw {e.count}")
-    ),
+_SHARED = "shared"  # _international_line: the event's line is the one every game shares (below)
+
+FORCED_WORDS = {
+    "small_blind": "Small blind",
+    "big_blind": "Big blind",
+    "ante": "Ante",
+    "big_blind_ante": "Big blind ante",
+    "straddle": "Straddle",
+    "bring_in": "Bring-in",
 }
-"""Log lines of the international games' actions (English labels, as their buttons)."""
+"""The forced bets in a log line of an international game (``ForcedBetPosted.kind``), in English."""
+
+
+def forced_text(forced: Any) -> str:
+    """A level's forced bets (:class:`engine.core.ForcedBets`) as the page shows them: ``Blinds 50/100 ·
+    Ante 10``, ``Ante 20 · Bring-in 50 · Bets 100/200`` (empty for none)."""
+    if forced is None:
+        return ""
+    parts = []
+    if forced.small_blind or forced.big_blind:
+        parts.append(_("Blinds %(small)s/%(big)s") % {"small": forced.small_blind, "big": forced.big_blind})
+    if forced.straddle:
+        parts.append(_("Straddle %(chips)s") % {"chips": forced.straddle})
+    if forced.ante:
+        parts.append(_("Ante %(chips)s") % {"chips": forced.ante})
+    if forced.big_blind_ante:
+        parts.append(_("Big blind ante %(chips)s") % {"chips": forced.big_blind_ante})
+    if forced.bring_in:
+        parts.append(_("Bring-in %(chips)s") % {"chips": forced.bring_in})
+    if forced.small_bet and forced.big_bet:
+        parts.append(_("Bets %(small)s/%(big)s") % {"small": forced.small_bet, "big": forced.big_bet})
+    return " · ".join(parts)
+
+
+def _known(cards: Any) -> list[str]:
+    return [str(c) for c in cards or () if c is not None]
+
+
+def _international_line(kind: str, event: Any, who: Callable[[int], str], game: Game) -> str | None:
+    """The log line of an event of an international game (hold'em, Omaha, draw, stud): the players'
+    actions in English poker words (``anna: Raise 300``), the rest in the page's language; :data:`_SHARED`
+    for the events every game words alike (time-outs, pots won, eliminations, the seed)."""
+    if kind == "HandStarted":
+        forced = forced_text(getattr(event, "forced", None))
+        if forced:
+            return _("Hand %(number)s: %(forced)s.") % {"number": event.number, "forced": forced}
+        return _("Hand %(number)s.") % {"number": event.number}
+    if kind == "ForcedBetPosted":
+        word = FORCED_WORDS.get(event.kind, event.kind)
+        return f"{who(event.seat)}: {word} {event.amount}"
+    if kind == "StreetStarted":
+        # the game names its streets' phases in street order (then the showdown): StreetStarted.street
+        names = [name for phase, name in game.phase_names.items() if phase != "showdown"]
+        street = event.street
+        return f"— {names[street]} —" if isinstance(street, int) and 0 <= street < len(names) else None
+    if kind in ("CardsDealt", "CardsDealtHidden"):
+        down = getattr(event, "down", getattr(event, "cards", ()))
+        up = _known(getattr(event, "up", ()))
+        seen = _known(down)
+        hidden = getattr(event, "count", 0) or sum(1 for c in down or () if c is None)
+        parts = []
+        if seen:
+            parts.append(
+                _("%(player)s receives %(cards)s") % {"player": who(event.seat), "cards": " ".join(seen)}
+            )
+        elif hidden:
+            text = ngettext(
+                "%(player)s receives %(count)s card", "%(player)s receives %(count)s cards", hidden
+            )
+            parts.append(text % {"player": who(event.seat), "count": hidden})
+        if up:
+            text = _("%(player)s receives %(cards)s face up")
+            parts.append(text % {"player": who(event.seat), "cards": " ".join(up)})
+        return "; ".join(parts) or None
+    if kind in ("StockReshuffled", "StockReshuffledPublic"):  # FD-1's draw, ST-1's 7th street
+        if getattr(event, "community", False):
+            return _("Too few cards for everyone: one community card for all.")
+        return _("The stock ran out: the discards are reshuffled.")
+    if kind in ("BoardDealt", "BoardDealtPublic"):
+        return _("Board: %(cards)s") % {"cards": " ".join(_known(event.cards))}
+    if kind == "Checked":
+        return f"{who(event.seat)}: Check"
+    if kind == "Folded":
+        return f"{who(event.seat)}: Fold"
+    if kind == "Called":
+        return f"{who(event.seat)}: {'All-in' if event.all_in else 'Call'} (+{event.amount})"
+    if kind == "BetPlaced":
+        word = "All-in" if event.all_in else ("Bring-in" if getattr(event, "bring_in", False) else "Bet")
+        return f"{who(event.seat)}: {word} {event.to}"
+    if kind == "Raised":
+        word = "All-in" if event.all_in else ("Complete" if getattr(event, "complete", False) else "Raise")
+        return f"{who(event.seat)}: {word} {event.to}"
+    if kind in ("Discarded", "DiscardedHidden"):
+        cards = _known(getattr(event, "cards", ()))
+        count = getattr(event, "count", None)
+        count = len(getattr(event, "cards", ()) or ()) if count is None else count
+        if count == 0:
+            return f"{who(event.seat)}: Stand pat"
+        return f"{who(event.seat)}: Draw {count}" + (f" ({' '.join(cards)})" if cards else "")
+    if kind == "HandShown":
+        return f"{who(event.seat)}: Show {' '.join(_known(event.cards))} — {event.label}"
+    if kind == "HandMucked":
+        return f"{who(event.seat)}: Muck"
+    if kind == "HandEnded":
+        return _("Hand over.")
+    if kind in ("TurnStarted", "TimeBankUsed", "PlayerSeated", "PlayerRemoved"):
+        return None
+    return _SHARED
 
 
 def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
@@ -171,35 +428,10 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     def who(seat: int) -> str:
         return names.get(seat, f"#{seat + 1}")
 
-    if kind == "HandStarted" and not hasattr(event, "invito") and event.forced.bring_in:  # stud (ST-1)
-        forced = event.forced
-        bets = f"{forced.small_bet}/{forced.big_bet}" if forced.big_bet else f"{forced.small_bet}"
-        return f"Hand {event.number}: ante {forced.ante}, bring-in {forced.bring_in}, bets {bets}."
-    if kind in ("StockReshuffled", "StockReshuffledPublic"):  # FD-1, ST-1
-        if event.community:
-            return "Too few cards for everyone: one community card for all (7th street)."
-        return "The stock ran out: the discards are reshuffled."
-    if kind == "CardsDealtHidden" and getattr(event, "up", ()):  # stud's up cards, seen by everyone
-        count = f"{event.count} down, " if event.count else ""
-        return f"{who(event.seat)} receives {count}up {' '.join(map(str, event.up))}"
-    if kind == "HandStarted" and not hasattr(event, "invito"):  # a core game (hold'em, Omaha…)
-        forced = event.forced
-        return _("Hand %(number)s: blinds %(small)s/%(big)s.") % {
-            "number": event.number,
-            "small": forced.small_blind,
-            "big": forced.big_blind,
-        }
-    if kind == "StreetStarted":
-        return "— " + game.phase_names.get(_street_phase(game, event.street), "") + " —"
-    if kind in ("BoardDealt", "BoardDealtPublic"):
-        return _("Board: %(cards)s") % {"cards": " ".join(map(str, event.cards))}
-    if kind == "ForcedBetPosted":
-        return f"{who(event.seat)}: {event.kind.replace('_', ' ')} {event.amount}"
-    if kind == "CardsDealt" and not hasattr(event, "cards"):
-        return _("%(player)s receives %(cards)s") % {
-            "player": who(event.seat),
-            "cards": " ".join(map(str, (*event.down, *event.up))),
-        }
+    if game.family is not GameFamily.ITALIAN:
+        line = _international_line(kind, event, who, game)
+        if line is not _SHARED:
+            return line
     if kind == "HandStarted":
         return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
             "number": event.number,
@@ -235,10 +467,6 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
             "%(player)s changes %(count)s card", "%(player)s changes %(count)s cards", event.count
         )
         return text % {"player": who(event.seat), "count": event.count}
-    if game.family.value != "italian":  # the international games speak English at the table
-        english = _ENGLISH.get(kind)
-        if english is not None:
-            return english(event, who)
     if kind in _WORDS:
         return f"{who(event.seat)}: {_WORDS[kind]}"
     if kind == "Called":
@@ -265,10 +493,9 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     if kind == "UncalledBetReturned":
         return _("%(chips)s returned to %(player)s") % {"player": who(event.seat), "chips": event.amount}
     if kind == "HandEnded":
-        result = getattr(getattr(event, "result", None), "value", "")
-        if result == "not_opened":
+        if event.result.value == "not_opened":
             return _("Nobody opened: the pot carries to the next hand.")
-        if result == "parol":
+        if event.result.value == "parol":
             return _("Everyone said parol: the pot carries to a parol hand.")
         return _("Hand over.")
     if kind == "PlayerEliminated":
@@ -279,37 +506,87 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     return None
 
 
-def _street_phase(game: Game, street: int) -> str:
-    """The phase value of a core game's street (its ``StreetStarted.street`` index)."""
-    names = [value for value in game.phase_names if value != "showdown"]
-    return names[street] if 0 <= street < len(names) else ""
-
-
-def log_lines(loaded: Loaded, username: str, events: list[RecordedEvent]) -> list[tuple[int, str]]:
-    """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
-    may see them. Each event is redacted and named by who sat in its seat *when it happened*
-    (the game's ``public_log``, walking back from the seating of ``loaded``), not by today's seating: a
-    player moved into a seat someone left sees none of that player's cards (issue 15)."""
+def public_entries(
+    loaded: Loaded, username: str, events: list[RecordedEvent]
+) -> list[tuple[int, Any, dict[int, str]]]:
+    """``(version, public event, names by seat)`` for the game events among ``events`` (consecutive, the
+    last at ``loaded.version``) as ``username`` may see them: each redacted and named by who sat in its seat
+    *when it happened* (the game's ``public_log``, walking back from the seating of ``loaded``), not by
+    today's seating: a player moved into a seat someone left sees none of that player's cards (issue 15)."""
     game = loaded.rules
+    # a mixed-game table (issue 17): the events before its last TableGameChanged are another game's
+    changes = [index for index, recorded in enumerate(events) if recorded.type == "TableGameChanged"]
+    current = events[changes[-1] + 1 :] if changes else events
     engine_events = [
         (recorded.version, from_data(cls, recorded.data))
-        for recorded in events
+        for recorded in current
         if (cls := game.events.get(recorded.type)) is not None
     ]
     now = loaded.facts.seating
     entries = game.public_log([event for _version, event in engine_events], now, username)
-    texts = {}
-    for (version, _event), entry in zip(engine_events, entries, strict=True):
-        names = {seat: player for seat, player in enumerate(entry.seating) if player is not None}
-        texts[version] = describe(entry.event, names, game)
+    return [
+        (
+            version,
+            entry.event,
+            {seat: player for seat, player in enumerate(entry.seating) if player is not None},
+        )
+        for (version, _event), entry in zip(engine_events, entries, strict=True)
+    ]
+
+
+def log_lines(
+    loaded: Loaded,
+    username: str,
+    events: list[RecordedEvent],
+    entries: list[tuple[int, Any, dict[int, str]]] | None = None,
+) -> list[tuple[int, str]]:
+    """``(version, text)`` for ``events`` (consecutive, the last at ``loaded.version``) as ``username``
+    may see them (:func:`public_entries`; ``entries``: already computed)."""
+    game = loaded.rules
+    if entries is None:
+        entries = public_entries(loaded, username, events)
+    texts = {version: describe(event, names, game) for version, event, names in entries}
     lines = []
     for recorded in events:
         text = texts.get(recorded.version)
         if recorded.type == "TableClosed":
             text = _("The table is closed.")
+        if recorded.type == "TableGameChanged":
+            text = _("New level: the game is %(game)s.") % {"game": _game_name(recorded.data.get("game"))}
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+def _game_name(code: object) -> str:
+    """The name of the game ``code`` (the code itself if the registry does not know it)."""
+    try:
+        return find_game(str(code)).name
+    except ValueError:
+        return str(code)
+
+
+def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict[str, Any] | None:
+    """What the ``#last-hand`` box shows after ``entries``: the hands shown at the showdown of the last hand
+    (``shown``: player, cards, the hand's name, G-SHOW-1) and who won what (``won``: player, chips), or
+    ``None`` when ``entries`` change nothing there (no hand started, nothing shown or won; ``full``: a fresh
+    page, which gets the box even empty). A new hand empties it."""
+    start = max(
+        (i for i, (_v, event, _n) in enumerate(entries) if type(event).__name__ == "HandStarted"), default=-1
+    )
+    shown, won = [], []
+    for _version, event, names in entries[start + 1 :]:
+        kind = type(event).__name__
+        if kind == "HandShown":
+            name = names.get(event.seat, f"#{event.seat + 1}")
+            shown.append({"player": name, "cards": _known(event.cards), "label": getattr(event, "label", "")})
+        elif kind == "PotAwarded":
+            won.extend(
+                {"player": names.get(seat, f"#{seat + 1}"), "chips": chips} for seat, chips in event.shares
+            )
+    if not shown and not won and start < 0 and not full:
+        return None
+    return {"shown": shown, "won": won}
 
 
 def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:
@@ -321,6 +598,17 @@ def fragments(loaded: Loaded, username: str, after: int, events: list[RecordedEv
     """The out-of-band swaps bringing a page at version ``after`` (0: a fresh page) to ``loaded.version``."""
     if events is None:
         events = recent_events(loaded, after)
-    lines = log_lines(loaded, username, events)
+    entries = public_entries(loaded, username, events)
+    lines = log_lines(loaded, username, events, entries)
     log = render_to_string("tables/_log.html", {"lines": lines, "replace": after == 0})
-    return table_html(loaded, username) + log
+    html = table_html(loaded, username)
+    if loaded.rules.family is not GameFamily.ITALIAN:  # the showdown box of the international games
+        result = showdown(entries, after == 0)
+        started = any(type(event).__name__ == "HandStarted" for _v, event, _n in entries)
+        if result is not None and after and not started:
+            # an update in the middle of a showdown: the box shows the whole hand's, read back (rare)
+            everything = recent_events(loaded, 0)
+            result = showdown(public_entries(loaded, username, everything), True)
+        if result is not None:
+            html += render_to_string("tables/_last_hand.html", result)
+    return html + log

@@ -4,7 +4,11 @@ A table is the stream ``table-<id>``: ``TableOpened`` (name, tournament, the gam
 and its table configuration, first button), then the events of that game, then ``TableClosed``. The
 service reaches the game only through the registry (:func:`engine.core.find_game`, :mod:`tables.games`);
 a ``TableOpened`` written before issue 16 has no ``game`` and is read as poker all'italiana at its
-configuration's limit (:func:`tables.games.legacy_code`), and so is a snapshot without one. Every append
+configuration's limit (:func:`tables.games.legacy_code`), and so is a snapshot without one. A table of a
+mixed-game tournament changes game between hands with ``TableGameChanged`` (:func:`change_game`: the new
+game, its configuration, the next button, the hands played before), followed by the new game's events
+seating the players with their stacks; its hands are numbered on across games (:attr:`Loaded.hand_number`).
+Every append
 carries the metadata ``{"at": epoch ms, "actor": username or "system", "command_id": uuid}``. After commit
 the service schedules what happens next (:mod:`tables.timers`): the action timer, a bot's move, the next
 hand.
@@ -12,7 +16,7 @@ hand.
 Provably fair shuffle (``docs/rules-decisions.md``): :func:`start_command` draws each hand's seed with
 ``secrets`` and keeps it in :class:`~tables.models.HandSeed` (never in the log while the hand runs);
 ``HandStarted`` records ``sha256(seed)``; the append that ends the hand also appends ``SeedRevealed``, the
-hand's last event (:func:`_reveal`). ``tables/audit.py`` verifies it all.
+hand's last event (:func:`_reveal`). ``audit/shuffles.py`` verifies it all.
 
 Errors (all leave the log unchanged): :class:`TableNotFound` (404), :class:`StaleVersion` (409),
 :class:`NotYourSeat` (403), :class:`BadRequest` (400), the game's refusals (``Game.illegal_action``, 400).
@@ -34,12 +38,13 @@ from django.db import connection, transaction
 
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
-from engine.core import ForcedBets, Game, find_game
+from engine.core import ForcedBets, Game, find_game, games
 from engine.core.game import TableFacts
 from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from tables import signals
 from tables.games import game_for_config, legacy_code
 from tables.models import HandSeed, Table
 
@@ -93,7 +98,9 @@ def now_ms() -> int:
 class Loaded:
     """A table folded from its stream: the game's ``state`` at ``version``, plus the service's own facts.
 
-    ``game``: the variant code of the table's game (``"PIT"``…), found with :attr:`rules`."""
+    ``game``: the variant code of the table's game (``"PIT"``…), found with :attr:`rules`. ``hands_before``:
+    the hands the table played in earlier games (mixed games, :func:`change_game`; 0 otherwise);
+    ``first_button``: the button of the first hand in the current game."""
 
     table_id: int
     version: int
@@ -104,6 +111,13 @@ class Loaded:
     closed: bool = False
     last_at: int = 0
     game: str = DEFAULT_GAME
+    hands_before: int = 0
+
+    @property
+    def hand_number(self) -> int:
+        """Hands started at the table, in every game it played (the game's own count plus
+        :attr:`hands_before`): the number of ``HandSeed`` rows, hand ids and tournaments' hand keys."""
+        return self.hands_before + self.facts.hand_number
 
     @property
     def rules(self) -> Game:
@@ -161,6 +175,21 @@ def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) 
             continue
         if recorded.type == "TableClosed":
             loaded = replace(loaded, version=recorded.version, closed=True, last_at=at)
+            continue
+        if recorded.type == "TableGameChanged":
+            data = recorded.data
+            code = str(data["game"])
+            game = find_game(code)
+            loaded = replace(
+                loaded,
+                version=recorded.version,
+                state=game.initial_state(config_from_data(data["config"], code)),
+                game=code,
+                first_button=data.get("first_button"),
+                hands_before=int(data.get("hands_before", 0)),
+                last_at=at,
+            )
+            events_of = game.events
             continue
         cls = events_of.get(recorded.type)
         if cls is not None:
@@ -268,6 +297,7 @@ class _SnapshotLoaded:
     closed: bool
     last_at: int
     game: str = ""  # "" in snapshots taken before issue 16: poker all'italiana (legacy_code)
+    hands_before: int = 0  # hands played in earlier games (mixed games, issue 17)
 
 
 def snapshot_game(data: dict[str, Any]) -> str:
@@ -284,8 +314,16 @@ def _from_snapshot(table_id: int, version: int, data: dict[str, Any]) -> Loaded:
     code = snapshot_game(data)
     state = from_data(find_game(code).state_type, data["state"])
     return Loaded(
-        table_id, version, state, meta.name, meta.tournament_id, meta.first_button, meta.closed,
-        meta.last_at, code,
+        table_id,
+        version,
+        state,
+        meta.name,
+        meta.tournament_id,
+        meta.first_button,
+        meta.closed,
+        meta.last_at,
+        code,
+        meta.hands_before,
     )
 
 
@@ -293,7 +331,13 @@ def snapshot_data(loaded: Loaded) -> dict[str, Any]:
     """What a snapshot of the table at ``loaded.version`` holds (JSON): ``meta`` (name, tournament, first
     button, closed, last time, game code) and the game's ``state``."""
     meta = _SnapshotLoaded(
-        loaded.name, loaded.tournament_id, loaded.first_button, loaded.closed, loaded.last_at, loaded.game
+        loaded.name,
+        loaded.tournament_id,
+        loaded.first_button,
+        loaded.closed,
+        loaded.last_at,
+        loaded.game,
+        loaded.hands_before,
     )
     return {"meta": to_data(meta), "state": to_data(loaded.state)}
 
@@ -315,7 +359,7 @@ def row(loaded: Loaded) -> dict[str, Any]:
         status = "closed"
     elif facts.in_hand:
         status = "playing"
-    elif facts.hand_number == 0:
+    elif loaded.hand_number == 0:
         status = "waiting"
     else:
         status = "between"
@@ -328,7 +372,7 @@ def row(loaded: Loaded) -> dict[str, Any]:
         "tournament_id": loaded.tournament_id,
         "version": loaded.version,
         "status": status,
-        "hand_number": facts.hand_number,
+        "hand_number": loaded.hand_number,
         "button": facts.button,
         "to_act": min(facts.to_act) if facts.to_act else None,
         "deadline_ms": facts.deadline_ms,
@@ -456,7 +500,7 @@ def handle(
             state, dealt = game.apply(state, deal)
             produced.extend(dealt)
         if game.facts(state).reveal_due:
-            state = _reveal(game, table_id, state, at, produced)
+            state = _reveal(game, table_id, state, at, produced, loaded.hands_before)
         metadata = {"at": at, "actor": actor}
         if command_id is not None:
             metadata["command_id"] = str(command_id)
@@ -474,6 +518,7 @@ def handle(
             loaded.closed,
             at,
             loaded.game,
+            loaded.hands_before,
         )
         project(after)
         if any(type(e).__name__ == "HandEnded" for e in produced):
@@ -486,16 +531,18 @@ def handle(
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
 
 
-def _reveal(game: Game, table_id: int, state: Any, at: int, produced: list[Event]) -> Any:
+def _reveal(
+    game: Game, table_id: int, state: Any, at: int, produced: list[Event], hands_before: int = 0
+) -> Any:
     """After a hand with a seed commitment has ended (``produced`` holds its ``HandEnded`` and any
     ``PlayerEliminated``): apply ``game.reveal_command`` with the seed kept in :class:`HandSeed`, add the
     ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
 
     Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
-    unrevealed; ``tables/audit.py`` reports it. The engine refuses a seed that does not match the
+    unrevealed; ``audit/shuffles.py`` reports it. The engine refuses a seed that does not match the
     commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
     """
-    number = game.facts(state).hand_number
+    number = hands_before + game.facts(state).hand_number
     row_ = HandSeed.objects.filter(table_id=table_id, hand_number=number).first()
     if row_ is None:
         log.error("table %s hand %s: no seed to reveal (the hand stays unverifiable)", table_id, number)
@@ -539,16 +586,18 @@ def close_table(table_id: int, reason: str, actor: str = "system") -> None:
 
 
 def _after_commit(loaded: Loaded) -> None:
-    from tables import timers
-
-    transaction.on_commit(lambda: timers.schedule(loaded))
+    """After the commit, :data:`tables.signals.committed` (the timers schedule what comes next)."""
+    transaction.on_commit(lambda: signals.committed.send(sender=Loaded, loaded=loaded))
 
 
 # --- building commands ------------------------------------------------------------------------------------
 
-ACTIONS: tuple[str, ...] = find_game(DEFAULT_GAME).actions
-"""The action names of poker all'italiana (every table's game so far); a table accepts its own game's
-(``Loaded.rules.actions``)."""
+ACTIONS: tuple[str, ...] = tuple(
+    dict.fromkeys((*find_game(DEFAULT_GAME).actions, *(a for game in games() for a in game.actions)))
+)
+"""Every action name of a registered game (poker all'italiana's first, then the others': stud's
+``bring_in`` and ``complete``…), what the API and the socket accept; a table accepts its own game's
+(``Loaded.rules.actions``) and refuses the others with the game's message."""
 
 
 def player_command(
@@ -598,21 +647,25 @@ def act(
     )
 
 
-def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | None = None) -> Command:
+def start_command(
+    loaded: Loaded, at: int, forced: ForcedBets | int | None, seed: bytes | None = None
+) -> Command:
     """The game's command starting the next hand (``Game.start_command``): a fresh 256-bit seed
     (``secrets``; ``seed``: a fixed one, for tests) shuffles the game's deck for the players it deals in
     (the Italian deck per IT-DECK-1), and the command carries ``sha256(seed)`` and
-    :data:`engine.shuffle.ALGORITHM`. ``invito``: the level's forced bet (``None``: the table's).
+    :data:`engine.shuffle.ALGORITHM`. ``forced``: the level's forced bets (``None``: the table's; an
+    ``int``: an invito, as before issue 17).
 
     Side effect: the seed is stored in :class:`~tables.models.HandSeed` for this table and hand number, so
     call it inside the transaction that appends the hand's start (``handle``'s ``decide``): a refused or
     conflicting start rolls the row back with it. Raises ``IllegalAction`` when no hand can start.
     """
     game = loaded.rules
-    hand_number = loaded.facts.hand_number
-    button = first_button(loaded) if hand_number == 0 else None
+    button = first_button(loaded) if loaded.facts.hand_number == 0 else None
     secret = seed or secrets.token_bytes(SEED_BYTES)
-    number = hand_number + 1
+    number = loaded.hand_number + 1
+    if isinstance(forced, int):
+        forced = ForcedBets(invito=forced)
 
     def deal(deck: Deck) -> tuple[Card, ...]:
         return shuffle(deck.cards, secret)
@@ -621,7 +674,7 @@ def start_command(loaded: Loaded, at: int, invito: int | None, seed: bytes | Non
         loaded.state,
         deal,
         at=at,
-        forced=None if invito is None else ForcedBets(invito=invito),
+        forced=forced,
         button=button,
         hand_id=f"{loaded.table_id}-{number}",
         commitment=hashlib.sha256(secret).hexdigest(),
@@ -649,4 +702,75 @@ def first_button(loaded: Loaded) -> int | None:
     return None
 
 
+def change_game(
+    table_id: int,
+    game: str,
+    config: Any,
+    *,
+    expected_version: int | None = None,
+    actor: str = "system",
+) -> Loaded:
+    """Change the table's game between hands (mixed games, issue 17): append ``TableGameChanged`` (the new
+    ``game``'s code, its table ``config`` from ``Game.table_config``, the next hand's button and the hands
+    played so far) and the new game's events seating every player who has chips at the same seat with the
+    same stack. The button goes on from the last hand's: the next seat with a player (G-BTN-1).
 
+    What does not carry over: a player's sit-out and time bank (the new game starts them afresh). Refused
+    (:class:`BadRequest`, nothing appended) during a hand, at a closed table, or while an Italian pot is
+    carried to the next hand (``TableFacts.carried``: it is played for in its own game first). Raises
+    :class:`StaleVersion` when the table is not at ``expected_version``, :class:`engine.core.UnknownGame`
+    for an unknown game."""
+    rules = find_game(game)
+    with transaction.atomic():
+        loaded = load(table_id, expected=expected_version)
+        if expected_version is not None and expected_version != loaded.version:
+            raise StaleVersion(f"Il tavolo è cambiato: versione {loaded.version}, non {expected_version}.")
+        facts = loaded.facts
+        if loaded.closed or facts.in_hand or facts.carried:
+            raise BadRequest("Il gioco del tavolo cambia solo tra due mani, senza piatti rimasti.")
+        at = now_ms()
+        seats = [
+            (seat, o.player, o.stack) for seat, o in enumerate(facts.seats) if o is not None and o.stack > 0
+        ]
+        size = len(facts.seats)
+        occupied = {seat for seat, _, _ in seats}
+        start = facts.button + 1 if facts.button >= 0 else (loaded.first_button or 0)
+        button = next(((start + k) % size for k in range(size) if (start + k) % size in occupied), None)
+        changed = NewEvent(
+            "TableGameChanged",
+            {
+                "game": rules.code,
+                "from_game": loaded.game,
+                "config": to_data(config),
+                "first_button": button,
+                "hands_before": loaded.hand_number,
+            },
+        )
+        state = rules.initial_state(config)
+        events: list[Event] = []
+        for seat, player, stack in seats:
+            state, produced = rules.apply(state, rules.seat_command(seat, player, stack, at))
+            events.extend(produced)
+        try:
+            recorded = store.append(
+                stream_id(table_id),
+                loaded.version,
+                [changed, *_new_events(events)],
+                {"at": at, "actor": actor},
+            )
+        except WrongExpectedVersion as error:
+            raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
+        after = replace(
+            loaded,
+            version=recorded[-1].version,
+            state=state,
+            game=rules.code,
+            first_button=button,
+            hands_before=loaded.hand_number,
+            last_at=at,
+        )
+        project(after)
+        _snapshot(after)
+        _after_commit(after)
+    _remember(after)
+    return after

@@ -54,13 +54,38 @@ def run_bot(table_id: int, version: int) -> bool:
 
 
 def run_start_hand(table_id: int, version: int) -> bool:
-    """Start the next hand with a fresh shuffle and the tournament's current invito."""
+    """Start the next hand with a fresh shuffle and the tournament's current forced bets; when the
+    tournament's level plays another game (mixed games), change the table's game first
+    (:func:`tables.service.change_game`; the hand starts on the next schedule, after that commit)."""
+    if service.moved_on(table_id, version):
+        return False
+    try:
+        loaded = service.load(table_id)
+    except TableError:
+        return False
+    if loaded.version == version and not loaded.closed and not loaded.facts.in_hand:
+        settings = timers.hand_settings(loaded)
+        changing = settings.allowed and settings.game and settings.game != loaded.game
+        if changing and loaded.facts.carried == 0:
+            try:
+                service.change_game(table_id, settings.game, settings.config, expected_version=version)
+            except (StaleVersion, service.BadRequest):
+                return False
+            return True
 
     def decide(loaded: Loaded, at: int) -> Command | None:
-        if not timers.can_start(loaded):
+        if loaded.closed or not loaded.rules.can_start_hand(loaded.state):
             return None
-        _, invito = timers.hand_settings(loaded)
-        return service.start_command(loaded, at, invito)
+        settings = timers.hand_settings(loaded)
+        if not settings.allowed:
+            return None
+        if settings.game and settings.game != loaded.game:
+            if loaded.facts.carried == 0:
+                return None  # the game changes first (above)
+            # a pot carried to the next hand (an Italian piatto) is played for in its own game, at the
+            # table's forced bets; the game changes once it is won (docs/rules-decisions.md, mixed games)
+            return service.start_command(loaded, at, None)
+        return service.start_command(loaded, at, settings.forced)
 
     return _run(table_id, version, decide, "start")
 
@@ -91,17 +116,17 @@ def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignor
     return bool(outcome.events)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["timeout"], ignore_result=True)
 def timeout(table_id: int, version: int) -> None:
     run_timeout(table_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["bot_act"], ignore_result=True)
 def bot_act(table_id: int, version: int) -> None:
     run_bot(table_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=timers.TASKS["start_hand"], ignore_result=True)
 def start_hand(table_id: int, version: int) -> None:
     run_start_hand(table_id, version)
 

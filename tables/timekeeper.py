@@ -13,7 +13,7 @@ moved on and does nothing; two timekeepers are harmless too.
 Other apps register their periodic jobs in ``AppConfig.ready()`` with :func:`register` (``tournaments``: the
 level clocks, T-LEVEL-1), which keeps ``tables`` free of imports of ``tournaments``.
 
-Run by ``manage.py run_timekeeper`` (``Procfile``) and, as a thread, by :func:`config.inprocess.timekeeper`.
+Run by ``manage.py run_timekeeper`` (``Procfile``) and, as a thread, by :func:`tables.inprocess.timekeeper`.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ Each scheduled task carries ``(table id, version)`` and does nothing if the tabl
 repeated timer can never act twice. Lost tasks (a dead or stopped worker) are found by :func:`due` and run by
 the timekeeper (:mod:`tables.timekeeper`, every second, in its own process: never through the worker).
 ``MAZZIERE_TIMERS``: ``"celery"`` (the service) or ``"off"`` (tests that drive tables themselves).
+
+Scheduling follows :data:`tables.signals.committed` (connected in :meth:`tables.apps.TablesConfig.ready`), and
+the tasks are queued by name (:data:`TASKS`), so the service imports no timer and the timers no task: no
+import cycle ``service`` → ``timers`` → ``tasks`` → ``service``.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
@@ -23,6 +29,12 @@ log = logging.getLogger("mazziere.timers")
 
 BOT_GROUP = "bot"
 SWEEP_GRACE_MS = 1500
+TASKS = {
+    "timeout": "tables.tasks.timeout",
+    "bot_act": "tables.tasks.bot_act",
+    "start_hand": "tables.tasks.start_hand",
+}
+"""The Celery name of each task of :mod:`tables.tasks` (which declares them with these names)."""
 
 
 @functools.lru_cache(maxsize=10_000)
@@ -31,12 +43,13 @@ def is_bot(username: str) -> bool:
     return get_user_model().objects.filter(username=username, groups__name=BOT_GROUP).exists()
 
 
-def hand_settings(loaded: Loaded) -> tuple[bool, int | None]:
-    """``(may a new hand start, the invito for it)``: a tournament table asks its tournament (T-LEVEL-1)
-    through the hook the tournaments app registers (:func:`tables.hooks.hand_settings`)."""
+def hand_settings(loaded: Loaded) -> hooks.NextHand:
+    """May a new hand start, with which forced bets and game (:class:`tables.hooks.NextHand`): a tournament
+    table asks its tournament (T-LEVEL-1) through the hook the tournaments app registers
+    (:func:`tables.hooks.hand_settings`)."""
     if loaded.tournament_id is None:
-        return True, None
-    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.facts.hand_number)
+        return hooks.NextHand(True)
+    return hooks.hand_settings(loaded.tournament_id, loaded.table_id, loaded.hand_number)
 
 
 def can_start(loaded: Loaded) -> bool:
@@ -46,7 +59,7 @@ def can_start(loaded: Loaded) -> bool:
     engine refuses."""
     if loaded.closed or not loaded.rules.can_start_hand(loaded.state):
         return False
-    return hand_settings(loaded)[0]
+    return hand_settings(loaded).allowed
 
 
 def _enabled() -> bool:
@@ -70,8 +83,6 @@ def schedule(loaded: Loaded) -> None:
     """Queue the timer, the bot move or the next hand that ``loaded`` (just committed) calls for."""
     if not _enabled() or loaded.closed:
         return
-    from tables import tasks
-
     facts = loaded.facts
     key = (loaded.table_id, loaded.version)
     if facts.in_hand and facts.to_act:
@@ -79,11 +90,21 @@ def schedule(loaded: Loaded) -> None:
         if any(occupant is None for occupant in occupants) or facts.deadline_ms is None:
             return
         limit = facts.deadline_ms
-        tasks.timeout.apply_async(key, countdown=max(0.0, (limit - now_ms()) / 1000))
+        _queue("timeout", key, max(0.0, (limit - now_ms()) / 1000))
         if any(is_bot(o.player) and not o.sitting_out for o in occupants if o is not None):
-            tasks.bot_act.apply_async(key, countdown=bot_think(*key))
+            _queue("bot_act", key, bot_think(*key))
     elif not facts.in_hand and can_start(loaded):
-        tasks.start_hand.apply_async(key, countdown=settings.MAZZIERE_NEXT_HAND_DELAY)
+        _queue("start_hand", key, settings.MAZZIERE_NEXT_HAND_DELAY)
+
+
+def _queue(task: str, key: tuple[int, int], countdown: float) -> None:
+    """Queue the task ``task`` (a key of :data:`TASKS`) with ``key`` after ``countdown`` seconds."""
+    current_app.send_task(TASKS[task], args=key, countdown=countdown)
+
+
+def on_committed(sender: Any, loaded: Loaded, **kwargs: Any) -> None:
+    """The receiver of :data:`tables.signals.committed`: :func:`schedule`."""
+    schedule(loaded)
 
 
 def due(now: int | None = None) -> list[tuple[str, int, int]]:

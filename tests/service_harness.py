@@ -29,8 +29,8 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection
 
-# the worker, timekeeper and subscribers threads are in config/inprocess.py (simulate_tournament too)
-from config.inprocess import celery_app, celery_worker, purge_queue, subscribers, timekeeper
+# the worker, timekeeper and subscribers threads are in tables/inprocess.py (simulate_tournament too)
+from tables.inprocess import celery_app, celery_worker, purge_queue, subscribers, timekeeper
 
 __all__ = ["celery_app", "celery_worker", "purge_queue", "subscribers", "timekeeper"]
 

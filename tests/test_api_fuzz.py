@@ -44,10 +44,10 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from audit.export import STREAM_ID
 from engine.italian.model import TableConfig
 from engine.tournament.mtt import Level, MttConfig
 from tables import access, limits, service
-from tables.export import STREAM_ID
 from tables.models import Table
 from tests.service_harness import asgi_server, error_records
 from tests.tables import helpers

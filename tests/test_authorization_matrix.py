@@ -99,6 +99,8 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{table}/", None, (W, "200", "200", "200", "200", W)),
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{missing}/", None, (W, "404", "404", "404", "404", W)),
     ("api/tables/<int:table_id>/act/", "POST", "/api/tables/{table}/act/", ACT, (W, "400", W, W, W, W)),
+    ("api/tournaments/", "POST", "/api/tournaments/", {"name": "Matrice", "game": "NT"},
+     (W, W, W, "201", W, W)),
     ("api/tournaments/<int:tournament_id>/", "GET", "/api/tournaments/{sitgo}/", None,
      (W, "200", "200", "200", "200", W)),
     ("api/tournaments/<int:tournament_id>/", "GET", "/api/tournaments/{missing}/", None,

@@ -31,11 +31,11 @@ from urllib.parse import urlsplit
 import psutil
 import pytest
 
-from config.inprocess import celery_app, purge_queue
 from engine.italian.model import Limit
 from engine.tournament.sitgo import Level, TournamentConfig
 from eventstore.store import read_stream
 from tables import service as tables
+from tables.inprocess import celery_app, purge_queue
 from tests.service_harness import wait_for
 from tests.tournaments.test_timekeeper import ACTIONS
 from tournaments import service

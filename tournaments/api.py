@@ -1,5 +1,12 @@
 """REST API of the multi-table tournaments (DRF; in the OpenAPI schema at ``/api/schema/``).
 
+- ``POST /api/tournaments/`` — create a multi-table tournament (director, issue 17): its ``game`` (any
+  registered variant code), ``seats`` per table or a ``table_size`` preset, a preset ``structure`` of the
+  game's forced bets or its own ``levels`` (each with ``forced`` bets, ``minutes``, an optional ``game``:
+  mixed games), or a ``rotation`` of games by level. 201 with the tournament; 400 with a message per field
+  ("Torneo non valido — seats: …; levels: …") for an unknown game, forced bets that do not fit the game,
+  more seats than the game allows, or a malformed body; nothing is created then; 403 without the director
+  group.
 - ``GET /api/tournaments/{id}/`` — the tournament as the lobby and the dashboard show it (any member of the
   groups director, player, auditor).
 - ``POST /api/tournaments/{id}/control/`` — a director's control, ``{action, reason, ...}``; each one is an
@@ -26,9 +33,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.tournament.mtt import MAX_SEATS
+from engine.core import ForcedBets, games
+from engine.core.forced import FORCED_BET_FIELDS
+from engine.tournament.mtt import PRESETS as STRUCTURE_PRESETS
+from engine.tournament.mtt import Level
+from engine.tournament.seating import MAX_SEATS
+from engine.tournament.structure import headline
 from tables import access, limits
 from tables.api import (
+    BadBody,
     BodyRequired,
     Choice,
     JSONBody,
@@ -40,6 +53,7 @@ from tables.api import (
     validated,
 )
 from tournaments import mtt
+from tournaments.forms import MAX_BUY_IN, MAX_INVITO, MAX_LEVEL_MINUTES, MAX_LEVELS, MAX_STACK, MttForm
 from tournaments.models import Tournament
 
 
@@ -200,3 +214,156 @@ class TournamentControl(APIView):
             raise NotFound(f"Il torneo multi-tavolo {tournament_id} non esiste.")
         control(tournament_id, data, request.user.get_username())
         return Response(summary(tournament_id))
+
+
+# --- creating a tournament (issue 17) -------------------------------------------------------------------
+
+
+class StrictBoolean(serializers.BooleanField):
+    """``true`` or ``false`` as JSON, nothing else (DRF would read ``"yes"`` or ``1``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("serve true o false.")
+        return data
+
+
+class StrictNumber(serializers.FloatField):
+    """A JSON number (not text, not a boolean), finite, within its bounds."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise serializers.ValidationError("serve un numero.")
+        return float(super().to_internal_value(data))
+
+
+def _game_codes() -> list[str]:
+    return [game.code for game in games()]
+
+
+GAME_CODES = tuple(_game_codes())
+"""Every registered variant code: the one ``GameCodeEnum`` of the schema (``game`` and ``rotation`` share it,
+``SPECTACULAR_SETTINGS['ENUM_NAME_OVERRIDES']``)."""
+
+
+class ForcedBetsBody(JSONBody):
+    """A level's forced bets (:class:`engine.core.ForcedBets`): chips per field, 0 or left out for none."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {name: integer(0, MAX_INVITO, required=False) for name in FORCED_BET_FIELDS}
+
+
+class LevelBody(JSONBody):
+    """One level: ``minutes``; a break (``is_break``) or the level's ``forced`` bets and optionally its own
+    ``game`` (mixed games)."""
+
+    minutes = StrictNumber(min_value=1 / 60, max_value=MAX_LEVEL_MINUTES)
+    is_break = StrictBoolean(required=False, default=False)
+    game = Choice(choices=(), required=False)
+    forced = ForcedBetsBody(required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["game"] = Choice(choices=_game_codes(), required=False)
+        return fields
+
+
+class CreateRequest(JSONBody):
+    """A multi-table tournament to create (the director's form over the API, :class:`MttForm`)."""
+
+    name = text_field(80, 1)
+    game = Choice(choices=(), required=False, help_text="variant code; default: poker all'italiana (PIT)")
+    seats = integer(2, MAX_SEATS, required=False, default=6, help_text="seats per table")
+    table_size = Choice(choices=("9-max", "6-max", "heads-up"), required=False)
+    starting_stack = integer(10, MAX_STACK, required=False, default=10_000)
+    buy_in = integer(0, MAX_BUY_IN, required=False, default=100)
+    structure = Choice(choices=STRUCTURE_PRESETS, required=False, default="regular")
+    levels = LevelBody(many=True, required=False, max_length=MAX_LEVELS, min_length=1)
+    rotation = serializers.ListField(child=Choice(choices=()), required=False, max_length=12)
+    late_registration_levels = integer(0, MAX_LEVELS, required=False, default=0)
+    max_entries = integer(1, 10, required=False, default=1)
+    action_seconds = integer(5, 300, required=False, default=30)
+    time_bank_seconds = integer(0, 600, required=False, default=60)
+    hand_for_hand = StrictBoolean(required=False, default=True)
+    percent_paid = integer(1, 50, required=False, default=15)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        codes = _game_codes()
+        fields["game"] = Choice(choices=codes, required=False, help_text=self.fields_help["game"])
+        fields["rotation"] = serializers.ListField(child=Choice(choices=codes), required=False, max_length=12)
+        return fields
+
+    fields_help = {"game": "variant code; default: poker all'italiana, pot limit (PIT)"}
+
+
+SIZES = {"9-max": "9", "6-max": "6", "heads-up": "2"}
+FORM_FIELDS = {"custom_levels": "levels", "structure": "levels", "__all__": "tournament"}
+
+
+def _levels(given: list[dict[str, Any]]) -> tuple[Level, ...]:
+    levels = []
+    for level in given:
+        duration = round(level["minutes"] * 60_000)
+        if level.get("is_break"):
+            levels.append(Level(0, duration, is_break=True))
+            continue
+        forced = ForcedBets(**level.get("forced", {}))
+        levels.append(Level(headline(forced), duration, forced=forced, game=level.get("game", "")))
+    return tuple(levels)
+
+
+def create(data: dict[str, Any], actor: str) -> int:
+    """Create the tournament ``data`` (a validated :class:`CreateRequest`) describes; its id. Raises
+    :class:`BadBody` with a message per refused field (nothing created)."""
+    fields = {
+        "name": data["name"],
+        "game": data.get("game", ""),
+        "seats": data["seats"],
+        "table_size": SIZES.get(data.get("table_size", ""), ""),
+        "limit": "",
+        "starting_stack": data["starting_stack"],
+        "buy_in": data["buy_in"],
+        "structure": "custom" if data.get("levels") else data["structure"],
+        "rotation": " ".join(data.get("rotation", ())),
+        "late_registration_levels": data["late_registration_levels"],
+        "max_entries": data["max_entries"],
+        "action_seconds": data["action_seconds"],
+        "time_bank_seconds": data["time_bank_seconds"],
+        "hand_for_hand": "on" if data["hand_for_hand"] else "",
+        "percent_paid": data["percent_paid"],
+        "bots": 0,
+    }
+    levels = _levels(data["levels"]) if data.get("levels") else None
+    form = MttForm(fields, levels=levels)
+    if not form.is_valid():
+        problems = "; ".join(
+            f"{FORM_FIELDS.get(name, name)}: {limits.quote(' '.join(map(str, messages)), 200)}"
+            for name, messages in form.errors.items()
+        )
+        raise BadBody(limits.quote(f"Torneo non valido — {problems}", 900))
+    return mtt.create(form.config(), actor)
+
+
+class TournamentCreate(APIView):
+    permission_classes = [permissions.IsAuthenticated, Director]
+    schema = BodyRequired()
+
+    @extend_schema(
+        request=CreateRequest,
+        responses={
+            201: SUMMARY,
+            **errors(
+                400,
+                403,
+                413,
+                415,
+                s400="a malformed body, or a configuration refused: a message per field, nothing created",
+                s403="not logged in, or not a tournament director",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(CreateRequest(data=request.data))
+        tournament_id = create(data, request.user.get_username())
+        return Response(summary(tournament_id), status=201)

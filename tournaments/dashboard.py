@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.tournament import payouts
+from tournaments import labels
 from tournaments.models import Tournament
 
 CHART_PLAYERS = 5
@@ -63,14 +64,25 @@ def clock(tournament: Tournament) -> dict[str, Any]:
             }
             break
         gap += level["duration_ms"]
+    config = tournament.config or {}
+    if next_level is not None:
+        next_level = {**next_level, "label": labels.level_label(config, next_level)}
+        next_level["italian"] = labels.level_is_italian(config, next_level)
     return {
         "level_number": level_number,
         "is_break": is_break,
         "invito": tournament.invito,
+        "label": labels.current_label(config, index),
+        "italian": labels.is_italian(config, index),
         "next_level": next_level,
         "next_break": next_break,
         "levels": [
-            {**level, "number": sum(1 for i in playing if i <= n), "current": n == index}
+            {
+                **level,
+                "number": sum(1 for i in playing if i <= n),
+                "current": n == index,
+                "label": "" if level.get("is_break") else labels.level_label(config, level),
+            }
             for n, level in enumerate(levels)
         ],
     }

@@ -1,5 +1,12 @@
 """The director's forms: creating a sit-and-go or a multi-table tournament, and the dashboard's controls.
 
+Issue 17: a tournament is played in any registered game (its variant code, ``game``: ``NT``, ``F7S``,
+``PIT``…; without one, poker all'italiana at ``limit`` as before), at tables of 2 to the game's most seats
+(presets 9-max, 6-max, heads-up), with levels carrying the game's forced bets (presets per game, or custom
+lines: :func:`engine.tournament.structure.parse_level`), and optionally a rotation of games by level (mixed
+games, H.O.R.S.E.-style). A game the registry does not know, forced bets that do not fit the game, a level
+line that does not parse or more seats than the game allows get a message on their own field.
+
 Every number has bounds (issue 15 §8) that keep what is derived from it inside PostgreSQL's columns and the
 engine: an invito fits the ``integer`` columns ``Tournament.invito`` / ``Table.invito`` (≤ 2,147,483,647),
 a level's end in epoch milliseconds fits ``bigint``, and every stack × the most entries (100,000: 10,000
@@ -17,13 +24,13 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.core import GameFamily, games
+from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game, games
 from engine.tournament import mtt as mtt_decider
-from engine.tournament import payouts
+from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig
-from engine.tournament.sitgo import Level, TournamentConfig, TournamentError
+from engine.tournament.sitgo import Level, TournamentConfig, TournamentConfigRefused, TournamentError
 
 LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
 
@@ -33,6 +40,59 @@ def limit_choices() -> list[tuple[str, str]]:
     ``PIT``, ``FIT``: tournaments are Italian until issue 17), as ``(value, label)``."""
     offered = {game.limit for game in games() if game.family is GameFamily.ITALIAN}
     return [(value, label) for value, label in LIMIT_NAMES.items() if value in offered]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered game as ``(variant code, "name (code)")``, and ``""``: poker all'italiana at the
+    limit chosen below (the form before issue 17)."""
+    return [("", _("Poker all'italiana at the limit below"))] + [
+        (game.code, f"{game.name} ({game.code})") for game in games()
+    ]
+
+
+TABLE_SIZES = [("", _("Seats as below")), ("9", _("9-max")), ("6", _("6-max")), ("2", _("Heads-up"))]
+"""The table-size presets (T-SEAT-1): 9-max, 6-max and heads-up; ``""``: the seats typed."""
+
+
+def chosen_game(data: dict[str, Any]) -> str:
+    """The variant code the form's ``game`` and ``limit`` give (``game``, else poker all'italiana at
+    ``limit``)."""
+    return str(data.get("game") or structure.legacy_game(str(data.get("limit") or "PL")))
+
+
+def rotation_codes(text: str) -> tuple[str, ...]:
+    """The codes of a mixed-game rotation (``"NIT PIT FIT"``, commas allowed). Raises
+    ``forms.ValidationError`` naming an unknown code."""
+    codes = tuple(code.upper() for code in text.replace(",", " ").split())
+    for code in codes:
+        try:
+            find_game(code)
+        except UnknownGame as error:
+            raise forms.ValidationError(str(error)) from error
+    return codes
+
+
+def _seats_of(form: forms.Form, data: dict[str, Any]) -> None:
+    """The table-size preset over the typed seats, and the seats checked against the game (and every game
+    of the rotation): at most the game's seats (:func:`engine.tournament.structure.table_max_seats`)."""
+    if data.get("table_size"):
+        data["seats"] = int(data["table_size"])
+    if "seats" not in data:
+        return
+    codes = [chosen_game(data), *data.get("rotation", ())]
+    for code in codes:
+        try:
+            game = find_game(code)
+        except UnknownGame as error:
+            form.add_error("game", str(error))
+            return
+        most = structure.table_max_seats(game) if isinstance(form, MttForm) else min(9, game.max_seats)
+        if data["seats"] > most:
+            form.add_error(
+                "seats",
+                _("At most %(max)s seats per table in %(game)s.") % {"max": most, "game": game.short_name},
+            )
+            return
 
 
 @functools.cache
@@ -76,15 +136,20 @@ PRESETS = {
     "turbo": [(10, 5), (20, 5), (30, 5), (50, 5), (75, 5), (100, 5), (150, 5), (200, 5), (300, 5)],
     "hyper": [(20, 2), (40, 2), (60, 2), (100, 2), (150, 2), (250, 2), (400, 2), (600, 2)],
 }
+PRESETS_MINUTES = (("regular", 10), ("turbo", 5), ("hyper", 2))
+"""The level length (minutes) of each sit-and-go preset."""
 
 
 class SitAndGoForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80, initial="Sit & Go")
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices, required=False, initial="")
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=9, initial=6)
+    table_size = forms.ChoiceField(label=_("Table size"), choices=TABLE_SIZES, required=False)
     limit = forms.ChoiceField(
         label=_("Limit"),
         choices=limit_choices,
         initial="PL",
+        required=False,
     )
     starting_stack = forms.IntegerField(
         label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=1000
@@ -110,60 +175,100 @@ class SitAndGoForm(forms.Form):
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
+        _seats_of(self, data)
         if "seats" in data and "bots" in data and data["bots"] > data["seats"]:
             self.add_error("bots", _("More bots than seats."))
+        if self.errors:
+            return data
+        try:
+            self._config = self._build()
+            from engine.tournament import sitgo
+
+            sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(self._config))
+        except TournamentConfigRefused as error:
+            self.add_error(error.field if error.field in self.fields else None, str(error))
+        except TournamentError as error:
+            self.add_error(None, str(error))
         return data
 
-    def config(self) -> TournamentConfig:
+    def _build(self) -> TournamentConfig:
         data = self.cleaned_data
         seconds = data.get("level_seconds") or 0
-        levels = tuple(
-            Level(invito, (seconds or minutes * 60) * 1000) for invito, minutes in PRESETS[data["structure"]]
-        )
+        code = chosen_game(data)
+        game = find_game(code)
+        if game.family is GameFamily.ITALIAN:
+            levels = tuple(
+                Level(invito, (seconds or minutes * 60) * 1000)
+                for invito, minutes in PRESETS[data["structure"]]
+            )
+        else:  # the multi-table preset's playing levels on the sit-and-go's clock
+            minutes_of = {name: dict(PRESETS_MINUTES)[name] for name in PRESETS}
+            levels = tuple(
+                Level(level.invito, (seconds or minutes_of[data["structure"]] * 60) * 1000, level.forced)
+                for level in mtt_decider.structure_preset(data["structure"], data["starting_stack"], code)
+                if not level.is_break
+            )
         return TournamentConfig(
             name=data["name"],
             seats=data["seats"],
-            limit=tournament_limit(data["limit"]),
+            limit=tournament_limit(game.limit),
             starting_stack=data["starting_stack"],
             levels=levels,
             action_time_ms=data["action_seconds"] * 1000,
             time_bank_ms=data["time_bank_seconds"] * 1000,
             auto_start=data["auto_start"],
+            game=code if data.get("game") else "",
         )
+
+    def config(self) -> TournamentConfig:
+        """The validated configuration (after ``is_valid()``)."""
+        return self._config
 
 
 # --- multi-table tournaments ---------------------------------------------------------------------------
 
 
-def _custom_levels(text: str) -> tuple[MttLevel, ...]:
-    """``invito minutes`` per line, or ``pausa minutes`` / ``break minutes`` for a break (T-LEVEL-1).
-    Raises ``forms.ValidationError`` naming the bad line."""
+def _custom_levels(text: str, game: str = "PIT") -> tuple[MttLevel, ...]:
+    """One level per line (T-LEVEL-1), minutes last: ``invito minutes`` (poker all'italiana, as before
+    issue 17), the game's forced bets (``100/200 bba 200 15``, ``ante 20 bring-in 30 bets 100/200 15``,
+    ``@PIT 50 15`` for a level of another game: :func:`engine.tournament.structure.parse_level`), or
+    ``pausa minutes`` / ``break minutes`` for a break. ``game``: the tournament's variant code. Each
+    level's forced bets are checked by its game. Raises ``forms.ValidationError`` naming the bad line."""
     levels = []
     for number, line in enumerate(text.strip().splitlines(), start=1):
         parts = line.replace(",", " ").replace(";", " ").split()
         if not parts:
             continue
+        usage = forms.ValidationError(
+            _("Line %(number)s: write “invito minutes” or “pausa minutes”, e.g. “50 15”."),
+            params={"number": number},
+        )
         try:
-            if len(parts) != 2:
-                raise ValueError
-            minutes = float(parts[1])
-            invito = 0 if parts[0].lower() in ("pausa", "break") else int(parts[0])
+            minutes = float(parts[-1])
         except ValueError as error:
-            raise forms.ValidationError(
-                _("Line %(number)s: write “invito minutes” or “pausa minutes”, e.g. “50 15”."),
-                params={"number": number},
-            ) from error
+            raise usage from error
+        if len(parts) < 2:
+            raise usage
         if not (math.isfinite(minutes) and MIN_LEVEL_MS <= minutes * 60_000 <= MAX_LEVEL_MINUTES * 60_000):
             raise forms.ValidationError(
                 _("Line %(number)s: a level lasts from 1 second to %(max)s minutes."),
                 params={"number": number, "max": MAX_LEVEL_MINUTES},
             )
-        if parts[0].lower() not in ("pausa", "break") and not 1 <= invito <= MAX_INVITO:
+        legacy = len(parts) == 2 and parts[0].isdigit()
+        try:
+            parsed = structure.parse_level(line, game)
+        except (structure.LevelLineError, UnknownGame) as error:
+            if len(parts) == 2 and "/" not in parts[0]:
+                raise usage from error
             raise forms.ValidationError(
-                _("Line %(number)s: the invito goes from 1 to %(max)s."),
-                params={"number": number, "max": MAX_INVITO},
-            )
-        levels.append(MttLevel(invito, round(minutes * 60_000), is_break=invito == 0))
+                _("Line %(number)s: %(problem)s"), params={"number": number, "problem": str(error)}
+            ) from error
+        assert parsed is not None
+        duration = round(minutes * 60_000)
+        if parsed.is_break or parsed.forced is None:
+            levels.append(MttLevel(0, duration, is_break=True))
+        else:
+            levels.append(_level(number, parsed.forced, duration, parsed.game, game, legacy))
         if len(levels) > MAX_LEVELS:
             raise forms.ValidationError(_("At most %(max)s levels."), params={"max": MAX_LEVELS})
     if not levels:
@@ -171,18 +276,44 @@ def _custom_levels(text: str) -> tuple[MttLevel, ...]:
     return tuple(levels)
 
 
+def _level(number: int, forced: ForcedBets, duration: int, own: str, game: str, legacy: bool) -> MttLevel:
+    """A custom level: every amount within :data:`MAX_INVITO`, the forced bets checked by the level's
+    game. Raises ``forms.ValidationError`` naming line ``number``."""
+    amount = structure.headline(forced)
+    if not 1 <= amount <= MAX_INVITO or any(value > MAX_INVITO for value in forced.to_dict().values()):
+        raise forms.ValidationError(
+            _("Line %(number)s: the invito goes from 1 to %(max)s."),
+            params={"number": number, "max": MAX_INVITO},
+        )
+    code = own or game
+    try:
+        find_game(code).check_forced_bets(forced)
+    except (ForcedBetsRefused, UnknownGame) as error:
+        raise forms.ValidationError(
+            _("Line %(number)s: %(problem)s"), params={"number": number, "problem": str(error)}
+        ) from error
+    italian = find_game(code).family is GameFamily.ITALIAN
+    if legacy and italian and not own:
+        return MttLevel(amount, duration)  # “invito minutes”, as before issue 17
+    return MttLevel(amount, duration, forced=forced, game=own)
+
+
 class MttForm(forms.Form):
-    """A multi-table tournament of Poker all'italiana (issue 5 §1): the structure from a preset (regular,
-    turbo, hyper: :func:`engine.tournament.mtt.structure_preset`) or custom lines; late registration,
+    """A multi-table tournament of any registered game (issue 5 §1, issue 17): the game, the table size, the
+    structure from a preset (regular, turbo, hyper: :func:`engine.tournament.mtt.structure_preset` with the
+    game's forced bets) or custom lines, a rotation of games by level (mixed games); late registration,
     re-entry, table clocks, giro pazzo, payouts (preset by field size with the percentage of the field paid,
     or edited percentages, T-PAY-1) and bots to register."""
 
     name = forms.CharField(label=_("Name"), max_length=80, initial="Torneo")
-    seats = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=6, initial=6)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices, required=False, initial="")
+    seats = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=10, initial=6)
+    table_size = forms.ChoiceField(label=_("Table size"), choices=TABLE_SIZES, required=False)
     limit = forms.ChoiceField(
         label=_("Limit"),
         choices=limit_choices,
         initial="PL",
+        required=False,
     )
     starting_stack = forms.IntegerField(
         label=_("Starting stack"), min_value=10, max_value=MAX_STACK, initial=10_000
@@ -194,9 +325,17 @@ class MttForm(forms.Form):
         initial="regular",
     )
     custom_levels = forms.CharField(
-        label=_("Custom levels (one per line: invito minutes, or pausa minutes)"),
+        label=_(
+            "Custom levels (one per line, minutes last: invito minutes; 100/200 bba 200 15; "
+            "ante 20 bring-in 30 bets 100/200 15; @CODE for a level of another game; pausa minutes)"
+        ),
         widget=forms.Textarea(attrs={"rows": 5, "placeholder": "50 15\n100 15\npausa 10\n150 15"}),
         max_length=MAX_LEVELS_TEXT,
+        required=False,
+    )
+    rotation = forms.CharField(
+        label=_("Mixed games: rotate by level through these codes (e.g. NIT PIT FIT; empty = one game)"),
+        max_length=200,
         required=False,
     )
     level_minutes = forms.FloatField(  # Django's FloatField refuses inf and nan ("1e400" is inf)
@@ -234,8 +373,17 @@ class MttForm(forms.Form):
     )
     bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=1000, initial=0)
 
+    def __init__(self, *args: Any, levels: tuple[MttLevel, ...] | None = None, **kwargs: Any) -> None:
+        """``levels``: a structure already built (the API's list of levels) instead of the preset or the
+        custom lines."""
+        super().__init__(*args, **kwargs)
+        self._given_levels = levels
+
     def clean_custom_levels(self) -> str:
         return str(self.cleaned_data.get("custom_levels") or "")
+
+    def clean_rotation(self) -> tuple[str, ...]:
+        return rotation_codes(str(self.cleaned_data.get("rotation") or ""))
 
     def clean_level_minutes(self) -> float | None:
         minutes = self.cleaned_data.get("level_minutes")
@@ -260,18 +408,31 @@ class MttForm(forms.Form):
 
     def _levels(self) -> tuple[MttLevel, ...]:
         data = self.cleaned_data
+        code = chosen_game(data)
+        if self._given_levels is not None:
+            return self._given_levels
         if data["structure"] == "custom":
-            return _custom_levels(data.get("custom_levels", ""))
-        levels = mtt_decider.structure_preset(data["structure"], data["starting_stack"])
+            return _custom_levels(data.get("custom_levels", ""), code)
+        rotation: tuple[str, ...] = data.get("rotation") or ()
+        if rotation:
+            levels = _rotation_preset(data["structure"], data["starting_stack"], rotation)
+        elif data.get("game"):
+            levels = mtt_decider.structure_preset(data["structure"], data["starting_stack"], code)
+        else:  # poker all'italiana at a limit, as before issue 17
+            levels = mtt_decider.structure_preset(data["structure"], data["starting_stack"])
         minutes = data.get("level_minutes") or 0
         if minutes:
             levels = tuple(
-                level if level.is_break else MttLevel(level.invito, int(minutes * 60_000)) for level in levels
+                level
+                if level.is_break
+                else MttLevel(level.invito, int(minutes * 60_000), forced=level.forced, game=level.game)
+                for level in levels
             )
         return levels
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
+        _seats_of(self, data)
         if self.errors:
             return data
         try:
@@ -279,16 +440,23 @@ class MttForm(forms.Form):
             mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
         except forms.ValidationError as error:
             self.add_error("custom_levels", error)
+        except TournamentConfigRefused as error:
+            field = error.field
+            if field == "levels":
+                field = "custom_levels" if data.get("structure") == "custom" else "structure"
+            self.add_error(field if field in self.fields else None, str(error))
         except TournamentError as error:
             self.add_error(None, str(error))
         return data
 
     def _build(self) -> MttConfig:
         data = self.cleaned_data
+        code = chosen_game(data)
         return MttConfig(
             name=data["name"],
+            game=code,
             seats=data["seats"],
-            limit=tournament_limit(data["limit"]),
+            limit=tournament_limit(find_game(code).limit),
             starting_stack=data["starting_stack"],
             levels=self._levels(),
             late_registration_levels=data["late_registration_levels"],
@@ -307,6 +475,25 @@ class MttForm(forms.Form):
         return self._config
 
 
+def _rotation_preset(name: str, starting_stack: int, codes: tuple[str, ...]) -> tuple[MttLevel, ...]:
+    """A preset structure whose playing levels rotate through the games ``codes`` (mixed games,
+    H.O.R.S.E.-style: one level each in turn), each level with its game's forced bets at that level of the
+    game's own preset (:func:`engine.tournament.mtt.structure_preset`); breaks as in the preset."""
+    per_game = {code: mtt_decider.structure_preset(name, starting_stack, code) for code in codes}
+    first = per_game[codes[0]]
+    levels: list[MttLevel] = []
+    played = 0
+    for index, level in enumerate(first):
+        if level.is_break:
+            levels.append(level)
+            continue
+        code = codes[played % len(codes)]
+        own = per_game[code][index]
+        levels.append(MttLevel(own.invito, level.duration_ms, forced=own.forced, game=code))
+        played += 1
+    return tuple(levels)
+
+
 class ControlForm(forms.Form):
     """The numbers of the dashboard's control forms (``tournaments/mtt_director.html``), as typed: the clock
     adjustment in minutes (±), the target table by its number and seat from 1, chips. What they become —
@@ -317,7 +504,7 @@ class ControlForm(forms.Form):
         label=_("Minutes"), min_value=-MAX_CLOCK_MINUTES, max_value=MAX_CLOCK_MINUTES, required=False
     )
     table = forms.IntegerField(label=_("Table"), min_value=1, max_value=MAX_TABLES, required=False)
-    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=9, required=False)
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10, required=False)
     delta = forms.IntegerField(label=_("Chips"), min_value=-MAX_STACK, max_value=MAX_STACK, required=False)
     chips = forms.IntegerField(label=_("Chips"), min_value=1, max_value=MAX_STACK, required=False)
 

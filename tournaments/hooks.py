@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from tables.hooks import NextHand
 from tournaments import dashboard, mtt, service
 from tournaments.models import Tournament
 
 
-def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> tuple[bool, int | None]:
-    """``(may the table start its next hand now, the invito for it)``: the multi-table tournament's
+def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
+    """May the table start its next hand now, with which forced bets and game: the multi-table tournament's
     (:func:`tournaments.mtt.table_hand_settings`) or the sit-and-go's
     (:func:`tournaments.service.table_hand_settings`)."""
     if mtt.is_mtt(tournament_id):

@@ -34,11 +34,13 @@ from engine.tournament import mtt, seating
 from engine.tournament.mtt import MttConfig, MttState
 from engine.tournament.sitgo import Status, TournamentError
 from eventstore import store
-from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
+from eventstore.store import RecordedEvent, WrongExpectedVersion
 from tables import service as tables
+from tables.hooks import NextHand
 from tables.models import Table
 from tournaments.models import Tournament
-from tournaments.service import game_code, table_config
+from tournaments.service import table_config
+from tournaments.upcasters import new_event
 
 EVENTS: dict[str, type] = registry(mtt.Event)
 PREFIX = "mtt-"
@@ -221,7 +223,7 @@ def execute(
                 recorded = store.append(
                     stream_id(tournament_id),
                     version,
-                    [NewEvent(type(e).__name__, to_data(e)) for e in events],
+                    [new_event(type(e).__name__, to_data(e)) for e in events],
                     metadata,
                 )
             except WrongExpectedVersion as error:
@@ -285,15 +287,16 @@ def _open_table(
 ) -> None:
     config = state.config
     assert config is not None
+    game = mtt.current_game(state)
     tables.open_table(
         f"{config.name} — tavolo {table_id}",
-        table_config(config, state.invito),
+        table_config(config, mtt.current_forced(state), game),
         players,
         tournament_id=tournament_id,
         first_button=button,
         actor=actor,
         table_id=table_id,
-        game=game_code(config),
+        game=game,
     )
 
 
@@ -444,8 +447,13 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
             for e in following
             if e.type == "PlayerEliminated" and int(e.data["hand"]) == number
         )
-        next_dealer = _next_dealer(facts.seats, facts.button, {p for p, _ in busts})
-        key = hand_key(table_id, number)
+        gone = {p for p, _ in busts}
+        next_dealer = _next_dealer(facts.seats, facts.button, gone)
+        last_big_blind = facts.big_blind if facts.big_blind >= 0 else None  # G-BTN-1's dead button
+        blinds = None
+        if facts.forced.big_blind:
+            blinds = _next_big_blind(facts.seats, facts.button, gone, last_big_blind)
+        key = hand_key(table_id, table.hands_before + number)
         _, result, events = execute(
             tournament_id,
             lambda s, at: mtt.RecordHand(
@@ -455,9 +463,10 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
                 next_dealer,
                 stacks,
                 busts,
-                int(ended.data["carried"]),
+                int(ended.data.get("carried", 0)),
                 secrets.token_bytes(32),
                 at,
+                blinds,
             ),
             "manager",
         )
@@ -474,6 +483,24 @@ def _next_dealer(seats: Sequence[Any], button: int, gone: set[str]) -> int | Non
     """The seat after the button holding a player still in (the next hand's dealer, IT-DEAL-1)."""
     still_in = [o.player if o is not None and o.player not in gone and o.stack > 0 else None for o in seats]
     return seating.next_occupied(still_in, (button + 1) % len(seats))
+
+
+def _next_big_blind(
+    seats: Sequence[Any], button: int, gone: set[str], big_blind: int | None = None
+) -> int | None:
+    """The seat due to post the big blind next hand in a blind game (T-BAL-1's pointer), from the hand
+    that just ended: the big blind moves one player per hand (G-BTN-1's dead button), to the next seat
+    with a player still in. The ended hand's big blind: ``big_blind`` when the table's game keeps it (the
+    shared core's states do: ``CoreState.big_blind``), else the second player dealt in left of the button
+    (heads-up: the player who is not on the button, G-BLIND-2)."""
+    size = len(seats)
+    if not isinstance(big_blind, int) or isinstance(big_blind, bool) or not 0 <= big_blind < size:
+        order = [(button + k) % size for k in range(1, size + 1) if seats[(button + k) % size] is not None]
+        if len(order) < 2:
+            return None
+        big_blind = order[0] if len(order) == 2 else order[1]
+    still_in = [o.player if o is not None and o.player not in gone and o.stack > 0 else None for o in seats]
+    return seating.next_occupied(still_in, (big_blind + 1) % size)
 
 
 def _between_hands(loaded: tables.Loaded) -> bool:
@@ -509,7 +536,7 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             loaded = tables.load(table_id)
         except tables.TableNotFound:
             return
-        if not _between_hands(loaded) or not _recorded(state, table_id, loaded.facts.hand_number):
+        if not _between_hands(loaded) or not _recorded(state, table_id, loaded.hand_number):
             return
         for departing_table, player in state.pending_departures:
             if departing_table != table_id:
@@ -538,16 +565,18 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
         transaction.on_commit(lambda: timers.schedule(final))
 
 
-def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> tuple[bool, int | None]:
-    """``(may the table start its next hand now, the invito for it)`` (T-LEVEL-1, T-H4H-1, moves)."""
+def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
+    """May the table start its next hand now (T-LEVEL-1, T-H4H-1, moves), with the level's forced bets and
+    game, and that game's table configuration (a table changes game at the first hand of a level that
+    plays another: mixed games). ``hand_number``: the hands the table played (across its games)."""
     try:
         _, state, _ = load(tournament_id)
     except TournamentNotFound:
-        return False, None
-    if not _recorded(state, table_id, hand_number):
-        return False, None  # the process manager has not recorded its last hand yet
-    allowed, invito = mtt.may_start_hand(state, table_id, tables.now_ms())
-    return allowed, invito
+        return NextHand(False)
+    if not _recorded(state, table_id, hand_number) or state.config is None:
+        return NextHand(False)  # the process manager has not recorded its last hand yet
+    allowed, forced, game = mtt.next_hand(state, table_id, tables.now_ms())
+    return NextHand(allowed, forced, game, table_config(state.config, forced, game))
 
 
 def _wake_tables(tournament_id: int) -> None:

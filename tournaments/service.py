@@ -16,6 +16,7 @@ from django.db import transaction
 
 from engine.codec import from_data, registry, to_data
 from engine.core import ForcedBets, find_game
+from engine.tournament import mtt as mtt_decider
 from engine.tournament import sitgo
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import (
@@ -27,11 +28,12 @@ from engine.tournament.sitgo import (
     TournamentState,
 )
 from eventstore import store
-from eventstore.store import NewEvent, WrongExpectedVersion
+from eventstore.store import WrongExpectedVersion
 from tables import service as tables
-from tables.games import legacy_code
+from tables.hooks import NextHand
 from tables.models import Table
 from tournaments.models import Tournament
+from tournaments.upcasters import new_event
 
 EVENTS: dict[str, type] = registry(Event)
 
@@ -107,7 +109,7 @@ def execute(
                 recorded = store.append(
                     stream_id(tournament_id),
                     version,
-                    [NewEvent(type(e).__name__, to_data(e)) for e in events],
+                    [new_event(type(e).__name__, to_data(e)) for e in events],
                     metadata,
                 )
             except WrongExpectedVersion as error:
@@ -126,7 +128,7 @@ def create(config: TournamentConfig, actor: str, players: list[str] | None = Non
         store.append(
             stream_id(tournament.id),
             0,
-            [NewEvent(type(e).__name__, to_data(e)) for e in events],
+            [new_event(type(e).__name__, to_data(e)) for e in events],
             {"at": at, "actor": actor},
         )
         _project(tournament.id, 1, sitgo.replay(list(events)))
@@ -150,18 +152,25 @@ def unregister(tournament_id: int, player: str) -> TournamentState:
 
 
 def game_code(config: TournamentConfig | MttConfig) -> str:
-    """The variant code of a tournament's tables: poker all'italiana at the tournament's limit (``NIT``,
-    ``PIT``, ``FIT``; every tournament is Italian until issue 17 gives tournaments a game of their own)."""
-    return legacy_code({"limit": config.limit.value})
+    """The variant code of a tournament's tables (issue 17: the configuration's ``game``; a tournament
+    created before names none and is poker all'italiana at its limit: ``NIT``, ``PIT``, ``FIT``)."""
+    if isinstance(config, MttConfig):
+        return mtt_decider.config_game(config)
+    return config.game_code
 
 
-def table_config(config: TournamentConfig | MttConfig, invito: int) -> Any:
-    """The table options of a tournament's tables (sit-and-go or multi-table) at level ``invito``, built by
-    the tables' game (``Game.table_config``, :func:`game_code`)."""
-    return find_game(game_code(config)).table_config(
+def table_config(
+    config: TournamentConfig | MttConfig, forced: ForcedBets | int, game: str | None = None
+) -> Any:
+    """The table options of a tournament's tables (sit-and-go or multi-table) with the level's ``forced``
+    bets (an ``int``: an invito, as before issue 17), built by the table's game (``Game.table_config``;
+    ``game``: the level's variant code, default the tournament's, :func:`game_code`)."""
+    if isinstance(forced, int):
+        forced = ForcedBets(invito=forced)
+    return find_game(game or game_code(config)).table_config(
         seats=config.seats,
         tournament=True,
-        forced=ForcedBets(invito=invito),
+        forced=forced,
         action_time_ms=config.action_time_ms,
         time_bank_ms=config.time_bank_ms,
     )
@@ -179,13 +188,13 @@ def start(tournament_id: int, actor: str, seed: bytes | None = None) -> Tourname
         assert config is not None
         tables.open_table(
             f"{config.name} — tavolo 1",
-            table_config(config, state.invito),
+            table_config(config, state.forced_bets, state.game_code),
             [(seat, player, config.starting_stack) for seat, player in state.seating],
             tournament_id=tournament_id,
             first_button=state.button,
             actor=actor,
             table_id=table.id,
-            game=game_code(config),
+            game=state.game_code,
         )
     return state
 
@@ -227,10 +236,17 @@ def record_eliminations(tournament_id: int, hand_key: str, busts: list[tuple[str
     return state
 
 
-def table_hand_settings(tournament_id: int) -> tuple[bool, int | None]:
-    """``(may the table start a hand, the current invito)``: only while the clock runs (T-LEVEL-1)."""
+def table_hand_settings(tournament_id: int) -> NextHand:
+    """May the table start a hand (only while the clock runs, T-LEVEL-1), with the current level's forced
+    bets and game (and that game's table configuration, for a table that changes game: mixed games)."""
     found = Tournament.objects.filter(id=tournament_id).values_list("status", "invito").first()
     if found is None:
-        return False, None
+        return NextHand(False)
     status, invito = found
-    return status == Status.RUNNING.value, invito
+    if status != Status.RUNNING.value:
+        return NextHand(False, ForcedBets(invito=invito) if invito else None)
+    _, state = load(tournament_id)
+    if state.config is None:
+        return NextHand(False)
+    forced, game = state.forced_bets, state.game_code
+    return NextHand(True, forced, game, table_config(state.config, forced, game))

@@ -3,7 +3,7 @@
 :func:`simulate` creates the bots (users of the groups *player* and *bot*), a tournament, starts it and waits
 until it is won, while the service's background parts run: a Celery worker (bot moves, timeouts, next hands),
 the timekeeper (tournament clocks, the deadline sweep) and the subscribers (process manager, broadcaster) — as
-threads (:mod:`config.inprocess`, the command's default), as processes this module starts
+threads (:mod:`tables.inprocess`, the command's default), as processes this module starts
 (:func:`service_processes`, ``--worker-processes``) or already running (``make run``). Then it checks the log:
 chips conserved after every recorded hand, every player placed once, prizes summing to the pool, and the
 projections rebuilt from the log equal to the live ones. :func:`play` can also stop after a given wall time
@@ -49,9 +49,11 @@ from django.db import connection
 from django.db.models import F, Func, IntegerField
 
 from engine.codec import from_data
+from engine.core import find_game
 from engine.tournament import mtt as decider
 from engine.tournament.mtt import Level, MttConfig
 from engine.tournament.sitgo import Status
+from engine.tournament.structure import forced_at
 from eventstore import projections
 from eventstore.models import Event
 from tables import access, timers
@@ -99,20 +101,43 @@ def config_for(
     seats: int = 6,
     starting_stack: int = 1_000,
     level_ms: int = 20_000,
+    game: str = "",
+    rotation: tuple[str, ...] = (),
 ) -> MttConfig:
-    """The simulated tournament: ``fast_clock`` levels of ``level_ms`` (else the turbo preset)."""
-    levels = (
-        tuple(Level(invito, level_ms) for invito in fast_inviti(players, starting_stack))
-        if fast_clock
-        else decider.structure_preset("turbo", starting_stack)
-    )
+    """The simulated tournament: ``fast_clock`` levels of ``level_ms`` (else the turbo preset). ``game``: its
+    variant code (issue 17; ``""``: poker all'italiana, pot limit, as before): the fast clock's amounts are
+    then the game's headline forced bet (the invito, the big blind, stud's small bet:
+    :func:`engine.tournament.structure.forced_at`). ``rotation``: mixed games, the fast clock's levels
+    rotate through these codes (one level each in turn, the first is the tournament's game). Raises
+    :class:`engine.core.UnknownGame`."""
+    amounts = fast_inviti(players, starting_stack)
+    if rotation:
+        game = rotation[0]
+        games = [rotation[index % len(rotation)] for index in range(len(amounts))]
+        levels = tuple(
+            Level(amount, level_ms, forced=forced_at(find_game(code), amount, number), game=code)
+            for number, (amount, code) in enumerate(zip(amounts, games, strict=True), start=1)
+        )
+    elif not game:
+        levels = (
+            tuple(Level(invito, level_ms) for invito in amounts)
+            if fast_clock
+            else decider.structure_preset("turbo", starting_stack)
+        )
+    elif fast_clock:
+        rules = find_game(game)
+        forced = [forced_at(rules, amount, number) for number, amount in enumerate(amounts, start=1)]
+        levels = tuple(Level(amount, level_ms, forced=f) for amount, f in zip(amounts, forced, strict=True))
+    else:
+        levels = decider.structure_preset("turbo", starting_stack, game)
     return MttConfig(
-        name=f"Simulazione {players} giocatori (seme {seed})",
+        name=f"Simulazione {players} giocatori (seme {seed})" + (f" {game}" if game else ""),
         seats=seats,
         starting_stack=starting_stack,
         levels=levels,
         action_time_ms=30_000,
         time_bank_ms=30_000,
+        game=game,
     )
 
 
@@ -143,6 +168,8 @@ def play(
     duration_s: float | None = None,
     on_start: Callable[[], None] | None = None,
     stop: threading.Event | None = None,
+    game: str = "",
+    rotation: tuple[str, ...] = (),
 ) -> Played:
     """Create and start the tournament, then wait until it is won or, with ``duration_s``, until that many
     seconds (wall time, counted from the start, once its tables are open) have passed. Raises
@@ -152,7 +179,7 @@ def play(
     started = time.monotonic()
     tag = f"s{seed}"
     names = bots(players, tag)
-    config = config_for(players, seed, fast_clock, seats, starting_stack, level_ms)
+    config = config_for(players, seed, fast_clock, seats, starting_stack, level_ms, game, rotation)
     before = Event.objects.count()
     # one transaction per registration, as players register: mtt.create(config, actor, names) registers them
     # all in its own transaction, where the tournament's cache is refreshed only at the commit, so that each
@@ -207,10 +234,24 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     starting_stack: int = 1_000,
     level_ms: int = 20_000,
+    game: str = "",
+    rotation: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Run a tournament of ``players`` bots to its end; returns the summary (see the module docstring).
-    Raises ``TimeoutError`` if it is not won within ``timeout_s``."""
-    played = play(players, seed, fast_clock, seats, timeout_s, progress, starting_stack, level_ms)
+    ``game``: the variant code (``""``: poker all'italiana as before). Raises ``TimeoutError`` if it is not
+    won within ``timeout_s``."""
+    played = play(
+        players,
+        seed,
+        fast_clock,
+        seats,
+        timeout_s,
+        progress,
+        starting_stack,
+        level_ms,
+        game=game,
+        rotation=rotation,
+    )
     return summary(played)
 
 
@@ -272,6 +313,8 @@ def summary(played: Played, resources: dict[str, Any] | None = None) -> dict[str
         "players_left": len(state.remaining),
         "level": state.level + 1,
         "invito": state.invito,
+        "game": decider.current_game(state),
+        "forced_bets": decider.current_forced(state).to_dict(),
         "tables": len(table_ids),
         "tables_open": len(state.tables),
         "finishing_order": [{"player": p, "position": pos, "prize": prize} for p, pos, prize in order],
@@ -619,7 +662,7 @@ def service_processes(workers: int, concurrency: int, environment: dict[str, str
     Yields the :class:`benchmarks.service.Services` (``check_alive()`` raises if one of them died; logs in a
     temporary directory, ``.logs``)."""
     from benchmarks.service import Services, wait_for_log, wait_for_worker
-    from config.inprocess import purge_queue
+    from tables.inprocess import purge_queue
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     purge_queue(queue)

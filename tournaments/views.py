@@ -21,7 +21,7 @@ from engine.tournament.sitgo import TournamentError
 from tables import access
 from tables.api import validated
 from tables.service import TableError
-from tournaments import api, dashboard, mtt, service
+from tournaments import api, dashboard, labels, mtt, service
 from tournaments.forms import ControlForm, MttForm, SitAndGoForm
 from tournaments.models import Tournament
 
@@ -44,6 +44,8 @@ def _director(request: HttpRequest) -> None:
 def lobby(request: HttpRequest) -> HttpResponse:
     _watcher(request)
     tournaments = list(Tournament.objects.all()[:50])
+    for tournament in tournaments:  # the game and the forced bets in play (issue 17)
+        tournament.forced_label = labels.current_label(tournament.config or {}, tournament.level)
     return render(request, "tournaments/lobby.html", {**_base(request), "tournaments": tournaments})
 
 
@@ -92,7 +94,9 @@ def _get(tournament_id: int) -> Tournament:
 
 def context(tournament: Tournament) -> dict[str, Any]:
     """The clock and standings of a sit-and-go (pages and socket fragments): ``level_number`` (1-based),
-    ``next_level`` (``{"invito", "duration_ms"}`` or ``None`` at the last), ``standings`` (``player``,
+    ``next_level`` (``{"invito", "duration_ms", "label", "italian"}`` or ``None`` at the last), ``label``
+    of the game and forced bets in play (:mod:`tournaments.labels`) and ``italian`` (its clock shows the
+    invito), ``standings`` (``player``,
     ``stack`` in chips, ``position`` or ``None``), ``players_left`` and their ``average_stack`` (whole chips,
     rounded down) and ``largest_stack``."""
     config = tournament.config or {}
@@ -119,9 +123,17 @@ def context(tournament: Tournament) -> dict[str, Any]:
         key=lambda r: (r["position"] is not None, r["position"] or 0, -r["stack"]),
     )
     in_play = [r["stack"] for r in standings if r["position"] is None]
+    if next_level is not None:
+        next_level = {
+            **next_level,
+            "label": labels.level_label(config, next_level),
+            "italian": labels.level_is_italian(config, next_level),
+        }
     return {
         "tournament": tournament,
         "level_number": level + 1,
+        "label": labels.current_label(config, level),
+        "italian": labels.is_italian(config, level),
         "next_level": next_level,
         "standings": standings,
         "seats": config.get("seats", 0),

@@ -508,7 +508,7 @@ class PlayerEliminated:
 @dataclass(frozen=True, slots=True)
 class SeedRevealed:
     """The seed of hand ``number`` (64 lowercase hex digits), whose ``sha256`` is that hand's commitment.
-    The hand's last event: anyone can now recompute its deck and every card dealt (``tables/audit.py``)."""
+    The hand's last event: anyone can now recompute its deck and every card dealt (``audit/shuffles.py``)."""
 
     number: int
     seed: str

@@ -72,6 +72,7 @@ from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card, Deck
+from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, UnknownGame, find_game
 from engine.italian.model import Limit
 from engine.shuffle import SEED_BYTES, derive_seed, shuffle
 from engine.tournament.payouts import (
@@ -90,13 +91,21 @@ from engine.tournament.seating import (
     balance,
     break_order,
     breaking,
+    destination,
     fill,
     initial_draw,
     tables_from_draw,
     tables_needed,
     vacate,
 )
-from engine.tournament.sitgo import Status, TournamentError
+from engine.tournament.sitgo import Status, TournamentConfigRefused, TournamentError
+from engine.tournament.structure import (
+    forced_preset,
+    headline,
+    is_blind_game,
+    legacy_game,
+    table_max_seats,
+)
 
 __all__ = [
     "MAX_SEATS", "MIN_SEATS", "PRESETS", "AdjustChips", "AdjustClock", "AdvanceLevel", "ChipsAdjusted",
@@ -108,15 +117,19 @@ __all__ = [
     "PlayerLateRegistered", "PlayerMoved", "PlayerRegistered", "PlayerUnregistered", "RecordHand",
     "Register", "ResumeClock", "StartTournament", "Status", "TableBroken", "TableOpened",
     "TournamentCreated", "TournamentError", "TournamentFinished", "TournamentStarted",
-    "UndoLastElimination", "Unregister", "chips_in_play", "chips_issued", "decide", "evolve",
-    "may_start_hand", "replay", "structure_preset", "table_of",
+    "UndoLastElimination", "Unregister", "chips_in_play", "chips_issued", "config_game", "decide", "evolve",
+    "level_forced", "may_start_hand", "next_hand", "replay", "structure_preset", "table_of",
 ]  # fmt: skip
+
+NO_FORCED_BETS = ForcedBets()
+"""No forced bets (a state before its first level)."""
 
 MIN_SEATS = 2
 """The fewest seats of an Italian tournament table."""
 
 MAX_SEATS = 6
-"""The most seats of an Italian tournament table (the 40-card deck of IT-DECK-1 at six players)."""
+"""The most seats of an Italian tournament table (the 40-card deck of IT-DECK-1 at six players); other games
+seat up to their ``max_seats`` (:func:`engine.tournament.structure.table_max_seats`)."""
 
 _MINUTE = 60_000
 
@@ -126,15 +139,26 @@ _MINUTE = 60_000
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """One level of the structure (T-LEVEL-1): the ``invito`` (ante, chips, IT-ANTE-1) for ``duration_ms``.
+    """One level of the structure (T-LEVEL-1) for ``duration_ms``: its ``forced`` bets (issue 17: blinds,
+    antes, bring-in, bet sizes or the invito, checked by the game) and ``invito``, their headline amount
+    (:func:`engine.tournament.structure.headline`; the only field of a level before issue 17, read as
+    ``ForcedBets(invito=invito)`` when ``forced`` is ``None``: :func:`level_forced`). ``game``: the level's
+    own variant code in a mixed-game tournament (``""``: the tournament's game).
 
-    ``is_break``: a break — no hand starts during it and the previous level's invito stays (its own
-    ``invito`` is ignored). The first and the last level may not be breaks; the last level has no end.
+    ``is_break``: a break — no hand starts during it and the previous level's forced bets and game stay
+    (its own are ignored). The first and the last level may not be breaks; the last level has no end.
     """
 
     invito: int
     duration_ms: int
     is_break: bool = False
+    forced: ForcedBets | None = None
+    game: str = ""
+
+
+def level_forced(level: Level) -> ForcedBets:
+    """The forced bets of ``level``: its ``forced``, or for a level written before issue 17 its invito."""
+    return level.forced if level.forced is not None else ForcedBets(invito=level.invito)
 
 
 PRESETS = ("regular", "turbo", "hyper")
@@ -156,8 +180,13 @@ def _nice(value: Fraction) -> int:
     return int(value / unit + Fraction(1, 2)) * unit
 
 
-def structure_preset(name: str, starting_stack: int = 10_000) -> tuple[Level, ...]:
+def structure_preset(name: str, starting_stack: int = 10_000, game: str = "") -> tuple[Level, ...]:
     """A ready-made level structure (T-LEVEL-1): ``"regular"``, ``"turbo"`` or ``"hyper"``.
+
+    ``game``: a variant code (issue 17): the levels carry that game's forced bets
+    (:func:`engine.tournament.structure.forced_preset`: blinds with a big-blind ante from level 3 for
+    hold'em, Omaha and draw; ante, bring-in and bets for stud; the invito for poker all'italiana) on the
+    same clocks and breaks; ``""``: poker all'italiana as described below (``forced`` left ``None``).
 
     24 playing levels whose invito, for a 10,000-chip stack, is 25, 35, 50, 70, 100, 125, 175, 250, … up to
     50,000 (each level 25–43 % above the previous one: the steps 1, 1.4, 2, 2.8, 4, 5, 7 repeated per power
@@ -178,6 +207,17 @@ def structure_preset(name: str, starting_stack: int = 10_000) -> tuple[Level, ..
     minutes, pause, every = _PRESET_CLOCKS[name]
     levels: list[Level] = []
     previous = 0
+    if game:
+        try:
+            forced_levels = forced_preset(find_game(game), starting_stack)
+        except (UnknownGame, ForcedBetsRefused) as error:
+            raise TournamentConfigRefused("game", f"Gioco non valido: {error}", str(error)) from error
+        for index, forced in enumerate(forced_levels):
+            if pause and index and index % every == 0:
+                levels.append(Level(previous, pause * _MINUTE, is_break=True))
+            previous = headline(forced)
+            levels.append(Level(previous, minutes * _MINUTE, forced=forced))
+        return tuple(levels)
     for index, base in enumerate(_PRESET_INVITI):
         if pause and index and index % every == 0:
             levels.append(Level(previous, pause * _MINUTE, is_break=True))
@@ -203,7 +243,9 @@ class MttConfig:
     :func:`~engine.tournament.payouts.preset_structure` with ``percent_paid``; ``action_time_ms`` and
     ``time_bank_ms`` for the tables; ``giro_pazzo`` stored only; ``hand_for_hand`` (T-H4H-1 option);
     ``max_difference`` players between tables (T-BAL-1: 1, or 2 as an option); ``max_players`` distinct
-    players; ``min_players`` to start.
+    players; ``min_players`` to start; ``game``: the variant code of its tables (issue 17; ``""`` in
+    tournaments created before: poker all'italiana at ``limit``, :func:`config_game`), each level may name
+    its own (mixed games).
     """
 
     name: str
@@ -223,6 +265,18 @@ class MttConfig:
     max_difference: int = 1
     max_players: int = 10_000
     min_players: int = 2
+    game: str = ""
+
+
+def config_game(config: MttConfig) -> str:
+    """The variant code of a tournament (its tables' game, the first level's unless a level names its own):
+    ``config.game``, or for a tournament created before issue 17 poker all'italiana at its limit."""
+    return config.game or legacy_game(config.limit.value)
+
+
+def level_game(config: MttConfig, level: Level) -> str:
+    """The variant code of ``level`` (mixed games: its own; else the tournament's)."""
+    return level.game or config_game(config)
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -310,7 +364,8 @@ class RecordHand:
     or omitted; a player omitted keeps their last known stack); ``busts`` ``(player, chips at the START of
     the hand)`` of the players left with no chips (a player reported with 0 chips and not listed here busts
     with their last known stack); ``carried``: chips left in the middle for the next hand (Italian pot not
-    opened); ``seed``: 32 bytes for the seats drawn if a table breaks.
+    opened); ``seed``: 32 bytes for the seats drawn if a table breaks; ``next_big_blind``: in a blind game,
+    the seat due to post the big blind next hand (T-BAL-1; ``None``: unknown or an ante game).
     """
 
     table_id: int
@@ -322,6 +377,7 @@ class RecordHand:
     carried: int
     seed: bytes
     at: int = 0
+    next_big_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,13 +487,17 @@ class TournamentStarted:
 @dataclass(frozen=True, slots=True)
 class LevelStarted:
     """Level ``level`` (0-based) with ``invito`` until ``ends_at`` (0: the last level, no end); ``at`` is
-    when it started by the schedule."""
+    when it started by the schedule. ``forced``: the level's forced bets and ``game`` its variant code
+    (issue 17; a break keeps the previous ones; ``None`` / ``""`` in events written before: the invito and
+    the tournament's game)."""
 
     level: int
     invito: int
     ends_at: int
     is_break: bool = False
     at: int = 0
+    forced: ForcedBets | None = None
+    game: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,6 +572,7 @@ class HandRecorded:
     carried: int = 0
     next_dealer: int | None = None
     at: int = 0
+    next_big_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -701,7 +762,8 @@ class MttState:
     hand-for-hand hand); ``final_table`` id once reached; ``finished`` ``(player, position, prize)`` in the
     order they finished and ``finish_log`` with the details; ``disqualified``; ``prize_pool``, ``payouts``
     (prize per place); ``hands``: recorded hand keys; ``adjustments``: chips the director added (negative:
-    removed, disqualified players' chips included); ``winner``.
+    removed, disqualified players' chips included); ``winner``; ``forced`` and ``game``: the current level's
+    forced bets and variant code (issue 17).
     """
 
     config: MttConfig | None = None
@@ -724,6 +786,8 @@ class MttState:
     remaining_ms: int = 0
     is_break: bool = False
     registration_open: bool = True
+    forced: ForcedBets = NO_FORCED_BETS
+    game: str = ""
     hand_for_hand: bool = False
     h4h_waiting: frozenset[int] = frozenset()
     final_table: int = 0
@@ -750,42 +814,66 @@ def table_of(state: MttState, player: str) -> tuple[int, int] | None:
     return None
 
 
-def _clock_at(state: MttState, now: int) -> tuple[int, bool]:
-    """``(invito, is_break)`` of the level the schedule is in at ``now`` (the clock may not have ticked)."""
-    invito, is_break, ends_at, level = state.invito, state.is_break, state.ends_at, state.level
+def _clock_at(state: MttState, now: int) -> tuple[ForcedBets, str, bool]:
+    """``(forced bets, game, is_break)`` of the level the schedule is in at ``now`` (the clock may not have
+    ticked)."""
+    forced, game, is_break = current_forced(state), current_game(state), state.is_break
+    ends_at, level = state.ends_at, state.level
     config = state.config
     if config is None or state.status is not Status.RUNNING:
-        return invito, is_break
+        return forced, game, is_break
     while ends_at and now >= ends_at and level + 1 < len(config.levels):
         level += 1
         upcoming = config.levels[level]
         is_break = upcoming.is_break
-        invito = invito if is_break else upcoming.invito
+        if not is_break:
+            forced, game = level_forced(upcoming), level_game(config, upcoming)
         ends_at = 0 if level == len(config.levels) - 1 else ends_at + upcoming.duration_ms
-    return invito, is_break
+    return forced, game, is_break
 
 
-def may_start_hand(state: MttState, table_id: int, now: int) -> tuple[bool, int]:
-    """``(may table_id start its next hand at now, with which invito)`` (T-LEVEL-1, T-H4H-1).
+def current_forced(state: MttState) -> ForcedBets:
+    """The forced bets of the current level (for a stream written before issue 17: its invito)."""
+    return state.forced if state.forced.used() else ForcedBets(invito=state.invito)
+
+
+def current_game(state: MttState) -> str:
+    """The variant code of the current level (before the start: the tournament's; ``""``: no tournament)."""
+    if state.game:
+        return state.game
+    return config_game(state.config) if state.config is not None else ""
+
+
+def next_hand(state: MttState, table_id: int, now: int) -> tuple[bool, ForcedBets, str]:
+    """``(may table_id start its next hand at now, its forced bets, its game's variant code)`` (T-LEVEL-1,
+    T-H4H-1; mixed games: a table plays the game of the level at ``now``).
 
     False while the tournament is not running (paused, finished), during a break level (by the schedule at
     ``now``), when the table is not open, has a departure or arrival pending, has fewer than two players,
     or, in hand-for-hand, has finished this round's hand while other tables are still playing theirs. The
-    invito is the level's at ``now`` (a new level applies from the next hand) — returned in every case.
+    forced bets and game are the level's at ``now`` (a new level applies from the next hand) — returned in
+    every case.
     """
-    invito, is_break = _clock_at(state, now)
+    forced, game, is_break = _clock_at(state, now)
     if state.config is None or state.status is not Status.RUNNING or is_break:
-        return False, invito
+        return False, forced, game
     table = _table(state, table_id)
     if table is None or table.count < 2:
-        return False, invito
+        return False, forced, game
     if any(t == table_id for t, *_ in state.pending_arrivals):
-        return False, invito
+        return False, forced, game
     if any(t == table_id for t, _ in state.pending_departures):
-        return False, invito
+        return False, forced, game
     if state.hand_for_hand and table_id in state.h4h_waiting:
-        return False, invito
-    return True, invito
+        return False, forced, game
+    return True, forced, game
+
+
+def may_start_hand(state: MttState, table_id: int, now: int) -> tuple[bool, int]:
+    """``(may table_id start its next hand at now, with which invito)``: :func:`next_hand` with the forced
+    bets' headline amount (the invito of poker all'italiana)."""
+    allowed, forced, _ = next_hand(state, table_id, now)
+    return allowed, headline(forced)
 
 
 def chips_in_play(state: MttState) -> int:
@@ -936,8 +1024,16 @@ def _on_started(state: MttState, event: TournamentStarted) -> MttState:
 
 
 def _on_level(state: MttState, event: LevelStarted) -> MttState:
+    forced = event.forced if event.forced is not None else ForcedBets(invito=event.invito)
+    game = event.game or (config_game(state.config) if state.config is not None else "")
     return replace(
-        state, level=event.level, invito=event.invito, ends_at=event.ends_at, is_break=event.is_break
+        state,
+        level=event.level,
+        invito=event.invito,
+        ends_at=event.ends_at,
+        is_break=event.is_break,
+        forced=forced,
+        game=game,
     )
 
 
@@ -1018,9 +1114,15 @@ def _on_hand(state: MttState, event: HandRecorded) -> MttState:
     if event.carried > 0:
         carried = (*carried, (event.table_id, event.carried))
     tables = state.tables
-    if event.next_dealer is not None:
+    if event.next_dealer is not None or event.next_big_blind is not None:
         tables = tuple(
-            _dc_replace(t, next_dealer=event.next_dealer) if t.table_id == event.table_id else t
+            _dc_replace(
+                t,
+                next_dealer=t.next_dealer if event.next_dealer is None else event.next_dealer,
+                next_big_blind=event.next_big_blind,
+            )
+            if t.table_id == event.table_id
+            else t
             for t in tables
         )
     return replace(
@@ -1343,23 +1445,29 @@ def _validate(config: MttConfig) -> None:
 
     if not isinstance(config.name, str) or not config.name.strip():
         refuse("Il torneo deve avere un nome.", "the tournament needs a name")
-    if not _is_int(config.seats) or not MIN_SEATS <= config.seats <= MAX_SEATS:
-        refuse(
-            f"Da {MIN_SEATS} a {MAX_SEATS} posti per tavolo (IT-DECK-1).",
-            f"a table has {MIN_SEATS} to {MAX_SEATS} seats (IT-DECK-1)",
+    game = _game_of(config.game or legacy_game(config.limit.value), "game")
+    most = table_max_seats(game)
+    if not _is_int(config.seats) or not MIN_SEATS <= config.seats <= most:
+        raise TournamentConfigRefused(
+            "seats",
+            f"Da {MIN_SEATS} a {most} posti per tavolo ({game.short_name}).",
+            f"a table has {MIN_SEATS} to {most} seats ({game.short_name}: IT-DECK-1, TH-1, ST-1)",
         )
     if not _is_int(config.starting_stack) or config.starting_stack < 1:
         refuse("Servono chips iniziali.", "the starting stack must be >= 1")
     levels = config.levels
     if not levels:
         refuse("Serve almeno un livello.", "at least one level is needed")
-    for level in levels:
+    for number, level in enumerate(levels, start=1):
         if not _is_int(level.duration_ms) or level.duration_ms <= 0 or not _is_int(level.invito):
             refuse("Livelli non validi.", "every level needs a positive duration")
-        if not level.is_break and level.invito < 1:
+        if level.is_break:
+            continue
+        if level.forced is None and level.invito < 1:
             refuse(
                 "L'invito di ogni livello deve essere almeno 1.", "every playing level needs an invito >= 1"
             )
+        _check_level(config, number, level)
     if levels[0].is_break or levels[-1].is_break:
         refuse(
             "Il primo e l'ultimo livello non possono essere pause.",
@@ -1395,6 +1503,33 @@ def _validate(config: MttConfig) -> None:
             f"Il numero massimo di giocatori va dal minimo a {MAX_PRESET_ENTRIES}.",
             f"max_players must be between min_players and {MAX_PRESET_ENTRIES}",
         )
+
+
+def _game_of(code: str, field: str) -> Game:
+    """The registered game ``code``, or a refusal naming ``field``."""
+    try:
+        return find_game(code)
+    except UnknownGame as error:
+        raise TournamentConfigRefused(field, f"Gioco sconosciuto: {error}", str(error)) from error
+
+
+def _check_level(config: MttConfig, number: int, level: Level) -> None:
+    """A playing level's game exists and seats the tables, and its forced bets fit it
+    (``Game.check_forced_bets``). Raises :class:`TournamentConfigRefused` naming ``levels``."""
+    game = _game_of(level_game(config, level), "levels")
+    if config.seats > table_max_seats(game):
+        raise TournamentConfigRefused(
+            "levels",
+            f"Livello {number}: {game.short_name} ha al più {table_max_seats(game)} posti per tavolo.",
+            f"level {number}: {game.short_name} seats at most {table_max_seats(game)} a table",
+        )
+    forced = level_forced(level)
+    try:
+        game.check_forced_bets(forced)
+    except ForcedBetsRefused as error:
+        raise TournamentConfigRefused(
+            "levels", f"Livello {number}: {error}", f"level {number} ({error.field}): {error}"
+        ) from error
 
 
 def _check_seed(seed: bytes) -> None:
@@ -1467,27 +1602,47 @@ def _start(state: MttState, config: MttConfig, command: StartTournament) -> tupl
     seating = initial_draw(state.players, config.seats, command.seed, ids)
     buttons: list[tuple[int, int]] = []
     draw: list[tuple[str, Card]] = []
+    italian = find_game(level_game(config, config.levels[0])).family is GameFamily.ITALIAN
     for table in tables_from_draw(seating, config.seats, ids):
         seated = [(seat, player) for seat, player in enumerate(table.seats) if player is not None]
-        deck = Deck.italian(max(2, len(seated))).cards
+        deck = Deck.italian(max(2, len(seated))).cards if italian else Deck.standard().cards
         cards = shuffle(deck, derive_seed(command.seed, f"button-{table.table_id}"))
         draw.extend((player, cards[i]) for i, (_, player) in enumerate(seated))
-        best = max(range(len(seated)), key=lambda i: cards[i].code)  # G-DRAW-1: rank, then ♥ > ♦ > ♣ > ♠
+        best = max(range(len(seated)), key=lambda i: draw_rank(cards[i], italian))
         buttons.append((table.table_id, seated[best][0]))
     run = _Run(state)
     run.emit(TournamentStarted(seating, tuple(buttons), tuple(draw), pool, prizes, command.at))
-    run.emit(_level_event(config, 0, command.at, 0))
+    run.emit(_level_event(config, 0, command.at, run.state))
     if len(ids) == 1:
         run.emit(FinalTableReached(ids[0], command.at))
     _h4h(run, config, 0, command.at)
     return tuple(run.events)
 
 
-def _level_event(config: MttConfig, index: int, start: int, invito_before: int) -> LevelStarted:
+def draw_rank(card: Card, italian: bool) -> tuple[int, int]:
+    """G-DRAW-1: the card that takes the button ranks by rank, then by suit: ♥ > ♦ > ♣ > ♠ in Italian
+    games (IT-SUIT), ♠ > ♥ > ♦ > ♣ in international games (drawn from the 52-card deck)."""
+    suit = card.suit.italian_order if italian else card.suit.international_order
+    return int(card.rank), suit
+
+
+def _level_event(config: MttConfig, index: int, start: int, before: MttState) -> LevelStarted:
+    """Level ``index`` starting at ``start``; a break keeps the forced bets and game of ``before``."""
     level = config.levels[index]
     last = index == len(config.levels) - 1
-    invito = invito_before if level.is_break else level.invito
-    return LevelStarted(index, invito, 0 if last else start + level.duration_ms, level.is_break, start)
+    ends_at = 0 if last else start + level.duration_ms
+    if level.is_break:
+        forced, game = current_forced(before), current_game(before)
+    else:
+        forced, game = level_forced(level), level_game(config, level)
+    if _legacy(config):  # a structure of inviti only, as before issue 17: the same events as then
+        return LevelStarted(index, headline(forced), ends_at, level.is_break, start)
+    return LevelStarted(index, headline(forced), ends_at, level.is_break, start, forced, game)
+
+
+def _legacy(config: MttConfig) -> bool:
+    """A configuration as written before issue 17: no game, levels of inviti only."""
+    return not config.game and all(level.forced is None and not level.game for level in config.levels)
 
 
 def _clock(
@@ -1502,7 +1657,7 @@ def _clock(
             index = run.state.level + 1
             if run.state.registration_open and index == config.late_registration_levels:
                 _close_registration(run, config, start)
-            run.emit(_level_event(config, index, start, run.state.invito))
+            run.emit(_level_event(config, index, start, run.state))
         return tuple(run.events)
     if isinstance(command, PauseClock):
         if state.status is not Status.RUNNING:
@@ -1645,10 +1800,21 @@ def _record_hand(state: MttState, config: MttConfig, command: RecordHand) -> tup
         )
     if next_dealer is None:
         next_dealer = (command.button + 1) % size
+    next_big_blind = command.next_big_blind
+    if next_big_blind is not None and not 0 <= next_big_blind < size:
+        raise TournamentError("Posto del buio non valido.", "next big blind seat out of range")
     run = _Run(state)
     recorded = tuple((player, stacks[player]) for player in left if player in stacks)
     run.emit(
-        HandRecorded(command.table_id, command.hand_key, recorded, command.carried, next_dealer, command.at)
+        HandRecorded(
+            command.table_id,
+            command.hand_key,
+            recorded,
+            command.carried,
+            next_dealer,
+            command.at,
+            next_big_blind,
+        )
     )
     # T-ELIM-1: the bigger starting stack finishes better; in seat order among equal stacks (odd chips)
     order = {player: index for index, player in enumerate(here)}
@@ -1775,12 +1941,20 @@ def _move(
     if target.count >= len(target.seats):
         return False
     if to_seat is None or not 0 <= to_seat < len(target.seats) or target.seats[to_seat] is not None:
-        to_seat = target.open_order[-1]  # T-BAL-1 (ante games): the seat that opened last
+        # T-BAL-1: the seat that opened last (ante games), the worst position but the small blind (blinds)
+        to_seat = destination(target, _balance_mode(state))
     chips = dict(state.chips).get(player, 0)
     run.emit(
         PlayerMoved(player, from_table, source.seats.index(player), to_table, to_seat, chips, reason, at)
     )
     return True
+
+
+def _balance_mode(state: MttState) -> BalanceMode:
+    """T-BAL-1 by the current level's game: blinds (the next big blind moves to the worst position, never
+    the small blind) when it posts a big blind, else ante-only (the next dealer moves to the seat that
+    opened last: poker all'italiana, stud)."""
+    return BalanceMode.BLINDS if is_blind_game(current_forced(state)) else BalanceMode.ANTE
 
 
 def _reseat(run: _Run, config: MttConfig, reporter: int | None, seed: bytes, at: int) -> None:
@@ -1825,7 +1999,7 @@ def _seating_pass(run: _Run, config: MttConfig, reporter: int | None, seed: byte
             acted = True
     if breaks:  # balancing waits until every table due to break has broken
         return acted
-    for move in balance(tables, BalanceMode.ANTE, config.max_difference, order=order):
+    for move in balance(tables, _balance_mode(run.state), config.max_difference, order=order):
         source = _table(run.state, move.from_table)
         if (
             source is not None

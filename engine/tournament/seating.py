@@ -37,7 +37,8 @@ from engine.shuffle import SEED_BYTES, derive_seed, shuffle
 
 __all__ = [
     "MAX_SEATS", "MIN_SEATS", "BalanceMode", "Move", "SeatingError", "SeatingPlan", "TableSeats",
-    "apply_moves", "balance", "break_order", "breaking", "initial_draw", "plan", "tables_from_draw",
+    "apply_moves", "balance", "break_order", "breaking", "destination", "initial_draw", "plan",
+    "tables_from_draw",
     "tables_needed",
 ]  # fmt: skip
 
@@ -348,7 +349,7 @@ def _balance(
         donor = min((t for t in tables if t.count == largest), key=lambda t: rank[t.table_id])
         receiver = max((t for t in tables if t.count == smallest), key=lambda t: rank[t.table_id])
         from_seat, player = _mover(donor, mode)
-        move = Move(player, donor.table_id, from_seat, receiver.table_id, _destination(receiver, mode))
+        move = Move(player, donor.table_id, from_seat, receiver.table_id, destination(receiver, mode))
         moves.append(move)
         tables = apply_moves(tables, (move,))
     return tuple(moves), tables
@@ -364,7 +365,7 @@ def _mover(table: TableSeats, mode: BalanceMode) -> tuple[int, str]:
     return seat, player
 
 
-def _destination(table: TableSeats, mode: BalanceMode) -> int:
+def destination(table: TableSeats, mode: BalanceMode) -> int:
     """The seat a balancing move takes at ``table`` (T-BAL-1): the seat opened last (ANTE) or the worst
     position, never the small blind (BLINDS)."""
     if mode is BalanceMode.ANTE:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.cards import Card, Deck
+from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game
 from engine.italian.model import Limit
 from engine.shuffle import derive_seed, shuffle
 
@@ -34,6 +35,15 @@ class TournamentError(Exception):
         self.english = english
 
 
+class TournamentConfigRefused(TournamentError):
+    """A tournament configuration refused because of one of its fields (issue 17): ``field`` names it
+    (``"game"``, ``"seats"``, ``"levels"``…) so that a form or the API puts the message on that field."""
+
+    def __init__(self, field: str, italian: str, english: str) -> None:
+        super().__init__(italian, english)
+        self.field = field
+
+
 class Status(Enum):
     REGISTERING = "registering"
     RUNNING = "running"
@@ -43,10 +53,20 @@ class Status(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """One level of the structure: the ``invito`` (ante, IT-ANTE-1) for ``duration_ms`` (T-LEVEL-1)."""
+    """One level of the structure for ``duration_ms`` (T-LEVEL-1): its ``forced`` bets (issue 17) and
+    ``invito``, their headline amount (before issue 17 the only field, the ante of IT-ANTE-1: a level
+    with ``forced`` ``None`` is ``ForcedBets(invito=invito)``); ``game``: the level's own variant code
+    (mixed games; ``""``: the tournament's)."""
 
     invito: int
     duration_ms: int
+    forced: ForcedBets | None = None
+    game: str = ""
+
+    @property
+    def forced_bets(self) -> ForcedBets:
+        """:attr:`forced`, or for a level written before issue 17 its invito."""
+        return self.forced if self.forced is not None else ForcedBets(invito=self.invito)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +82,17 @@ class TournamentConfig:
     action_time_ms: int = 30_000
     time_bank_ms: int = 60_000
     auto_start: bool = True
+    game: str = ""
+
+    @property
+    def game_code(self) -> str:
+        """The variant code of the tournament's table: :attr:`game`, or for a sit-and-go created before
+        issue 17 poker all'italiana at its limit (``NIT``, ``PIT``, ``FIT``)."""
+        return self.game or _LEGACY_GAMES.get(self.limit.value, "PIT")
+
+
+_LEGACY_GAMES = {"NL": "NIT", "PL": "PIT", "FL": "FIT"}
+_NO_FORCED_BETS = ForcedBets()
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -160,12 +191,15 @@ class TournamentStarted:
 
 @dataclass(frozen=True, slots=True)
 class LevelStarted:
-    """Level ``level`` (0-based) with ``invito`` runs until ``ends_at`` (``0``: the last level, no end)."""
+    """Level ``level`` (0-based) with ``invito`` runs until ``ends_at`` (``0``: the last level, no end);
+    ``forced`` its forced bets and ``game`` its variant code (issue 17; ``None`` / ``""`` before)."""
 
     level: int
     invito: int
     at: int
     ends_at: int
+    forced: ForcedBets | None = None
+    game: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +261,18 @@ class TournamentState:
     finished_at: int = 0
     hands: frozenset[str] = frozenset()
     winner: str = ""
+    forced: ForcedBets = _NO_FORCED_BETS
+    game: str = ""
+
+    @property
+    def forced_bets(self) -> ForcedBets:
+        """The current level's forced bets (a stream written before issue 17: the invito)."""
+        return self.forced if self.forced.used() else ForcedBets(invito=self.invito)
+
+    @property
+    def game_code(self) -> str:
+        """The current level's variant code (``""`` before the tournament exists)."""
+        return self.game or (self.config.game_code if self.config is not None else "")
 
 
 def evolve(state: TournamentState, event: Event) -> TournamentState:
@@ -248,7 +294,15 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
             started_at=event.at,
         )
     if isinstance(event, LevelStarted):
-        return replace(state, level=event.level, invito=event.invito, ends_at=event.ends_at)
+        forced = event.forced if event.forced is not None else ForcedBets(invito=event.invito)
+        return replace(
+            state,
+            level=event.level,
+            invito=event.invito,
+            ends_at=event.ends_at,
+            forced=forced,
+            game=event.game,
+        )
     if isinstance(event, ClockPaused):
         return replace(state, status=Status.PAUSED, remaining_ms=event.remaining_ms)
     if isinstance(event, ClockResumed):
@@ -321,12 +375,38 @@ def decide(state: TournamentState, command: Command) -> tuple[Event, ...]:
 
 
 def _validate(config: TournamentConfig) -> None:
-    if not 2 <= config.seats <= 9:
-        raise TournamentError("Da 2 a 9 posti (IT-DECK-1).", "a table has 2 to 9 seats (IT-DECK-1)")
+    try:
+        game = find_game(config.game_code)
+    except UnknownGame as error:
+        raise TournamentConfigRefused("game", f"Gioco sconosciuto: {error}", str(error)) from error
+    most = min(9, game.max_seats)
+    if not 2 <= config.seats <= most:
+        raise TournamentConfigRefused(
+            "seats", f"Da 2 a {most} posti (IT-DECK-1).", f"a table has 2 to {most} seats (IT-DECK-1)"
+        )
     if config.starting_stack <= 0 or not config.levels:
         raise TournamentError("Servono chips iniziali e almeno un livello.", "need a stack and a level")
     if any(level.invito < 0 or level.duration_ms <= 0 for level in config.levels):
         raise TournamentError("Livelli non validi.", "levels need an invito >= 0 and a positive duration")
+    for number, level in enumerate(config.levels, start=1):
+        if not config.game and level.forced is None and not level.game:
+            continue  # a structure of inviti, as before issue 17 (0: no invito)
+        try:
+            level_game = find_game(level.game or config.game_code)
+        except UnknownGame as error:
+            raise TournamentConfigRefused("levels", f"Livello {number}: {error}", str(error)) from error
+        if config.seats > level_game.max_seats:
+            raise TournamentConfigRefused(
+                "levels",
+                f"Livello {number}: al più {level_game.max_seats} posti.",
+                f"level {number}: {level_game.short_name} seats at most {level_game.max_seats}",
+            )
+        try:
+            level_game.check_forced_bets(level.forced_bets)
+        except ForcedBetsRefused as error:
+            raise TournamentConfigRefused(
+                "levels", f"Livello {number}: {error}", f"level {number} ({error.field}): {error}"
+            ) from error
     if config.action_time_ms <= 0 or config.time_bank_ms < 0:
         raise TournamentError("Tempi di azione non validi.", "bad action time or time bank")
 
@@ -335,20 +415,30 @@ def _level(config: TournamentConfig, index: int, at: int) -> LevelStarted:
     index = min(index, len(config.levels) - 1)
     level = config.levels[index]
     last = index == len(config.levels) - 1
-    return LevelStarted(index, level.invito, at, 0 if last else at + level.duration_ms)
+    ends_at = 0 if last else at + level.duration_ms
+    if not config.game and all(lv.forced is None and not lv.game for lv in config.levels):
+        return LevelStarted(index, level.invito, at, ends_at)  # as before issue 17
+    return LevelStarted(index, level.invito, at, ends_at, level.forced_bets, level.game or config.game_code)
 
 
 def seat_draw(
-    players: tuple[str, ...], seats: int, seed: bytes
+    players: tuple[str, ...], seats: int, seed: bytes, italian: bool = True
 ) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, Card], ...], int]:
     """``(seating, button draw, button seat)``: random seats over the table (T-SEAT-1), then one card each
-    from the Italian deck for that many players; the highest (rank, then ♥ > ♦ > ♣ > ♠) takes the button
-    (G-DRAW-1). Pure: the same seed gives the same draw."""
+    from the Italian deck for that many players (``italian``; else the 52-card deck); the highest (rank,
+    then ♥ > ♦ > ♣ > ♠ in Italian games, ♠ > ♥ > ♦ > ♣ in international ones) takes the button (G-DRAW-1).
+    Pure: the same seed gives the same draw."""
     chosen = shuffle(tuple(range(seats)), derive_seed(seed, "seat-draw"))[: len(players)]
     seating = tuple(sorted(zip(chosen, players, strict=True)))
-    cards = shuffle(Deck.italian(max(2, len(players))).cards, derive_seed(seed, "button-draw"))
+    deck = Deck.italian(max(2, len(players))).cards if italian else Deck.standard().cards
+    cards = shuffle(deck, derive_seed(seed, "button-draw"))
     draw = tuple((player, cards[i]) for i, (_, player) in enumerate(seating))
-    best = max(range(len(seating)), key=lambda i: cards[i].code)
+
+    def rank(i: int) -> tuple[int, int]:
+        suit = cards[i].suit.italian_order if italian else cards[i].suit.international_order
+        return int(cards[i].rank), suit
+
+    best = max(range(len(seating)), key=rank)
     return seating, draw, seating[best][0]
 
 
@@ -361,7 +451,9 @@ def _start(state: TournamentState, config: TournamentConfig, command: StartTourn
         raise TournamentError(
             "Il seme del sorteggio deve essere di 32 byte.", "the draw seed must be 32 bytes"
         )
-    seating, draw, button = seat_draw(state.players, config.seats, command.seed)
+    first = config.levels[0].game or config.game_code
+    italian = find_game(first).family is GameFamily.ITALIAN
+    seating, draw, button = seat_draw(state.players, config.seats, command.seed, italian)
     return (
         TournamentStarted(command.table_id, seating, draw, button, command.at),
         _level(config, 0, command.at),

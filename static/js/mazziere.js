@@ -47,9 +47,49 @@
     var h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
     return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
   };
+  // the bet box's one-click amounts (Min, ½ Pot, Pot, Max: templates/tables/partials/common/amount.html)
+  document.addEventListener("click", function (e) {
+    var preset = e.target.closest && e.target.closest("button.preset[data-amount]");
+    if (!preset) { return; }
+    var box = preset.closest(".amount");
+    box.querySelectorAll("input[type=number], input[type=range]").forEach(function (input) {
+      input.value = preset.dataset.amount;
+    });
+  });
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {
       e.target.nextElementSibling.classList.toggle("selected", e.target.checked);
     }
+  });
+  // Keyboard shortcuts of the action bar (templates/tables/partials/common/buttons.html): each button names
+  // its key in data-key (f fold, c check/call, b bet, r raise, a all-in, d draw, s stand pat or show, m
+  // muck). Not while the player types in a field, nor with a modifier. "a" with no all-in button puts the
+  // amount box at its maximum and presses bet or raise. In the amount box, Enter bets and Escape leaves it.
+  function pressable(el) { return el && !el.disabled && el.offsetParent !== null; }
+  function bettor(form) {
+    return form.querySelector('button[data-key="r"]:not([data-all-in])') ||
+      form.querySelector('button[data-key="b"]:not([data-all-in])');
+  }
+  document.addEventListener("keydown", function (e) {
+    var form = document.getElementById("actions");
+    if (!form || e.ctrlKey || e.metaKey || e.altKey || e.repeat) { return; }
+    var target = e.target;
+    if (target && target.matches && target.matches("input[name=amount]")) {
+      if (e.key === "Enter") { var b = bettor(form); if (pressable(b)) { e.preventDefault(); b.click(); } }
+      if (e.key === "Escape") { target.blur(); }
+      return;
+    }
+    // typing in a field: text, a number, a list (ticked cards, the slider and buttons keep the shortcuts)
+    var typing = "textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=button])";
+    if (target && (target.isContentEditable || target.matches(typing))) { return; }
+    var key = (e.key || "").toLowerCase();
+    if (key.length !== 1) { return; }
+    var button = form.querySelector('button[data-key="' + key + '"]');
+    if (!pressable(button) && key === "a") {
+      var amount = form.querySelector("input[name=amount]");
+      button = bettor(form);
+      if (amount && pressable(button)) { amount.value = amount.max; } else { button = null; }
+    }
+    if (pressable(button)) { e.preventDefault(); button.click(); }
   });
 })();

@@ -538,7 +538,7 @@ def test_export_of_a_bot_hand_has_the_stacks_and_replays(tmp_path: Path) -> None
     assert history.antes == (20, 20, 20, 20)
     assert history.invito == 20 and history.min_bet == 20 and history.opening == "J"
     assert history.seats == tuple(s + 1 for s in order) and history.seat_count == 4
-    assert history.table == "" and history.time == ""  # the service adds them (tables/export.py)
+    assert history.table == "" and history.time == ""  # the service adds them (audit/export.py)
     assert history.finishing_stacks == tuple(dict(ended.stacks)[s] for s in order)
     assert history.finishing_stacks == tuple(after.seats[s].stack for s in order)  # type: ignore[union-attr]
     assert sum(history.finishing_stacks) + after.carried == sum(history.starting_stacks)

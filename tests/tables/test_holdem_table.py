@@ -8,10 +8,12 @@ import random
 from dataclasses import replace
 
 import pytest
+from django.utils import translation
 
+from audit import shuffles as audit
 from engine.core import ForcedBets, find_game
 from eventstore.store import read_stream
-from tables import audit, rendering, service
+from tables import rendering, service
 from tests.tables import helpers
 
 pytestmark = pytest.mark.django_db
@@ -123,8 +125,9 @@ def test_the_table_page_and_its_log_render_a_holdem_hand_for_each_player() -> No
     )
     loaded = service.load(table_id)
     for seat, player in enumerate(PLAYERS):
-        html = rendering.fragments(loaded, player, 0)
-        assert "Preflop" in html and "big blind 10" in html
+        with translation.override("en"):
+            html = rendering.fragments(loaded, player, 0)
+        assert "Preflop" in html and "Blinds 5/10" in html
         own = loaded.state.hand.down[seat]
         others = [c for s, cards in enumerate(loaded.state.hand.down) if s != seat for c in cards]
         assert all(f'data-card="{card}"' in html for card in own)

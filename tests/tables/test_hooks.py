@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core import ForcedBets
 from tables import hooks
 from tournaments import hooks as answers
 
@@ -20,12 +21,21 @@ def test_the_tournaments_app_registers_its_answers() -> None:
 
 def test_without_hooks_a_tournament_table_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hooks, "_hooks", {})
-    assert hooks.hand_settings(1, 2, 0) == (False, None)
+    assert hooks.hand_settings(1, 2, 0) == hooks.NextHand(False)
     assert hooks.tournament_group(1) == ""
     assert hooks.seat_elsewhere("mtt-1", "anna") is None
     hooks.register(tournament_group=lambda tournament_id: f"group-{tournament_id}")
     assert hooks.tournament_group(7) == "group-7"
-    assert hooks.hand_settings(1, 2, 0) == (False, None)
+    assert hooks.hand_settings(1, 2, 0) == hooks.NextHand(False)
+
+
+def test_an_answer_of_an_invito_reads_as_forced_bets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hook answering as before issue 17, ``(allowed, invito)``, gives the invito as forced bets."""
+    monkeypatch.setattr(hooks, "_hooks", {})
+    hooks.register(hand_settings=lambda tournament_id, table_id, number: (True, 50))
+    assert hooks.hand_settings(1, 2, 3) == hooks.NextHand(True, ForcedBets(invito=50))
+    hooks.register(hand_settings=lambda tournament_id, table_id, number: (False, None))
+    assert hooks.hand_settings(1, 2, 3) == hooks.NextHand(False)
 
 
 @pytest.mark.django_db

@@ -10,9 +10,10 @@ from dataclasses import replace
 
 import pytest
 
+from audit import shuffles as audit
 from engine.core import ForcedBets, find_game
 from eventstore.store import read_stream
-from tables import audit, service
+from tables import service
 from tests.tables import helpers
 
 pytestmark = pytest.mark.django_db
@@ -125,24 +126,30 @@ def test_players_draw_by_name_and_the_audit_catches_a_forged_reshuffle() -> None
 
 
 def test_the_log_describes_stud_and_draw_events() -> None:
+    from django.utils import translation
+
     from engine.cards import parse_cards
     from engine.core.model import HandStarted, StockReshuffled
     from engine.core.view import CardsDealtHidden, StockReshuffledPublic
     from tables.rendering import describe
 
+    translation.activate("en")  # the page's sentences in English (issue 17's table page)
     stud = find_game("F7S")
     names = {0: "anna", 1: "bruno"}
     started = HandStarted(1, "", 1, -1, -1, (0, 1), FORCED["F7S"], (), 0)
-    assert describe(started, names, stud) == "Hand 1: ante 1, bring-in 2, bets 10/20."
+    assert describe(started, names, stud) == "Hand 1: Ante 1 · Bring-in 2 · Bets 10/20."
     up = CardsDealtHidden(1, 2, parse_cards("Kd"), 0)
-    assert describe(up, names, stud) == "bruno receives 2 down, up Kd"
+    assert describe(up, names, stud) == "bruno receives 2 cards; bruno receives Kd face up"
     assert describe(StockReshuffledPublic(4, True), names, stud).startswith("Too few cards")
     reshuffled = StockReshuffled(parse_cards("2c3c"), parse_cards("2c3c"))
     assert describe(reshuffled, names, find_game("N5D")) == "The stock ran out: the discards are reshuffled."
+    translation.deactivate()
 
 
 @pytest.mark.parametrize("code", ["F7S", "N5D"])
 def test_the_table_page_renders_a_hand_for_each_player_without_another_players_down_cards(code: str) -> None:
+    from django.utils import translation
+
     from tables import rendering
 
     table_id = open_table(code, 4)
@@ -163,13 +170,15 @@ def test_the_table_page_renders_a_hand_for_each_player_without_another_players_d
     hand = loaded.state.hand
     assert hand is not None
     for seat, player in enumerate(PLAYERS[:4]):
-        html = rendering.fragments(loaded, player, 0)
+        with translation.override("en"):
+            html = rendering.fragments(loaded, player, 0)
         own = hand.down[seat]
         others = [c for s, cards in enumerate(hand.down) if s != seat for c in cards]
         assert all(f'data-card="{card}"' in html for card in own)
         assert not any(f'data-card="{card}"' in html for card in others)
-        assert not any(f"receives {card}" in html for card in others)
-        assert ("ante 1 · bring-in 2 · bets 10/20" in html) == (code == "F7S")
-        assert ("big blind 10" in html) == (code == "N5D")
+        this_hand = html[html.rindex("Hand 2:") :]  # the log of the last hand's cards may name these cards
+        assert not any(f"receives {card}" in this_hand for card in others)
+        assert ("Ante 1 · Bring-in 2 · Bets 10/20" in html) == (code == "F7S")
+        assert ("Blinds 5/10" in html) == (code == "N5D")
         up = [c for cards in hand.up for c in cards]
         assert all(f'data-card="{card}"' in html for card in up)  # stud's up cards: everyone sees them

@@ -9,12 +9,14 @@ import random
 import pytest
 from django.db import connection
 
+from audit import hands
+from audit import shuffles as audit
 from engine.codec import to_data
 from engine.core import UnknownGame, find_game
 from engine.italian.model import Limit, TableConfig
 from eventstore import store
 from eventstore.store import NewEvent, read_stream
-from tables import audit, hands, service
+from tables import service
 from tables.models import Table
 from tests.tables import helpers
 
@@ -119,7 +121,7 @@ def _snapshot_as(sid: str, version: int, data: dict) -> None:  # type: ignore[ty
 
 
 def test_verification_accepts_an_old_snapshot_without_a_game_and_refuses_a_wrong_game() -> None:
-    from tournaments.verification import verify
+    from audit.verification import verify
 
     table_id = helpers.open_three(config=TableConfig(seats=3, limit=Limit.NO_LIMIT))
     helpers.start_hand(table_id)

@@ -173,7 +173,9 @@ def test_the_director_creates_a_turbo_tournament_with_late_registration_re_entry
     assert tournament.kind == "mtt" and len(tournament.players) == 7
     config = tournament.config
     assert config["late_registration_levels"] == 3 and config["max_entries"] == 2 and config["giro_pazzo"]
-    assert config["levels"][0] == {"invito": 13, "duration_ms": 600_000, "is_break": False}  # 25 × 5000/10000
+    first = config["levels"][0]
+    assert (first["invito"], first["duration_ms"], first["is_break"]) == (13, 600_000, False)  # 25 × 5000/1e4
+    assert config["game"] == "PIT" and first["forced"] in (None, {"invito": 13})  # issue 17: the game
     assert any(level["is_break"] for level in config["levels"])
 
 

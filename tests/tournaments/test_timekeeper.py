@@ -1,7 +1,7 @@
 """Issue 15, defect 5: the timers and the clocks do not depend on the Celery worker.
 
 With **no Celery worker at all** (the tasks the tables queue stay in Redis, nobody takes them), the timekeeper
-(:mod:`tables.timekeeper`, here as a thread: :func:`config.inprocess.timekeeper`) still moves a bot table on
+(:mod:`tables.timekeeper`, here as a thread: :func:`tables.inprocess.timekeeper`) still moves a bot table on
 (the sweep runs the overdue bot moves and next hands itself) and the tournament clock still ticks. Before,
 both were Celery tasks sent by beat, so a dead or stopped worker froze every bot table and every clock.
 """
@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from config.inprocess import celery_app, purge_queue, subscribers, timekeeper
 from engine.tournament.sitgo import Level, TournamentConfig
 from eventstore.store import read_stream
 from tables import service as tables
 from tables import timers
+from tables.inprocess import celery_app, purge_queue, subscribers, timekeeper
 from tests.service_harness import error_records, wait_for
 from tournaments import service
 from tournaments.models import Tournament

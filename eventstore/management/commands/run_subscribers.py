@@ -1,4 +1,5 @@
-"""``manage.py run_subscribers``: the event subscribers (broadcaster, tournament process manager), woken by
+"""``manage.py run_subscribers``: the event subscribers the apps registered (the broadcaster of ``tables``,
+the tournament process manager of ``tournaments``: :func:`eventstore.subscriptions.registered`), woken by
 NOTIFY. Ctrl-C stops it; the checkpoints make a restart resume where it stopped."""
 
 from __future__ import annotations
@@ -9,21 +10,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from eventstore.subscriptions import run
-from tables import broadcast
-from tournaments import manager
-
-
-def subscriptions() -> list[Any]:
-    return [manager.subscription(), broadcast.subscription()]
+from eventstore.subscriptions import registered, run
 
 
 class Command(BaseCommand):
-    help = "Run the event subscribers (broadcaster, tournament process manager) until stopped."
+    help = "Run the event subscribers the apps registered (broadcaster, process manager) until stopped."
 
     def handle(self, *args: Any, **options: Any) -> None:
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-        self.stdout.write("subscribers running")
-        run(subscriptions(), stop)
+        subscriptions = registered()
+        self.stdout.write(f"subscribers running: {', '.join(s.name for s in subscriptions)}")
+        run(subscriptions, stop)

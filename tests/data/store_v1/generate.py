@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connection
 
 call_command("migrate", verbosity=0)
-from config.inprocess import celery_worker, subscribers, timekeeper
+from tables.inprocess import celery_worker, subscribers, timekeeper
 from tournaments import service, views, mtt
 from tournaments.models import Tournament
 from engine.tournament.sitgo import TournamentConfig, Level

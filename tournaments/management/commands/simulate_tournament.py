@@ -27,6 +27,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from engine.core import UnknownGame, find_game
+from engine.tournament.structure import table_max_seats
 from tournaments import simulation
 
 THINK_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
@@ -55,7 +57,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--level-seconds", type=float, default=20.0, help="level length with --fast-clock (default 20)"
         )
-        parser.add_argument("--seats", type=int, default=6, help="seats per table (2-6, default 6)")
+        parser.add_argument(
+            "--seats", type=int, default=6, help="seats per table (2 to the game's most, default 6)"
+        )
+        parser.add_argument(
+            "--rotation",
+            default="",
+            help="mixed games: the fast clock's levels rotate through these codes (e.g. NIT,PIT,FIT)",
+        )
+        parser.add_argument(
+            "--game",
+            default="",
+            help="the game's variant code (NT, PLO…; default: poker all'italiana, pot limit)",
+        )
         parser.add_argument(
             "--timeout",
             type=float,
@@ -82,8 +96,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 2:
             raise CommandError("--players must be at least 2")
-        if not 2 <= options["seats"] <= 6:
-            raise CommandError("--seats must be between 2 and 6 (IT-DECK-1)")
+        game = (options["game"] or "").upper()
+        rotation = tuple(code.upper() for code in options["rotation"].replace(",", " ").split())
+        for code in (game or "PIT", *rotation):
+            try:
+                rules = find_game(code)
+            except UnknownGame as error:
+                raise CommandError(f"--game/--rotation: {error}") from error
+            most = table_max_seats(rules)
+            if not 2 <= options["seats"] <= most:
+                raise CommandError(f"--seats must be between 2 and {most} ({rules.short_name})")
         if options["worker_processes"] < 0 or options["concurrency"] < 1:
             raise CommandError("--worker-processes must not be negative, --concurrency must be positive")
         if options["worker_processes"] and options["external_workers"]:
@@ -124,7 +146,7 @@ class Command(BaseCommand):
                     )
                 )
             elif not options["external_workers"]:
-                from config.inprocess import celery_worker, subscribers, timekeeper
+                from tables.inprocess import celery_worker, subscribers, timekeeper
 
                 stack.enter_context(celery_worker(concurrency=options["concurrency"]))
                 stack.enter_context(subscribers())
@@ -148,6 +170,8 @@ class Command(BaseCommand):
                     duration_s=options["duration"],
                     on_start=lambda: (resources.__enter__(), playing.set()),
                     stop=stop,
+                    game=game,
+                    rotation=rotation,
                 )
             except TimeoutError as error:
                 raise CommandError(str(error)) from error
@@ -158,6 +182,8 @@ class Command(BaseCommand):
         result["run"] = {
             "think_ms": [low, high],
             "fast_clock": options["fast_clock"],
+            "game": game or (rotation[0] if rotation else "PIT"),
+            "rotation": list(rotation),
             "level_seconds": options["level_seconds"] if options["fast_clock"] else None,
             "duration_s": options["duration"],
             "worker_processes": options["worker_processes"],

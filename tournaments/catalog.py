@@ -1,0 +1,113 @@
+"""What the tournaments tell the readers of every stream that do not import them (the auditors' app), through
+:mod:`eventstore.catalog`, registered in :meth:`tournaments.apps.TournamentsConfig.ready`:
+
+- the :class:`~eventstore.catalog.Folding` of the multi-table streams ``mtt-<id>``: the fold of
+  :func:`tournaments.mtt.fold` (state and the pages' extra data), its snapshots, and the chips conserved after
+  every transaction (:func:`tournaments.simulation.balanced`);
+- the :class:`~eventstore.catalog.Directory` ``"tournament"``: sit-and-gos and multi-table tournaments by
+  name, id or player (the read model :class:`~tournaments.models.Tournament`), with the tables each one's
+  stream opened (read through the tournament's event types, :data:`tournaments.mtt.EVENTS` and
+  :data:`tournaments.service.EVENTS`, never by JSON key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from django.db.models import Q
+
+from engine.codec import CodecError, from_data
+from engine.tournament.mtt import MttState
+from eventstore.catalog import Directory, Folding, Listed
+from eventstore.store import RecordedEvent, read_stream
+from tables.models import Table
+from tournaments import mtt, service
+from tournaments.models import Tournament
+
+
+def _fold(stream_id: str, state: Any, events: Sequence[RecordedEvent]) -> Any:
+    """``(MttState, extra)`` after ``events`` (``state`` ``None``: the start)."""
+    current, extra = state if state is not None else (MttState(), {})
+    return mtt.fold(current, extra, events)
+
+
+def _load(stream_id: str) -> tuple[int, Any]:
+    version, state, extra = mtt.load(int(stream_id.removeprefix(mtt.PREFIX)), must_exist=False, cached=False)
+    return version, (state, extra)
+
+
+def _balanced(state: Any) -> bool:
+    from tournaments.simulation import balanced
+
+    return balanced(state[0])
+
+
+MTT_FOLDING = Folding(
+    prefix=mtt.PREFIX,
+    snapshot_schema=mtt.SNAPSHOT_SCHEMA,
+    fold=_fold,
+    snapshot_data=lambda state: mtt.snapshot_data(*state),
+    load=_load,
+    balanced=_balanced,
+    invariant="tournament",
+    broken="chips not conserved",
+)
+
+
+def stream_tables(stream_id: str) -> set[int]:
+    """The tables the tournament's stream names: a sit-and-go's start, a multi-table tournament's seating and
+    buttons, its late tables and entries and its recorded hands (each event decoded by its declared type)."""
+    multi_table = stream_id.startswith(mtt.PREFIX)
+    events = mtt.EVENTS if multi_table else service.EVENTS
+    found: set[Any] = set()
+    for recorded in read_stream(stream_id):
+        cls = events.get(recorded.type)
+        if cls is None:
+            continue
+        try:
+            event = from_data(cls, recorded.data)
+        except CodecError:
+            continue
+        found.add(getattr(event, "table_id", None))  # a sit-and-go's start, late tables, entries, hands
+        if multi_table and isinstance(event, mtt.EVENTS["TournamentStarted"]):
+            found.update(table for _player, table, _seat in event.seating)
+            found.update(table for table, _seat in event.buttons)
+    return {t for t in found if isinstance(t, int) and not isinstance(t, bool) and t > 0}
+
+
+def _listed(tournament: Tournament, tables: bool = False) -> Listed:
+    kind = "mtt" if tournament.kind == "mtt" else "sitgo"
+    opened: tuple[int, ...] = ()
+    if tables:
+        known = set(Table.objects.filter(tournament_id=tournament.id).values_list("id", flat=True))
+        if tournament.table_id:
+            known.add(tournament.table_id)
+        opened = tuple(sorted(known))
+    return Listed(kind, tournament.id, tournament.name, tournament.stream_id, opened)
+
+
+def find(
+    text: str, within: Collection[int] | None, player: str, also: Collection[int], limit: int | None
+) -> list[Listed]:
+    """See :data:`eventstore.catalog.Find`."""
+    tournaments = Tournament.objects.order_by("-id").only("id", "name", "kind", "table_id")
+    if text:
+        match = Q(name__icontains=text)
+        if text.isdigit():
+            match |= Q(id=int(text))
+        tournaments = tournaments.filter(match)
+    if within is not None:
+        tournaments = tournaments.filter(id__in=list(within))
+    if player:
+        tournaments = tournaments.filter(Q(players__contains=[player]) | Q(id__in=list(also)))
+    return [_listed(t) for t in (tournaments[:limit] if limit is not None else tournaments)]
+
+
+def get(tournament_id: int) -> Listed | None:
+    """The tournament with its tables (those the read models list), or ``None``."""
+    tournament = Tournament.objects.filter(id=tournament_id).first()
+    return _listed(tournament, tables=True) if tournament is not None else None
+
+
+DIRECTORY = Directory(kind="tournament", find=find, get=get, stream_tables=stream_tables)
