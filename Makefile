@@ -50,7 +50,6 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.evaluation
 	$(PY) -m benchmarks.italian
-	$(PY) -m benchmarks.holdem
 	$(PY) -m benchmarks.core
 	$(PY) -m benchmarks.phh
 

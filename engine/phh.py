@@ -34,6 +34,7 @@ as poker all'italiana (and refused if its variant is not ``NIT``/``PIT``/``FIT``
 
 from __future__ import annotations
 
+import datetime
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -846,10 +847,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
     ):
         raise MalformedHistory(where, f"seats must be a list of {n} seat numbers")
     raw_time = raw.get("time")
-    # TOML reads a local time as a time object (engine/ never imports datetime: its isoformat is enough)
-    isoformat = None if isinstance(raw_time, str) else getattr(raw_time, "isoformat", None)
-    time_text = str(isoformat()) if callable(isoformat) else ""
-    if raw_time is not None and not LOCAL_TIME.fullmatch(time_text):
+    if raw_time is not None and not isinstance(raw_time, datetime.time):
         raise MalformedHistory(where, "time must be a TOML local time, like 21:05:30")
     time_zone = raw.get("time_zone", "")
     if not isinstance(time_zone, str):
@@ -875,7 +873,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
         table=str(table),
         seats=tuple(seats),
         seat_count=seat_count,
-        time=time_text,
+        time="" if raw_time is None else raw_time.isoformat(),
         time_zone=time_zone,
         day=_whole(raw, "day", where, 1, 31),
         month=_whole(raw, "month", where, 1, 12),
@@ -900,8 +898,8 @@ def _meta_value(value: object) -> str:
     """TOML text of a metadata value as it came (floats were read as ``Decimal``: written as they came)."""
     if isinstance(value, Decimal):
         return str(value) if value.is_finite() else ("inf" if value > 0 else "-inf")
-    if not isinstance(value, str | int | Decimal | list | tuple | Mapping) and hasattr(value, "isoformat"):
-        return str(value.isoformat())  # a TOML date, time or date-time
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_toml_key(k)} = {_meta_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list | tuple):
