@@ -63,7 +63,9 @@ def play(code: str, bots: list[str]) -> int:
     for _ in range(HANDS * 400):
         loaded = service.load(table_id, cached=False)
         ended = sum(1 for e in read_stream(service.stream_id(table_id)) if e.type == "HandEnded")
-        if ended >= HANDS and not loaded.facts.in_hand and not loaded.facts.reveal_due:
+        between = not loaded.facts.in_hand and not loaded.facts.reveal_due
+        # the random bots may bust all but one player before HANDS hands: then the hands played are enough
+        if between and (ended >= HANDS or (ended and not loaded.rules.can_start_hand(loaded.state))):
             return table_id
         run = tasks.run_bot if loaded.facts.in_hand else tasks.run_start_hand
         assert run(table_id, loaded.version), f"{code}: nothing happened at v{loaded.version}"

@@ -145,6 +145,20 @@ def test_a_mixed_tournament_of_italian_poker_and_holdem(live_service: LiveServic
     live_service.assert_no_errors()
 
 
+def _where(tournament_id: int) -> str:
+    """Where a sit-and-go that did not finish stands: its row, its table's facts and last events."""
+    tournament = Tournament.objects.get(id=tournament_id)
+    if tournament.table_id is None:
+        return f"tournament {tournament_id}: {tournament.status}, no table"
+    loaded = tables.load(tournament.table_id, cached=False)
+    tail = read_stream(f"table-{tournament.table_id}")[-8:]
+    return (
+        f"tournament {tournament_id}: {tournament.status}; table {tournament.table_id} v{loaded.version} "
+        f"game {loaded.game}, facts {loaded.facts}\nlast events: "
+        + "; ".join(f"v{e.version} {e.type} {e.data}" for e in tail)
+    )
+
+
 @pytest.mark.parametrize("mixed", [False, True], ids=["NT", "PIT then NT"])
 def test_a_holdem_sit_and_go_plays_to_a_winner(live_service: LiveService, mixed: bool) -> None:
     """A sit-and-go of no-limit hold'em (or poker all'italiana then hold'em: a mixed sit-and-go), six bots,
@@ -172,6 +186,7 @@ def test_a_holdem_sit_and_go_plays_to_a_winner(live_service: LiveService, mixed:
         120,
         "the sit-and-go to finish",
         interval=0.2,
+        details=lambda: _where(tournament_id),
     )
     live_service.assert_no_errors()
     tournament = Tournament.objects.get(id=tournament_id)
