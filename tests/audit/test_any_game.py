@@ -88,8 +88,10 @@ def test_auditors_verify_replay_and_export_hands_of_every_game(
     except NotImplementedError:  # a game registered before its PHH export: the rest still holds
         exportable = False
 
+    count = len(played)  # HANDS, or fewer when the bots left one player with chips (see play)
+    assert 1 <= count <= HANDS
     report = verification.verify([stream])
-    assert report.counts["hands"] == HANDS
+    assert report.counts["hands"] == count
     if exportable:
         assert report.ok, report.failures
     else:  # shuffles and snapshots verified; only the hands' PHH replay is missing
@@ -97,10 +99,11 @@ def test_auditors_verify_replay_and_export_hands_of_every_game(
             ("replay", True)
         ], report.failures
 
-    assert [h.number for h in played] == list(range(1, HANDS + 1)) and {h.game for h in played} == {code}
+    assert [h.number for h in played] == list(range(1, count + 1)) and {h.game for h in played} == {code}
     game = find_game(code)
     index = audit_views.finished_hands([stream])[stream]
-    assert [h.number for h in index] == [1, 2, 3] and all(set(h.players) <= set(bots) for h in index)
+    assert [h.number for h in index] == list(range(1, count + 1))
+    assert all(set(h.players) <= set(bots) for h in index)
 
     client = web_as(auditor)
     for hand in played:
@@ -125,4 +128,4 @@ def test_auditors_verify_replay_and_export_hands_of_every_game(
             assert f'variant = "{code}"' in hand_phh(table_id, hand.number)
     if not exportable:
         pytest.xfail(f"{code} has no PHH export yet (Game.export_hand): replayed, not exported")
-    assert table_phhs(table_id).count("variant = ") == HANDS
+    assert table_phhs(table_id).count("variant = ") == count
