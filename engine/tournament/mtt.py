@@ -306,37 +306,18 @@ def config_game(config: MttConfig) -> str:
     return config.game or legacy_game(config.limit.value)
 
 
-def sit_and_go_config(
-    name: str,
-    seats: int = 6,
-    starting_stack: int = 1000,
-    levels: tuple[Level, ...] = (Level(10, 600_000),),
-    limit: Limit = Limit.POT_LIMIT,
-    action_time_ms: int = 30_000,
-    time_bank_ms: int = 60_000,
-    auto_start: bool = True,
-    game: str = "",
-    buy_in: int = 0,
-) -> MttConfig:
-    """A sit-and-go as a one-table MTT (issue 17): at most ``seats`` players at one table, no late
-    registration or re-entry, no hand-for-hand (one table), started as soon as it is full when
-    ``auto_start`` (:func:`starts_now`). ``buy_in`` 0: no prize pool (the sit-and-gos of today)."""
-    return MttConfig(
-        name=name,
-        seats=seats,
-        limit=limit,
-        starting_stack=starting_stack,
-        levels=levels,
+def sit_and_go_config(config: MttConfig) -> MttConfig:
+    """``config`` as a sit-and-go, a one-table MTT (issue 17): at most ``seats`` players (``max_players``),
+    no late registration or re-entry, no hand-for-hand (one table); started as soon as it is full when
+    ``auto_start`` (:func:`starts_now`). The rest of ``config`` is kept (``buy_in`` 0: no prize pool, as
+    the sit-and-gos before issue 17)."""
+    return _dc_replace(
+        config,
         late_registration_levels=0,
         max_entries=1,
-        buy_in=buy_in,
-        action_time_ms=action_time_ms,
-        time_bank_ms=time_bank_ms,
         hand_for_hand=False,
-        max_players=seats,
-        min_players=2,
-        game=game,
-        auto_start=auto_start,
+        max_players=config.seats,
+        min_players=MIN_SEATS,
     )
 
 

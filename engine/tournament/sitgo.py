@@ -477,75 +477,78 @@ def mtt_config(config: TournamentConfig) -> mtt.MttConfig:
     ``max_players`` = ``seats``, no late registration, re-entry or hand-for-hand, no buy-in (sit-and-gos
     had no prize pool), the same levels (each ``Level`` field kept), limit, game, clocks and ``auto_start``
     (:func:`engine.tournament.mtt.sit_and_go_config`)."""
+    levels = tuple(
+        mtt.Level(level.invito, level.duration_ms, False, level.forced, level.game) for level in config.levels
+    )
     return mtt.sit_and_go_config(
-        config.name,
-        seats=config.seats,
-        starting_stack=config.starting_stack,
-        levels=tuple(
-            mtt.Level(level.invito, level.duration_ms, False, level.forced, level.game)
-            for level in config.levels
-        ),
-        limit=config.limit,
-        action_time_ms=config.action_time_ms,
-        time_bank_ms=config.time_bank_ms,
-        auto_start=config.auto_start,
-        game=config.game,
+        mtt.MttConfig(
+            config.name,
+            config.seats,
+            config.limit,
+            config.starting_stack,
+            levels,
+            buy_in=0,
+            action_time_ms=config.action_time_ms,
+            time_bank_ms=config.time_bank_ms,
+            game=config.game,
+            auto_start=config.auto_start,
+        )
     )
 
 
+def upcast(state: mtt.MttState, event: Event) -> tuple[mtt.Event, ...]:
+    """The multi-table decider's events for one event of this decider, given the multi-table ``state``
+    folded so far from the same stream (pure; the stream's upcaster, :func:`to_mtt`).
+
+    ``TournamentStarted`` becomes the start of one table (its seating in the stream's seat order, so
+    ``remaining`` reads as before; its button; an empty prize pool) and ``FinalTableReached`` (the
+    multi-table decider emits it for one table); ``PlayerFinished`` carries prize 0 and the player's table
+    and seat; ``TournamentFinished`` the results, best first. A sit-and-go stream records no stacks (they
+    are in its table's stream): the folded :attr:`~engine.tournament.mtt.MttState.chips` stay the starting
+    stacks."""
+    if isinstance(event, TournamentCreated):
+        return (mtt.TournamentCreated(mtt_config(event.config), event.at),)
+    if isinstance(event, PlayerRegistered):
+        return (mtt.PlayerRegistered(event.player, 1, event.at),)
+    if isinstance(event, PlayerUnregistered):
+        return (mtt.PlayerUnregistered(event.player, event.at),)
+    if isinstance(event, TournamentStarted):
+        table_id = event.table_id
+        seating = tuple((player, table_id, seat) for seat, player in event.seating)
+        return (
+            mtt.TournamentStarted(seating, ((table_id, event.button),), event.draw, 0, (), event.at),
+            mtt.FinalTableReached(table_id, event.at),
+        )
+    if isinstance(event, LevelStarted):
+        return (
+            mtt.LevelStarted(
+                event.level, event.invito, event.ends_at, False, event.at, event.forced, event.game
+            ),
+        )
+    if isinstance(event, ClockPaused):
+        return (mtt.ClockPaused(event.remaining_ms, "", event.at),)
+    if isinstance(event, ClockResumed):
+        return (mtt.ClockResumed(event.ends_at, "", event.at),)
+    if isinstance(event, PlayerFinished):
+        table_id, seat = mtt.table_of(state, event.player) or (state.final_table, -1)
+        return (
+            mtt.PlayerFinished(
+                event.player, event.position, event.hand_key, event.shared, 0, table_id, seat, False, event.at
+            ),
+        )
+    if isinstance(event, TournamentFinished):
+        results = tuple(sorted(state.finished, key=lambda result: result[1]))
+        return (mtt.TournamentFinished(event.winner, results, event.at),)
+    return ()
+
+
 def to_mtt(events: tuple[Event, ...] | list[Event]) -> tuple[mtt.Event, ...]:
-    """The multi-table decider's events for a sit-and-go stream of this decider's ``events`` (pure; the
-    stream's upcaster). ``TournamentStarted`` becomes the start of one table (its seating in the stream's
-    seat order, so ``remaining`` reads as before; its button; an empty prize pool) and
-    ``FinalTableReached`` (the multi-table decider emits it for one table); ``PlayerFinished`` carries
-    prize 0 and the player's seat; ``TournamentFinished`` the results, best first. A sit-and-go stream
-    records no stacks (they are in its table's stream): the folded
-    :attr:`~engine.tournament.mtt.MttState.chips` stay the starting stacks."""
+    """The multi-table decider's events for a whole sit-and-go stream of this decider (:func:`upcast`
+    of each event, in order)."""
+    state = mtt.MttState()
     out: list[mtt.Event] = []
-    seats: dict[str, int] = {}
-    table_id = 0
-    results: list[tuple[str, int, int]] = []
     for event in events:
-        if isinstance(event, TournamentCreated):
-            out.append(mtt.TournamentCreated(mtt_config(event.config), event.at))
-        elif isinstance(event, PlayerRegistered):
-            out.append(mtt.PlayerRegistered(event.player, 1, event.at))
-        elif isinstance(event, PlayerUnregistered):
-            out.append(mtt.PlayerUnregistered(event.player, event.at))
-        elif isinstance(event, TournamentStarted):
-            table_id = event.table_id
-            seats = {player: seat for seat, player in event.seating}
-            seating = tuple((player, table_id, seat) for seat, player in event.seating)
-            out.append(
-                mtt.TournamentStarted(seating, ((table_id, event.button),), event.draw, 0, (), event.at)
-            )
-            out.append(mtt.FinalTableReached(table_id, event.at))
-        elif isinstance(event, LevelStarted):
-            out.append(
-                mtt.LevelStarted(
-                    event.level, event.invito, event.ends_at, False, event.at, event.forced, event.game
-                )
-            )
-        elif isinstance(event, ClockPaused):
-            out.append(mtt.ClockPaused(event.remaining_ms, "", event.at))
-        elif isinstance(event, ClockResumed):
-            out.append(mtt.ClockResumed(event.ends_at, "", event.at))
-        elif isinstance(event, PlayerFinished):
-            results.append((event.player, event.position, 0))
-            out.append(
-                mtt.PlayerFinished(
-                    event.player,
-                    event.position,
-                    event.hand_key,
-                    event.shared,
-                    0,
-                    table_id,
-                    seats.get(event.player, -1),
-                    False,
-                    event.at,
-                )
-            )
-        elif isinstance(event, TournamentFinished):
-            best_first = tuple(sorted(results, key=lambda result: result[1]))
-            out.append(mtt.TournamentFinished(event.winner, best_first, event.at))
+        for upcasted in upcast(state, event):
+            state = mtt.evolve(state, upcasted)
+            out.append(upcasted)
     return tuple(out)

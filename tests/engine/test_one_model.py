@@ -143,7 +143,11 @@ def test_the_store_v1_sit_and_go_stream_reads_through_the_multi_table_decider() 
 def test_a_sit_and_go_config_is_a_one_table_mtt_that_starts_when_full() -> None:
     """T-SEAT-1: a sit-and-go of 3 seats takes 3 players, refuses a 4th, and then asks to start; it starts
     at one table and ends as the former sit-and-go did (no prize pool without a buy-in)."""
-    config = mtt.sit_and_go_config("SNG", seats=3, starting_stack=1000, levels=(mtt.Level(10, 60_000),))
+    config = mtt.sit_and_go_config(
+        mtt.MttConfig(
+            "SNG", seats=3, starting_stack=1000, levels=(mtt.Level(10, 60_000),), buy_in=0, auto_start=True
+        )
+    )
     state = mtt.replay(mtt.decide(mtt.MttState(), mtt.CreateTournament(config, 0)))
     for i in range(3):
         assert not mtt.starts_now(state)
@@ -166,7 +170,7 @@ def test_a_sit_and_go_config_is_a_one_table_mtt_that_starts_when_full() -> None:
 
 
 def test_a_director_started_sit_and_go_does_not_start_by_itself() -> None:
-    config = mtt.sit_and_go_config("SNG", seats=2, auto_start=False)
+    config = mtt.sit_and_go_config(mtt.MttConfig("SNG", seats=2, auto_start=False))
     state = mtt.replay(mtt.decide(mtt.MttState(), mtt.CreateTournament(config, 0)))
     for name in ("a", "b"):
         state = mtt.replay(mtt.decide(state, mtt.Register(name, 1)), state)
