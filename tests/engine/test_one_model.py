@@ -175,3 +175,88 @@ def test_a_director_started_sit_and_go_does_not_start_by_itself() -> None:
     for name in ("a", "b"):
         state = mtt.replay(mtt.decide(state, mtt.Register(name, 1)), state)
     assert not mtt.starts_now(state)
+
+
+# --- the multi-table decider plays a sit-and-go as the former decider did (differential) ---------------
+
+
+def both(n: int, levels: tuple[sitgo.Level, ...] = LEVELS) -> tuple[sitgo.TournamentState, mtt.MttState]:
+    """The same sit-and-go of ``n`` players created, filled and started in both deciders (same seed)."""
+    config = sitgo.TournamentConfig("SNG", seats=n, starting_stack=1000, levels=levels)
+    old = sitgo.replay(sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(config, 0)))
+    new = mtt.replay(mtt.decide(mtt.MttState(), mtt.CreateTournament(sitgo.mtt_config(config), 0)))
+    for i in range(n):
+        old = sitgo.replay(sitgo.decide(old, sitgo.Register(f"p{i}", 1)), old)
+        new = mtt.replay(mtt.decide(new, mtt.Register(f"p{i}", 1)), new)
+    assert mtt.starts_now(new)  # auto_start: the service starts it now, as the former service did
+    old = sitgo.replay(sitgo.decide(old, sitgo.StartTournament(seed(n), TABLE, 1_000)), old)
+    new = mtt.replay(mtt.decide(new, mtt.StartTournament(seed(n), (TABLE,), 1_000)), new)
+    return old, new
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 6), data=st.data())
+def test_the_multi_table_decider_finishes_a_sit_and_go_as_the_former_decider(
+    n: int, data: st.DataObject
+) -> None:
+    """T-ELIM-1 (bigger starting stack finishes better, equal stacks share), T-LEVEL-1 (levels and the
+    paused clock): the same hands give the same places, levels and winner in both deciders."""
+    old, new = both(n)
+    # the seat draws differ (each decider its own draw from the seed); the players and forced bets do not
+    assert sorted(new.remaining) == sorted(old.remaining) and mtt.current_forced(new) == old.forced_bets
+    at = 2_000
+    for number in range(1, n + 2):
+        left = list(old.remaining)
+        if len(left) < 2:
+            break
+        at += data.draw(st.integers(0, 70_000))
+        if data.draw(st.booleans()) and old.status is Status.RUNNING and old.ends_at and at >= old.ends_at:
+            old = sitgo.replay(sitgo.decide(old, sitgo.AdvanceLevel(at)), old)
+            new = mtt.replay(mtt.decide(new, mtt.AdvanceLevel(at)), new)
+        if data.draw(st.booleans()):
+            old = sitgo.replay(sitgo.decide(old, sitgo.PauseClock(at)), old)
+            new = mtt.replay(mtt.decide(new, mtt.PauseClock("", at)), new)
+            old = sitgo.replay(sitgo.decide(old, sitgo.ResumeClock(at + 500)), old)
+            new = mtt.replay(mtt.decide(new, mtt.ResumeClock("", at + 500)), new)
+            at += 500
+        out = data.draw(st.lists(st.sampled_from(left), min_size=1, max_size=len(left) - 1, unique=True))
+        starts = {p: data.draw(st.sampled_from([200, 500, 900])) for p in out}
+        key = f"{TABLE}-{number}"
+        old = sitgo.replay(sitgo.decide(old, sitgo.RecordEliminations(key, tuple(starts.items()), at)), old)
+        kept = [p for p in left if p not in starts]
+        stacks = tuple((p, 0 if p in starts else 1000 * n // len(kept)) for p in left)
+        hand = mtt.RecordHand(TABLE, key, 0, None, stacks, tuple(starts.items()), 0, seed(number), at)
+        new = mtt.replay(mtt.decide(new, hand), new)
+        assert set(new.remaining) - set(old.remaining) <= {old.winner}
+        assert sorted((p, pos) for p, pos, _ in new.finished) == sorted(old.finished)
+        shared = {(e.player, e.shared) for e in new.finish_log}
+        assert shared == {(p, sum(1 for _, q in old.finished if q == pos)) for p, pos in old.finished}
+        assert (new.level, new.ends_at, new.status, new.winner) == (
+            old.level,
+            old.ends_at,
+            old.status,
+            old.winner,
+        )
+    assert old.status is Status.FINISHED and new.status is Status.FINISHED and new.winner == old.winner
+
+
+def test_both_deciders_refuse_the_same_sit_and_go_commands() -> None:
+    """A full sit-and-go refuses a new player; a started one refuses registration and a second start; a
+    level that has not ended does not advance (T-SEAT-1, T-LEVEL-1)."""
+    old, new = both(3)
+    refusals = [
+        (sitgo.Register("p9", 5), mtt.Register("p9", 5), "registration is closed"),
+        (
+            sitgo.StartTournament(seed(1), TABLE, 5),
+            mtt.StartTournament(seed(1), (TABLE,), 5),
+            "already started",
+        ),
+        (sitgo.AdvanceLevel(2_000), mtt.AdvanceLevel(2_000), "the level has not ended"),
+        (sitgo.ResumeClock(2_000), mtt.ResumeClock("", 2_000), "not paused"),
+    ]
+    for old_command, new_command, english in refusals:
+        with pytest.raises(mtt.TournamentError) as first:
+            sitgo.decide(old, old_command)
+        with pytest.raises(mtt.TournamentError) as second:
+            mtt.decide(new, new_command)
+        assert english in first.value.english and english in second.value.english
