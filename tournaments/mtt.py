@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 
 from engine.codec import CodecError, from_data, registry, to_data
-from engine.tournament import mtt, seating
+from engine.tournament import mtt, seating, sitgo
 from engine.tournament.mtt import MttConfig, MttState
 from engine.tournament.sitgo import Status, TournamentError
 from eventstore import store
@@ -69,28 +69,54 @@ def forget_cache() -> None:
         _CACHE.clear()
 
 
+LEGACY_PREFIX = "tournament-"
+"""The stream prefix of the sit-and-gos written by the former sit-and-go decider (before the one tournament
+model of issue 17), read through the multi-table decider (:func:`decoded`)."""
+
+LEGACY_EVENTS: dict[str, type] = registry(sitgo.Event)
+
+
+def decoded(state: MttState, recorded: RecordedEvent, legacy: bool = False) -> tuple[mtt.Event, ...]:
+    """The multi-table decider's events for ``recorded`` (``state``: folded so far). In a ``legacy``
+    stream (:data:`LEGACY_PREFIX`) an event with the former sit-and-go decider's exact shape (its codec
+    refuses any other field) is that decider's event, read through :func:`engine.tournament.sitgo.upcast`;
+    any other is the multi-table decider's. An unknown type gives nothing."""
+    if legacy and (old := LEGACY_EVENTS.get(recorded.type)) is not None:
+        try:
+            return sitgo.upcast(state, from_data(old, recorded.data))
+        except CodecError:
+            pass
+    cls = EVENTS.get(recorded.type)
+    return (from_data(cls, recorded.data),) if cls is not None else ()
+
+
 def fold(
-    state: MttState, extra: dict[str, Any], events: Sequence[RecordedEvent]
+    state: MttState, extra: dict[str, Any], events: Sequence[RecordedEvent], legacy: bool = False
 ) -> tuple[MttState, dict[str, Any]]:
     """Fold recorded events; ``extra`` keeps what the pages show beyond the decider's state (recent moves,
-    eliminations in order, chip counts of the top players over time)."""
+    eliminations in order, chip counts of the top players over time). ``legacy``: a stream of the former
+    sit-and-go decider (:func:`decoded`)."""
     moves = list(extra.get("moves", []))
     chart = list(extra.get("chart", []))
     for recorded in events:
-        cls = EVENTS.get(recorded.type)
-        if cls is None:
-            continue
-        event = from_data(cls, recorded.data)
-        state = mtt.evolve(state, event)
-        if isinstance(event, mtt.PlayerMoved):
-            moves = [*moves, [event.player, event.from_table, event.to_table, event.to_seat, event.at]]
-            moves = moves[-RECENT_MOVES:]
-        if isinstance(event, mtt.HandRecorded | mtt.TournamentStarted):
-            at = event.at
-            if not chart or at - chart[-1][0] >= 60_000:  # one point a minute
-                top = sorted(state.chips, key=lambda pc: -pc[1])[:5]
-                chart = [*chart, [at, [[p, c] for p, c in top]]][-240:]
+        for event in decoded(state, recorded, legacy):
+            state, moves, chart = _fold_one(state, moves, chart, event)
     return state, {"moves": moves, "chart": chart}
+
+
+def _fold_one(
+    state: MttState, moves: list[Any], chart: list[Any], event: mtt.Event
+) -> tuple[MttState, list[Any], list[Any]]:
+    state = mtt.evolve(state, event)
+    if isinstance(event, mtt.PlayerMoved):
+        moves = [*moves, [event.player, event.from_table, event.to_table, event.to_seat, event.at]]
+        moves = moves[-RECENT_MOVES:]
+    if isinstance(event, mtt.HandRecorded | mtt.TournamentStarted):
+        at = event.at
+        if not chart or at - chart[-1][0] >= 60_000:  # one point a minute
+            top = sorted(state.chips, key=lambda pc: -pc[1])[:5]
+            chart = [*chart, [at, [[p, c] for p, c in top]]][-240:]
+    return state, moves, chart
 
 
 SNAPSHOT_SCHEMA = 1
@@ -135,6 +161,17 @@ def load(
         loaded = (version, state, extra)
         transaction.on_commit(lambda: _remember(tournament_id, loaded))
     return version, state, extra
+
+
+def load_legacy(tournament_id: int) -> tuple[int, MttState, dict[str, Any]]:
+    """``(version, state, extra)`` of a sit-and-go written by the former sit-and-go decider (stream
+    ``tournament-<id>``, :data:`LEGACY_PREFIX`), read through the multi-table decider (:func:`decoded`; no
+    cache, no snapshot). Raises :class:`TournamentNotFound`."""
+    events = store.read_stream(f"{LEGACY_PREFIX}{tournament_id}")
+    if not events:
+        raise TournamentNotFound(tournament_id)
+    state, extra = fold(MttState(), {}, events, legacy=True)
+    return events[-1].version, state, extra
 
 
 def _remember(tournament_id: int, loaded: tuple[int, MttState, dict[str, Any]]) -> None:

@@ -1,7 +1,9 @@
 """The multi-table tournament (MTT) for Poker all'italiana as a pure decider (rules T-SEAT-1, T-LEVEL-1,
-T-BAL-1, T-BAL-2, T-ELIM-1, T-H4H-1, T-PAY-1, T-SITOUT-1, G-DRAW-1). A sit-and-go is an MTT with one table.
+T-BAL-1, T-BAL-2, T-ELIM-1, T-H4H-1, T-PAY-1, T-SITOUT-1, G-DRAW-1). A sit-and-go is an MTT with one table
+that starts when full: :attr:`MttConfig.auto_start`, :func:`sit_and_go_config`, :func:`starts_now`. (Streams
+of the former sit-and-go decider are read through :func:`engine.tournament.sitgo.to_mtt`.)
 
-``decide(state, command) -> events`` raises :class:`~engine.tournament.sitgo.TournamentError` (Italian
+``decide(state, command) -> events`` raises :class:`TournamentError` (Italian
 ``str()``, English ``.english``) and leaves nothing half done; ``evolve(state, event) -> state`` is total;
 ``replay(events)`` folds them. No I/O, no clock, no ``random``: times are epoch milliseconds (``at``) and
 every random draw comes from a 32-byte ``seed`` in the command (the service draws it with ``secrets``),
@@ -67,6 +69,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as _dc_replace
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -98,7 +101,6 @@ from engine.tournament.seating import (
     tables_needed,
     vacate,
 )
-from engine.tournament.sitgo import Status, TournamentConfigRefused, TournamentError
 from engine.tournament.structure import (
     forced_preset,
     headline,
@@ -116,9 +118,11 @@ __all__ = [
     "PauseClock", "PlayerArrived", "PlayerDeparted", "PlayerDisqualified", "PlayerFinished",
     "PlayerLateRegistered", "PlayerMoved", "PlayerRegistered", "PlayerUnregistered", "RecordHand",
     "Register", "ResumeClock", "StartTournament", "Status", "TableBroken", "TableOpened",
-    "TournamentCreated", "TournamentError", "TournamentFinished", "TournamentStarted",
+    "TournamentConfigRefused", "TournamentCreated", "TournamentError", "TournamentFinished",
+    "TournamentStarted",
     "UndoLastElimination", "Unregister", "chips_in_play", "chips_issued", "config_game", "decide", "evolve",
-    "level_forced", "may_start_hand", "next_hand", "replay", "structure_preset", "table_of",
+    "level_forced", "may_start_hand", "next_hand", "replay", "sit_and_go_config", "starts_now",
+    "structure_preset", "table_of",
 ]  # fmt: skip
 
 NO_FORCED_BETS = ForcedBets()
@@ -132,6 +136,32 @@ MAX_SEATS = 6
 seat up to their ``max_seats`` (:func:`engine.tournament.structure.table_max_seats`)."""
 
 _MINUTE = 60_000
+
+
+class TournamentError(Exception):
+    """A refused tournament command: ``str()`` in Italian, ``english`` for logs and the API."""
+
+    def __init__(self, italian: str, english: str) -> None:
+        super().__init__(italian)
+        self.english = english
+
+
+class TournamentConfigRefused(TournamentError):
+    """A tournament configuration refused because of one of its fields (issue 17): ``field`` names it
+    (``"game"``, ``"seats"``, ``"levels"``…) so that a form or the API puts the message on that field."""
+
+    def __init__(self, field: str, italian: str, english: str) -> None:
+        super().__init__(italian, english)
+        self.field = field
+
+
+class Status(Enum):
+    """A tournament's lifecycle: ``registering`` → ``running`` ⇄ ``paused`` → ``finished``."""
+
+    REGISTERING = "registering"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
 
 
 # --- configuration -------------------------------------------------------------------------------------
@@ -245,7 +275,8 @@ class MttConfig:
     ``max_difference`` players between tables (T-BAL-1: 1, or 2 as an option); ``max_players`` distinct
     players; ``min_players`` to start; ``game``: the variant code of its tables (issue 17; ``""`` in
     tournaments created before: poker all'italiana at ``limit``, :func:`config_game`), each level may name
-    its own (mixed games).
+    its own (mixed games). ``auto_start``: a sit-and-go, which starts as soon as ``max_players`` are
+    registered (the service starts it: :func:`starts_now`; :func:`sit_and_go_config` builds one).
     """
 
     name: str
@@ -266,12 +297,40 @@ class MttConfig:
     max_players: int = 10_000
     min_players: int = 2
     game: str = ""
+    auto_start: bool = False
 
 
 def config_game(config: MttConfig) -> str:
     """The variant code of a tournament (its tables' game, the first level's unless a level names its own):
     ``config.game``, or for a tournament created before issue 17 poker all'italiana at its limit."""
     return config.game or legacy_game(config.limit.value)
+
+
+def sit_and_go_config(config: MttConfig) -> MttConfig:
+    """``config`` as a sit-and-go, a one-table MTT (issue 17): at most ``seats`` players (``max_players``),
+    no late registration or re-entry, no hand-for-hand (one table); started as soon as it is full when
+    ``auto_start`` (:func:`starts_now`). The rest of ``config`` is kept (``buy_in`` 0: no prize pool, as
+    the sit-and-gos before issue 17)."""
+    return _dc_replace(
+        config,
+        late_registration_levels=0,
+        max_entries=1,
+        hand_for_hand=False,
+        max_players=config.seats,
+        min_players=MIN_SEATS,
+    )
+
+
+def starts_now(state: MttState) -> bool:
+    """Whether the service must start the tournament now: a sit-and-go (``auto_start``) still registering
+    with every place taken (``max_players`` registered)."""
+    config = state.config
+    return (
+        config is not None
+        and config.auto_start
+        and state.status is Status.REGISTERING
+        and len(state.players) >= config.max_players
+    )
 
 
 def level_game(config: MttConfig, level: Level) -> str:

@@ -6,17 +6,24 @@ draw's randomness is a 32-byte ``seed`` in :class:`StartTournament` (the service
 ``secrets``), expanded with :func:`engine.shuffle.shuffle`, so an auditor can recompute the draw.
 
 Lifecycle: ``registering`` → (:class:`StartTournament`) ``running`` ⇄ ``paused`` → ``finished``.
+
+One tournament model (issue 17): a sit-and-go is a one-table multi-table tournament that starts when full
+(:func:`engine.tournament.mtt.sit_and_go_config`). :func:`to_mtt` reads a stream written by this decider as
+the multi-table decider's events (:func:`mtt_config` for its configuration), so that
+:func:`engine.tournament.mtt.replay` folds old sit-and-go streams too. ``Status``, ``TournamentError`` and
+``TournamentConfigRefused`` are the multi-table decider's, re-exported here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from engine.cards import Card, Deck
 from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game
 from engine.italian.model import Limit
 from engine.shuffle import derive_seed, shuffle
+from engine.tournament import mtt
+from engine.tournament.mtt import Status, TournamentConfigRefused, TournamentError
 
 __all__ = [
     "AdvanceLevel", "ClockPaused", "ClockResumed", "CreateTournament", "Level", "LevelStarted",
@@ -25,30 +32,6 @@ __all__ = [
     "TournamentError", "TournamentFinished", "TournamentStarted", "TournamentState", "Unregister",
     "decide", "evolve", "replay",
 ]  # fmt: skip
-
-
-class TournamentError(Exception):
-    """A refused tournament command: ``str()`` in Italian, ``english`` for logs and the API."""
-
-    def __init__(self, italian: str, english: str) -> None:
-        super().__init__(italian)
-        self.english = english
-
-
-class TournamentConfigRefused(TournamentError):
-    """A tournament configuration refused because of one of its fields (issue 17): ``field`` names it
-    (``"game"``, ``"seats"``, ``"levels"``…) so that a form or the API puts the message on that field."""
-
-    def __init__(self, field: str, italian: str, english: str) -> None:
-        super().__init__(italian, english)
-        self.field = field
-
-
-class Status(Enum):
-    REGISTERING = "registering"
-    RUNNING = "running"
-    PAUSED = "paused"
-    FINISHED = "finished"
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,3 +467,88 @@ def _eliminate(state: TournamentState, command: RecordEliminations) -> tuple[Eve
         events.append(PlayerFinished(survivors[0], 1, command.hand_key, 1, command.at))
         events.append(TournamentFinished(survivors[0], command.at))
     return tuple(events)
+
+
+# --- the one tournament model (issue 17): this decider's streams read as the multi-table decider's ------
+
+
+def mtt_config(config: TournamentConfig) -> mtt.MttConfig:
+    """The multi-table configuration of a sit-and-go written by this decider: one table of ``seats``,
+    ``max_players`` = ``seats``, no late registration, re-entry or hand-for-hand, no buy-in (sit-and-gos
+    had no prize pool), the same levels (each ``Level`` field kept), limit, game, clocks and ``auto_start``
+    (:func:`engine.tournament.mtt.sit_and_go_config`)."""
+    levels = tuple(
+        mtt.Level(level.invito, level.duration_ms, False, level.forced, level.game) for level in config.levels
+    )
+    return mtt.sit_and_go_config(
+        mtt.MttConfig(
+            config.name,
+            config.seats,
+            config.limit,
+            config.starting_stack,
+            levels,
+            buy_in=0,
+            action_time_ms=config.action_time_ms,
+            time_bank_ms=config.time_bank_ms,
+            game=config.game,
+            auto_start=config.auto_start,
+        )
+    )
+
+
+def upcast(state: mtt.MttState, event: Event) -> tuple[mtt.Event, ...]:
+    """The multi-table decider's events for one event of this decider, given the multi-table ``state``
+    folded so far from the same stream (pure; the stream's upcaster, :func:`to_mtt`).
+
+    ``TournamentStarted`` becomes the start of one table (its seating in the stream's seat order, so
+    ``remaining`` reads as before; its button; an empty prize pool) and ``FinalTableReached`` (the
+    multi-table decider emits it for one table); ``PlayerFinished`` carries prize 0 and the player's table
+    and seat; ``TournamentFinished`` the results, best first. A sit-and-go stream records no stacks (they
+    are in its table's stream): the folded :attr:`~engine.tournament.mtt.MttState.chips` stay the starting
+    stacks."""
+    if isinstance(event, TournamentCreated):
+        return (mtt.TournamentCreated(mtt_config(event.config), event.at),)
+    if isinstance(event, PlayerRegistered):
+        return (mtt.PlayerRegistered(event.player, 1, event.at),)
+    if isinstance(event, PlayerUnregistered):
+        return (mtt.PlayerUnregistered(event.player, event.at),)
+    if isinstance(event, TournamentStarted):
+        table_id = event.table_id
+        seating = tuple((player, table_id, seat) for seat, player in event.seating)
+        return (
+            mtt.TournamentStarted(seating, ((table_id, event.button),), event.draw, 0, (), event.at),
+            mtt.FinalTableReached(table_id, event.at),
+        )
+    if isinstance(event, LevelStarted):
+        return (
+            mtt.LevelStarted(
+                event.level, event.invito, event.ends_at, False, event.at, event.forced, event.game
+            ),
+        )
+    if isinstance(event, ClockPaused):
+        return (mtt.ClockPaused(event.remaining_ms, "", event.at),)
+    if isinstance(event, ClockResumed):
+        return (mtt.ClockResumed(event.ends_at, "", event.at),)
+    if isinstance(event, PlayerFinished):
+        table_id, seat = mtt.table_of(state, event.player) or (state.final_table, -1)
+        return (
+            mtt.PlayerFinished(
+                event.player, event.position, event.hand_key, event.shared, 0, table_id, seat, False, event.at
+            ),
+        )
+    if isinstance(event, TournamentFinished):
+        results = tuple(sorted(state.finished, key=lambda result: result[1]))
+        return (mtt.TournamentFinished(event.winner, results, event.at),)
+    return ()
+
+
+def to_mtt(events: tuple[Event, ...] | list[Event]) -> tuple[mtt.Event, ...]:
+    """The multi-table decider's events for a whole sit-and-go stream of this decider (:func:`upcast`
+    of each event, in order)."""
+    state = mtt.MttState()
+    out: list[mtt.Event] = []
+    for event in events:
+        for upcasted in upcast(state, event):
+            state = mtt.evolve(state, upcasted)
+            out.append(upcasted)
+    return tuple(out)
