@@ -28,9 +28,9 @@ What it does, and how it measures:
   pot-limit poker all'italiana with invito 10; ``NT``: no-limit hold'em with blinds 5/10;
   :func:`table_config`), four seats, with four players ``bench-<t>-<s>`` of 1,000,000 chips each (nobody
   busts), users of the group ``player`` with the password ``bench``, opened through
-  :func:`tables.service.open_table` in this process (Django set up here too, with ``MAZZIERE_TIMERS=off`` so that this process queues no task). The first hand
-  of every table is started here once every client is connected; the Celery worker starts the later ones
-  after each ``HandEnded``.
+  :func:`tables.service.open_table` in this process (Django set up here too, with ``MAZZIERE_TIMERS=off``
+  so that this process queues no task). The first hand of every table is started here once every client is
+  connected; the Celery worker starts the later ones after each ``HandEnded``.
 - **The clients** (asyncio, in this process; uvloop when installed). Each player logs in through
   ``/accounts/login/`` with its own ``httpx.AsyncClient`` (``--login direct`` instead writes the sessions
   straight into the database, like Django's ``force_login``: the form login costs one PBKDF2 check,
