@@ -16,6 +16,7 @@ levels advance through the timekeeper.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import time
 from pathlib import Path
@@ -31,7 +32,7 @@ from tests.e2e.conftest import artifact_name
 from tests.e2e.test_browser import SOCKET_COUNTERS, log_in, screenshot
 from tests.service_harness import LiveService, in_thread
 from tournaments import service as tournaments
-from tournaments.management.commands.demo import ensure_accounts
+from tournaments.management.commands.demo import DEMO_NAME, HOLDEM_NAME, ensure_accounts
 from tournaments.models import Tournament
 from tournaments.views import bots
 
@@ -297,4 +298,44 @@ def test_a_mixed_game_level_change_in_front_of_the_player(
     after = [e.type for e in events if e.version > changed[0].version]
     assert "HandStarted" in after, after
     print(f"\ne2e mixed game: {where}")
+    live_service.assert_no_errors()
+
+
+def test_the_demo_lobby_and_its_holdem_sit_and_go_on_a_desktop_and_a_phone(
+    request: pytest.FixtureRequest, live_service: LiveService, asgi_live_server: str, browser: Any,
+    output_dir: Path,
+) -> None:  # fmt: skip
+    """``manage.py demo`` (``make run``): the lobby offers the Italian sit-and-go and the hold'em one, each
+    with its game and forced bets; the hold'em sit-and-go's page lists its levels by their blinds; nothing is
+    wider than a 390 px phone."""
+    from django.core.management import call_command
+
+    in_thread(lambda: call_command("demo", stdout=io.StringIO()))
+    italian = in_thread(lambda: Tournament.objects.get(name=DEMO_NAME))
+    holdem = in_thread(lambda: Tournament.objects.get(name=HOLDEM_NAME))
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(browser, asgi_live_server, width, height)
+        log_in(page, PLAYER, PLAYER)
+        shown = {
+            t.id: page.locator(f'tr[data-tournament="{t.id}"] [data-forced-bets]').inner_text().strip()
+            for t in (italian, holdem)
+        }
+        screenshot(page, output_dir / artifact_name(request, f"lobby-{width}"))
+        assert shown[italian.id] == "Italiana PL, invito 10", shown
+        assert shown[holdem.id] == "NLHE 10/20", shown
+        assert (
+            page.locator(f'tr[data-tournament="{holdem.id}"]').get_by_role("button", name="Register").count()
+        )
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.locator(f'tr[data-tournament="{holdem.id}"] a').first.click()
+        page.wait_for_url(re.compile(rf"/tournaments/{holdem.id}/$"))
+        page.wait_for_function("window.__ws.messages >= 1")
+        levels = page.eval_on_selector_all(
+            "table.levels [data-forced-bets]", "els => els.map(e => e.textContent)"
+        )
+        screenshot(page, output_dir / artifact_name(request, f"holdem-sitgo-{width}"))
+        assert levels[:3] == ["NLHE 10/20", "NLHE 15/30", "NLHE 25/50"], levels
+        assert page.locator("#standings tr[data-player]").count() == 5
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.context.close()
     live_service.assert_no_errors()
