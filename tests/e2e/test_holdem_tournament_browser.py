@@ -1,10 +1,12 @@
 """Tournaments of the international games in headless Chromium (issue 17, "Tests"):
 
 1. a no-limit hold'em sit-and-go that a director creates with the form (game ``NT``) and one person plays in
-   the browser against two bots to the end, going all-in with the keyboard (``a``) to finish fast: the
-   tournament page then shows the winner, every player's place and the person's own (T-ELIM-1), at
-   1280×800; the table page is checked on a phone (390×844) while the tournament runs;
-2. a mixed-game sit-and-go (poker all'italiana ``PIT``, then no-limit hold'em ``NT`` from level 2) in front of
+   the browser against two bots to the end, with the keyboard: checking and calling (``c``) at first, then
+   going all-in (``a``) to finish fast: the tournament page then shows the winner, every player's place and
+   the person's own (T-ELIM-1), at 1280×800; the table page is checked on a phone (390×844) while the
+   tournament runs;
+2. the demo of ``make run``: its lobby and its hold'em sit-and-go at 1280×800 and 390×844;
+3. a mixed-game sit-and-go (poker all'italiana ``PIT``, then no-limit hold'em ``NT`` from level 2) in front of
    the player: the page goes from the Italian table and buttons to hold'em's, and the log says the new game
    (``TableGameChanged``, T-LEVEL-1 with mixed games: the table changes game at the first hand of the new
    level).
@@ -166,7 +168,8 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
         assert width <= 390, f"the hold'em table is {width} px wide on a 390 px phone"
         phone.context.close()
 
-        # the person plays: all-in whenever they may bet or raise, else call; show at a showdown
+        # the person plays: check or call at first, then all-in whenever they may bet or raise, else call;
+        # show at a showdown
         deadline = time.monotonic() + FINISH_SECONDS
         while time.monotonic() < deadline:
             current = row(tournament_id)
@@ -178,7 +181,8 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
                 continue
             labels_seen |= {label.split()[0] for _, _, label in buttons if label}
             before = version(player)
-            key = press(player, ("a", "c", "s", "m", "f"))
+            # the first three decisions stay in the hand (check or call); then all-in, to finish fast
+            key = press(player, ("c", "s", "m", "f") if len(presses) < 3 else ("a", "c", "s", "m", "f"))
             if key is None:
                 player.wait_for_timeout(150)
                 continue
