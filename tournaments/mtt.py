@@ -449,7 +449,7 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
         )
         gone = {p for p, _ in busts}
         next_dealer = _next_dealer(facts.seats, facts.button, gone)
-        last_big_blind = getattr(table.state, "big_blind", None)  # the core games keep it (G-BTN-1)
+        last_big_blind = facts.big_blind if facts.big_blind >= 0 else None  # G-BTN-1's dead button
         blinds = None
         if facts.forced.big_blind:
             blinds = _next_big_blind(facts.seats, facts.button, gone, last_big_blind)

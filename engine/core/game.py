@@ -110,7 +110,9 @@ class TableFacts:
     :meth:`Game.to_act`). ``deadline_ms``: when the time of the seat(s) to act runs out, epoch milliseconds,
     time bank included when the game lets it be used now (``None``: nobody to act). ``forced``: the forced
     bets of the hand running, else of the next hand; ``forced_bet``: their headline amount in chips (the
-    Italian *invito*, the big blind, stud's small bet), what a one-number column shows. ``seats``: one
+    Italian *invito*, the big blind, stud's small bet), what a one-number column shows. ``big_blind``: the
+    seat that posted the big blind of the hand running, else of the last hand (``-1``: none, or a game
+    without blinds); tournaments balance blind games by it (T-BAL-1, G-BTN-1's dead button). ``seats``: one
     entry per seat, ``None`` when empty. ``carried``: chips in the middle that belong to no stack between
     hands (an Italian pot carried to the next hand; 0 elsewhere), so that between hands the chips on the
     table are ``sum(stacks) + carried``. ``reveal_due``: no hand runs and the last hand committed to a
@@ -126,6 +128,7 @@ class TableFacts:
     carried: int = 0
     reveal_due: bool = False
     forced: ForcedBets = NO_FORCED_BETS
+    big_blind: int = -1
 
     @property
     def seating(self) -> tuple[str | None, ...]:

@@ -200,13 +200,15 @@ class CoreGame:
             carried=0,
             reveal_due=hand is None and bool(state.commitment) and not state.seed_revealed,
             forced=forced,
+            big_blind=state.big_blind,
         )
 
     def check_forced_bets(self, forced: ForcedBets) -> None:
         """Blind games (TH-1, OM-1, FD-1): a big blind is required; ante, big-blind ante, small blind and
-        straddle may be set (small blind ≤ big blind ≤ straddle); no bring-in or invito. Fixed limit: the
-        small and big bets default to the big blind and twice it (G-LIMIT-1); when set, the small bet is at
-        least the big blind... no: any positive small bet ≤ big bet. NL/PL have no small or big bet."""
+        straddle may be set (small blind ≤ big blind ≤ straddle); no bring-in or invito. Fixed limit may set
+        the small and big bets (``small_bet ≤ big_bet``; by default the big blind and twice it, G-LIMIT-1);
+        no limit and pot limit have none (the spec's ``forced_fields`` refuses them). Raises
+        :class:`ForcedBetsRefused` naming the field."""
         if not isinstance(forced, ForcedBets):
             raise ForcedBetsRefused("big_blind", "the forced bets must be a ForcedBets")
         allowed = set(self.spec.forced_fields)

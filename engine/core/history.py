@@ -480,7 +480,8 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             deals.append((index, action, dealt))  # a draw's replacement written before the others draw
             continue
         try:
-            repair(action)
+            if not action.illegal:  # an action to be refused repairs nothing
+                repair(action)
             run.apply(_command(action, dealt))
         except IllegalAction as error:
             if action.illegal:

@@ -113,15 +113,21 @@ __all__ = [
     "apply",
     "bet_range",
     "bring_in_due",
+    "can_start_hand",
     "dealer_command",
+    "dealt_seats",
     "evolve",
+    "fixed_unit",
     "hand_label",
     "hand_value",
     "in_hand",
     "initial_state",
     "next_deal",
+    "positions",
     "pot_layout",
+    "replay",
     "standard_bet_range",
+    "top_deal",
 ]
 
 _hand_with = replacer(CoreHand)
@@ -434,7 +440,8 @@ def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
     return _state_with(state, hand=None)
 
 
-def _ev_showdown_marker(state: CoreState, e: Any) -> CoreState:
+def _ev_nothing(state: CoreState, e: Any) -> CoreState:
+    """An event that records a fact and changes no state (``PlayerTimedOut``)."""
     return state
 
 
@@ -467,7 +474,7 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     ShowdownStarted: _ev_showdown,
     HandShown: _ev_shown,
     HandMucked: _ev_mucked,
-    PlayerTimedOut: _ev_showdown_marker,
+    PlayerTimedOut: _ev_nothing,
     PlayerSatOut: _ev_sat_out,
     PlayerReturned: _ev_returned,
     UncalledBetReturned: _ev_returned_bet,

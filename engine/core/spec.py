@@ -9,7 +9,9 @@ spec; hold'em and Omaha (TH-1, OM-1) are specs in :mod:`engine.games.holdem` and
 - ``hole_down`` / ``hole_up``: cards each player still in the hand receives face down / face up (stud's
   door card is ``hole_up=1``); ``board``: community cards; ``burn``: a card is burnt before the street's
   first card (TH-1). Each seat's cards of a street come from the top of the stock in one deal
-  (:class:`engine.core.model.DealCards`), seat by seat from the left of the button, as PHH records them.
+  (a ``CardsDealt`` event), seat by seat from the left of the button, as PHH records them; the live
+  dealer deals a whole street with :class:`engine.core.model.DealFromTop`, a replay names the cards
+  (:class:`~engine.core.model.DealCards`, :class:`~engine.core.model.DealBoard`).
 - ``draw``: the street begins with a draw (five card draw, FD-1) — see "extension points".
 - ``opener``: who speaks first (:class:`Opener`): left of the button, left of the last blind (the big
   blind, or the straddle), the bring-in (lowest up card, ST-1) or the best visible hand (ST-1).
@@ -26,7 +28,8 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   and ``Opener.BEST_VISIBLE`` (stud), whose rules need up cards; ``None`` uses the built-in openers.
 - :attr:`GameSpec.forced_hook` ``(state, hand) -> ((seat, kind, amount, dead), ...)``: the forced bets
   of a hand in posting order (default: antes, big-blind ante, blinds, straddle; G-BLIND-1, G-ANTE-1).
-  Stud posts antes here and its bring-in is a betting-round action (a bring-in street hook).
+  Stud posts antes here and its bring-in is a betting-round action (``raise_hook`` / ``legal_hook``). A
+  hand history may name every post instead (:attr:`engine.core.model.StartHand.posts`).
 - :attr:`GameSpec.raise_hook` ``(state, hand, seat) -> (min_to, max_to) | None``: replaces the generic
   raise rule (e.g. the stud bring-in/complete, FL open pair on 4th street: ``big_bet_hook``).
 - :attr:`GameSpec.big_bet_hook` ``(state, hand) -> bool``: whether the big bet applies now (stud's open
@@ -52,6 +55,8 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   (:class:`engine.core.model.BringIn`) of the seat given by ``opener_hook``; completing it is a bet to the
   minimum bet; a community card replaces 7th street's cards when ``supply_hook`` says so
   (:attr:`engine.core.model.CoreHand.community`).
+  A fixed-limit bet is full when it reaches the next multiple of the bet, so completing the bring-in is a
+  full bet (as is a completion to the small bet in NL and PL: :func:`engine.core.rules.standard_bet_range`).
 
 Everything is precomputed per spec (street tuples, the evaluator): the decider does no per-hand set-up.
 """
@@ -61,12 +66,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import Card
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["Evaluation", "GameSpec", "Opener", "Street", "Structure"]
 

@@ -7,7 +7,8 @@ added later) keeps the protocol's promises over random bot hands (issue 16).
 - every listed legal action is accepted, a sample of unlisted ones (amounts just outside the range, another
   seat acting) is refused with the game's ``illegal_action`` and the state unchanged;
 - no view shows a seated player another player's hidden card, nor does the public log;
-- every event round-trips through the codec and is in the game's ``events`` mapping.
+- every event round-trips through the codec and is in the game's ``events`` mapping, and so does the state
+  between hands (the service's snapshots).
 """
 
 from __future__ import annotations
@@ -222,6 +223,7 @@ def play(
             raise AssertionError(f"{game.code}: the hand does not end")
         facts = game.facts(state)
         assert not facts.in_hand
+        assert from_data(game.state_type, to_data(state)) == state  # a snapshot reads back
         assert sum(s.stack for s in facts.seats if s is not None) + facts.carried == total
         if thorough:
             check_public_log(game, events[hand_start:], state)

@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Deck
 from engine.core import ForcedBets, find_game
 from engine.core.game import UnknownGame
 from engine.core.history import UnsupportedHistory, forced_bets, replay_hand, replay_standard
+from engine.core.model import Discard, StockReshuffled
 from engine.phh import HandHistory, format_history, load_histories, loads_histories
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -345,3 +348,79 @@ def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str
             assert pokerkit_stacks(again) == history.finishing_stacks
         dead += history.player_count >= 3 and history.blinds_or_straddles[1] == 0
     assert dead or seed or code != "NT"  # NT's seed 0 has a dead small blind
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    code=st.sampled_from(["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_property_an_exported_hand_replays_to_its_stacks(code: str, players: int, seed: int) -> None:
+    """Any hand of any international game, exported and written, reads back to the same text and replays
+    to the stacks the game reached (XX-HH-1: write(read(file)) replays the same)."""
+    if not registered(code):
+        return
+    game, before, events = play_hand(code, players, seed)
+    history = game.export_hand(before, events)
+    text = format_history([history])
+    (again,) = loads_histories(text)
+    assert format_history([again]) == text
+    result = replay_standard(again)
+    assert result.difference is None
+    assert result.stacks == history.finishing_stacks
+    assert sum(history.finishing_stacks or ()) == sum(history.starting_stacks)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_draw_with_a_reshuffle_of_the_discards_replays(seed: int) -> None:
+    """FD-1: six players changing five cards each empty the stock; the other players' discards are
+    reshuffled and dealt. The hand, exported as PHH (which names every card, reshuffled ones included),
+    replays: the replay's stock runs short at the same deal and reshuffles the same discards."""
+    game = find_game("F5D")
+    rng = random.Random(seed)
+    config = game.table_config(
+        seats=6,
+        tournament=False,
+        forced=ForcedBets(small_blind=1, big_blind=2),
+        action_time_ms=30_000,
+        time_bank_ms=0,
+    )
+    state = game.initial_state(config)
+    for seat in range(6):
+        state, _ = game.apply(state, game.seat_command(seat, f"P{seat}", 500, 0))
+
+    def shuffled(deck: Deck) -> tuple[Any, ...]:
+        cards = list(deck.cards)
+        rng.shuffle(cards)
+        return tuple(cards)
+
+    start = game.start_command(
+        state, shuffled, at=0, forced=None, button=5, hand_id="draw", commitment="", algorithm=""
+    )
+    before, events = state, []
+    state, new = game.apply(state, start)
+    events.extend(new)
+    while state.hand is not None:
+        seats = game.to_act(state)
+        if not seats:
+            command = game.dealer_command(state, 0)
+        else:
+            seat = next(iter(seats))
+            kinds = {a.kind: a for a in game.legal_actions(state, seat)}
+            if "discard" in kinds:  # everyone changes five: the stock cannot serve them all
+                command = Discard(seat, tuple(state.hand.down[seat]))
+            elif "check" in kinds:
+                command = kinds["check"].command(seat)
+            elif "call" in kinds:
+                command = kinds["call"].command(seat)
+            else:
+                command = (
+                    kinds["show"].command(seat) if "show" in kinds else game.bot_command(state, seat, rng, 0)
+                )
+        state, new = game.apply(state, command)
+        events.extend(new)
+    assert any(isinstance(e, StockReshuffled) for e in events)
+    history = game.export_hand(before, events)
+    (again,) = loads_histories(format_history([history]))
+    assert replay_hand(again) is None

@@ -13,19 +13,33 @@ from hypothesis import strategies as st
 from engine.cards import Card
 from engine.core.model import CoreHand, CoreState, StreetStarted, TurnStarted
 from engine.core.rules import in_hand
-from engine.games.stud_rules import bring_in_seat, opener_seat
 from tests.engine.studdraw_support import DRAW, STUD_FL, STUD_NL, Table
+
+SUITS = "cdhs"  # ♣ < ♦ < ♥ < ♠ (ST-1)
+
+
+def shown_value(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    """A plain reading of ST-1's visible hand: (count, rank) groups, the largest groups first."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    groups = sorted(((n, rank) for rank, n in counts.items()), reverse=True)
+    pattern = [n for n, _ in groups]
+    category = {(4,): 4, (3,): 3, (2, 2): 2, (2,): 1}.get(tuple(p for p in pattern if p > 1), 0)
+    return (category, *(rank for _, rank in groups))
 
 
 def expected_opener(state: CoreState, hand: CoreHand) -> int:
-    """ST-1 read plainly: the lowest door card (3rd street) or the best visible hand, all among the players
-    still in; if that player has no chips left, the next one to the left who has."""
-    players = in_hand(hand)
-    if hand.street == 0:
-        first = bring_in_seat({seat: hand.up[seat][0] for seat in players})
-    else:
-        first = opener_seat({seat: hand.up[seat] for seat in players}, hand.button)
+    """ST-1 read plainly: the lowest door card (3rd street, suits ♣ < ♦ < ♥ < ♠) or the best visible hand
+    (ties: the first from the button's left), among the players still in; if that player has no chips
+    left, the next one to the left who has."""
     n = len(state.seats)
+    players = [s for s in ((hand.button + i) % n for i in range(1, n + 1)) if s in in_hand(hand)]
+    if hand.street == 0:
+        first = min(players, key=lambda s: (hand.up[s][0].rank, SUITS.index(hand.up[s][0].suit.value)))
+    else:
+        values = [shown_value(hand.up[s]) for s in players]
+        first = players[values.index(max(values))]
     for step in range(n):
         seat = (first + step) % n
         occupant = state.seats[seat]

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 PLAYERS = ("anna", "bruno", "carla", "dario")
 
 
-def open_holdem(stack: int = 400) -> int:
-    game = find_game("NT")
+def open_holdem(stack: int = 400, code: str = "NT") -> int:
+    game = find_game(code)
     config = game.table_config(
         seats=6,
         tournament=True,
@@ -30,7 +30,7 @@ def open_holdem(stack: int = 400) -> int:
         action_time_ms=30_000,
         time_bank_ms=10_000,
     )
-    loaded = service.open_table("NLHE", config, [(s, p, stack) for s, p in enumerate(PLAYERS)], game="NT")
+    loaded = service.open_table(code, config, [(s, p, stack) for s, p in enumerate(PLAYERS)], game=code)
     return loaded.table_id
 
 
@@ -50,13 +50,14 @@ def play_hand(table_id: int, rng: random.Random, seed: int) -> None:
     raise AssertionError("the hand does not end")
 
 
-def test_bot_hands_of_no_limit_holdem_play_to_the_end_through_the_service() -> None:
-    table_id = open_holdem()
+@pytest.mark.parametrize("code", ["NT", "FT", "PO"])
+def test_bot_hands_play_to_the_end_through_the_service(code: str) -> None:
+    table_id = open_holdem(code=code)
     opened = read_stream(service.stream_id(table_id))[0]
-    assert opened.data["game"] == "NT"
+    assert opened.data["game"] == code
     rng = random.Random(3)
     for number in range(1, 6):
-        if not find_game("NT").can_start_hand(service.load(table_id).state):
+        if not find_game(code).can_start_hand(service.load(table_id).state):
             break
         play_hand(table_id, rng, seed=number)
         loaded = service.load(table_id)

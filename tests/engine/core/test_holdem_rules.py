@@ -502,3 +502,41 @@ def test_a_player_back_from_sitting_out_is_dealt_in_again() -> None:
     t.start()
     assert sorted(t.hand.dealt) == [0, 1, 2]
     assert t.replayed() == t.state
+
+
+def test_a_replay_names_every_card_and_may_omit_the_burns() -> None:
+    """As a PHH replay deals: no deck at the start, each seat's cards and the board named (``d dh`` /
+    ``d db``), no burn cards; cards already dealt or not in the stock are refused, the wrong number too."""
+    from engine.core.model import DealCards, StartHand
+
+    t = table("NT", [200, 200, 200])
+    t.apply(StartHand(button=2))
+    assert t.game.dealer_command(t.state, 0) is not None  # the dealer would deal from the top
+    with pytest.raises(BadCards):
+        t.apply(DealCards(1, parse_cards("Ac Kd")))  # seat 0 is first
+    t.apply(DealCards(0, parse_cards("Ac Kd")))
+    with pytest.raises(BadCards):
+        t.apply(DealCards(1, parse_cards("Ac 2d")))  # Ac is dealt
+    with pytest.raises(BadCards):
+        t.apply(DealCards(1, parse_cards("2d")))  # two cards
+    t.apply(DealCards(1, parse_cards("7h 7s")))
+    t.apply(DealCards(2, parse_cards("Qc Qd")))
+
+    def do(seat: int, action: str, amount: int | None = None) -> None:  # no automatic deal
+        t.apply(t.game.player_command(t.state, seat, action, amount, (), 0))
+
+    do(2, "raise", 30)
+    do(0, "call")
+    do(1, "call")
+    t.apply(DealBoard(parse_cards("7c Kh 2s")))
+    for seat in (0, 1, 2):
+        do(seat, "check")
+    t.apply(DealBoard(parse_cards("3d")))
+    do(0, "bet", 50)
+    do(1, "raise", 170)  # all-in
+    do(2, "fold")
+    do(0, "call")  # the hands are turned up (TDA 16), then the river
+    t.apply(DealBoard(parse_cards("9h")))
+    assert of(t.events, BoardDealt)[-1].burn == ()
+    assert t.stacks() == [None, 430, 170]  # three sevens beat a pair of kings; seat 0 is out (T-ELIM-1)
+    assert t.replayed() == t.state
