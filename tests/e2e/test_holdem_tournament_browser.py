@@ -206,6 +206,7 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
             "els => els.map(e => [e.dataset.player, e.querySelector('td').innerText.trim()])",
         )
         mine = player.locator(f'#standings tr[data-player="{PLAYER}"] td').first.inner_text()
+        countdowns = player.locator("#clock .clock-time, #clock .clock-next").count()  # over: no clock runs
         screenshot(player, shots["result"])
         director.reload()
         director.locator("#clock .winner").wait_for()
@@ -220,6 +221,7 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
     assert all(2 <= place <= 3 for player, place in places.items() if player != finished.winner), places
     assert dict(rows) == {p: f"{n}°" for p, n in places.items()}, rows
     assert mine == f"{places[PLAYER]}°"
+    assert countdowns == 0, "a finished sit-and-go still shows a level clock"
     # hold'em's English buttons, and the person's key presses reached the service as their commands
     assert labels_seen & {"Call", "Check", "Raise", "Bet", "All-in"}, labels_seen
     assert not labels_seen & {"PARTECIPO", "Passo", "SERVITO", "Parol"}, labels_seen
