@@ -207,6 +207,7 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
         )
         mine = player.locator(f'#standings tr[data-player="{PLAYER}"] td').first.inner_text()
         countdowns = player.locator("#clock .clock-time, #clock .clock-next").count()  # over: no clock runs
+        struck = player.eval_on_selector_all("#standings tr.out", "els => els.map(e => e.dataset.player)")
         screenshot(player, shots["result"])
         director.reload()
         director.locator("#clock .winner").wait_for()
@@ -222,6 +223,7 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
     assert dict(rows) == {p: f"{n}°" for p, n in places.items()}, rows
     assert mine == f"{places[PLAYER]}°"
     assert countdowns == 0, "a finished sit-and-go still shows a level clock"
+    assert sorted(struck) == sorted(p for p in places if p != finished.winner), struck  # winner not out
     # hold'em's English buttons, and the person's key presses reached the service as their commands
     assert labels_seen & {"Call", "Check", "Raise", "Bet", "All-in"}, labels_seen
     assert not labels_seen & {"PARTECIPO", "Passo", "SERVITO", "Parol"}, labels_seen
