@@ -53,9 +53,11 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.core
 	$(PY) -m benchmarks.phh
 
-## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers.
+## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers,
+## poker all'italiana (PIT) then no-limit hold'em (NT) (issue 17: a hold'em action costs no more than an Italian one).
 bench-service: $(STAMP)
-	$(PY) -m benchmarks.service --tables 100 --seconds 60
+	$(PY) -m benchmarks.service --tables 100 --seconds 60 --game PIT
+	$(PY) -m benchmarks.service --tables 100 --seconds 60 --game NT
 
 ## Multi-table tournaments at scale (docs/performance.md): 1,000 bots to the end, 10,000 bots at human pace
 ## for 10 minutes, on the machine's PostgreSQL and Redis (127.0.0.1); summaries in .dev/bench-mtt-*.json.

@@ -24,12 +24,13 @@ What it does, and how it measures:
   falls that far behind, counted as "action timeouts"; every action schedules its Celery timeout task, as
   in production). ``--service-env KEY=VALUE`` passes more
   settings (e.g. ``CONN_MAX_AGE=60``) to the service processes.
-- **The tables.** N non-tournament tables (``TableConfig(seats=4, tournament=False)``, pot limit, invito 10)
-  with four players ``bench-<t>-<s>`` of 1,000,000 chips each (nobody busts), users of the group
-  ``player`` with the password ``bench``, opened through :func:`tables.service.open_table` in this process
-  (Django set up here too, with ``MAZZIERE_TIMERS=off`` so that this process queues no task). The first hand
-  of every table is started here once every client is connected; the Celery worker starts the later ones
-  after each ``HandEnded``.
+- **The tables.** N non-tournament tables of ``--game CODE`` (a registered variant code; default ``PIT``,
+  pot-limit poker all'italiana with invito 10; ``NT``: no-limit hold'em with blinds 5/10;
+  :func:`table_config`), four seats, with four players ``bench-<t>-<s>`` of 1,000,000 chips each (nobody
+  busts), users of the group ``player`` with the password ``bench``, opened through
+  :func:`tables.service.open_table` in this process (Django set up here too, with ``MAZZIERE_TIMERS=off``
+  so that this process queues no task). The first hand of every table is started here once every client is
+  connected; the Celery worker starts the later ones after each ``HandEnded``.
 - **The clients** (asyncio, in this process; uvloop when installed). Each player logs in through
   ``/accounts/login/`` with its own ``httpx.AsyncClient`` (``--login direct`` instead writes the sessions
   straight into the database, like Django's ``force_login``: the form login costs one PBKDF2 check,
@@ -465,13 +466,13 @@ class TableSpec:
     players: tuple[str, ...]
 
 
-def create_tables(count: int, tag: str) -> list[TableSpec]:
-    """``count`` four-seat tables of ``bench-<t>-<s>`` players (group ``player``, password ``bench``)."""
+def create_tables(count: int, tag: str, game: str = "PIT") -> list[TableSpec]:
+    """``count`` four-seat tables of ``game`` (a variant code: :func:`table_config`) of ``bench-<t>-<s>``
+    players (group ``player``, password ``bench``)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import Group
 
-    from engine.italian.model import Limit, TableConfig
     from tables import access, service
 
     user_model = get_user_model()
@@ -490,13 +491,30 @@ def create_tables(count: int, tag: str) -> list[TableSpec]:
     through.objects.bulk_create(
         [through(user_id=i, group_id=player_group.id) for i in ids], ignore_conflicts=True
     )
-    config = TableConfig(seats=SEATS, limit=Limit.POT_LIMIT, tournament=False, invito=INVITO)
+    config = table_config(game)
     specs = []
     for t in range(count):
         players = tuple(f"bench-{tag}{t}-{s}" for s in range(SEATS))
-        loaded = service.open_table(f"bench {tag}{t}", config, [(s, p, STACK) for s, p in enumerate(players)])
+        seated = [(s, p, STACK) for s, p in enumerate(players)]
+        loaded = service.open_table(f"bench {game} {tag}{t}", config, seated, game=game)
         specs.append(TableSpec(loaded.table_id, players))
     return specs
+
+
+def table_config(game: str) -> Any:
+    """The configuration of a benchmark table of ``game`` (a registered variant code): four seats, not a
+    tournament, the default 30 s action clock and 60 s time bank, and the game's first-level forced bets
+    with :data:`INVITO` as their headline amount (:func:`engine.tournament.structure.forced_at`: invito 10 in
+    poker all'italiana; blinds 5/10 in hold'em, Omaha and draw; small bet 10 in stud). Raises
+    :class:`engine.core.UnknownGame` for a code the registry does not know."""
+    from engine.core import find_game
+    from engine.tournament.structure import forced_at
+
+    rules = find_game(game)
+    forced = forced_at(rules, INVITO, 1)
+    return rules.table_config(
+        seats=SEATS, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=60_000
+    )
 
 
 def direct_sessions(usernames: Sequence[str]) -> dict[str, str]:
@@ -1202,7 +1220,7 @@ def report(result: dict[str, Any]) -> None:
     errors = result["errors"]
     stale = errors.get("stale version (409)", 0)
     main = [
-        ("tables × 4 seats (one socket each)", f"{result['tables']} × 4", "", ""),
+        ("tables × 4 seats (one socket each)", f"{result['tables']} × 4 of {result['game']}", "", ""),
         ("measured window (after warm-up)", f"{result['window_seconds']} s ({result['warmup']:g} s)", "", ""),
         (
             "player actions completed / s",
@@ -1313,6 +1331,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m benchmarks.service", description=" ".join((__doc__ or "").split("\n\n")[0].split())
     )
     parser.add_argument("--tables", type=int, default=10, help="tables of 4 players (default 10)")
+    parser.add_argument(
+        "--game",
+        default="PIT",
+        type=str.upper,
+        metavar="CODE",
+        help="the tables' game, a registered variant code (PIT: pot-limit poker all'italiana, the default; "
+        "NT: no-limit hold'em, …)",
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before the window (5)")
     parser.add_argument(
@@ -1357,6 +1383,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--py-spy", metavar="DIR", help="record the service processes with py-spy into DIR")
     parser.add_argument("--py-spy-idle", action="store_true", help="py-spy: sample idle threads too")
     options = parser.parse_args(argv)
+    from engine.core import UnknownGame, find_game
+
+    try:
+        find_game(options.game)
+    except UnknownGame as error:
+        parser.error(f"--game: {error}")
     if options.url and options.external:
         parser.error("--url and --external exclude each other (--url uses the service's own databases)")
     return options
@@ -1436,8 +1468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pids["postgresql"] = (pg["pid"], True, True)
         pids["redis"] = (int(redis_pid) if redis_pid else None, False, False)
         tag = uuid.uuid4().hex[:4] + "-" if (options.keep_db or not setup.own_database) else ""
-        say(f"Creating {options.tables} tables…")
-        specs = db.submit(create_tables, options.tables, tag).result()
+        say(f"Creating {options.tables} tables of {options.game}…")
+        specs = db.submit(create_tables, options.tables, tag, options.game).result()
         spec_ids = [s.table_id for s in specs]
         with contextlib.suppress(ImportError):
             import uvloop
@@ -1446,6 +1478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = asyncio.run(drive(options, base, specs, setup, pids, db, services))
         result = {
             "benchmark": "service",
+            "game": options.game,
             "tables": options.tables,
             "seconds": options.seconds,
             "warmup": options.warmup,

@@ -98,7 +98,8 @@ def context(tournament: Tournament) -> dict[str, Any]:
     of the game and forced bets in play (:mod:`tournaments.labels`) and ``italian`` (its clock shows the
     invito), ``standings`` (``player``,
     ``stack`` in chips, ``position`` or ``None``), ``players_left`` and their ``average_stack`` (whole chips,
-    rounded down) and ``largest_stack``."""
+    rounded down) and ``largest_stack``; ``levels``: every level's ``label`` (its game and forced bets, issue
+    17: "NLHE 10/20", "Italiana PL, invito 10") and length in ``minutes`` (text: ``"5"``, ``"0.5"``)."""
     config = tournament.config or {}
     levels = config.get("levels", [])
     level = tournament.level
@@ -136,11 +137,20 @@ def context(tournament: Tournament) -> dict[str, Any]:
         "italian": labels.is_italian(config, level),
         "next_level": next_level,
         "standings": standings,
+        "levels": [
+            {"label": labels.level_label(config, lv), "minutes": _minutes(int(lv.get("duration_ms") or 0))}
+            for lv in levels
+        ],
         "seats": config.get("seats", 0),
         "players_left": len(in_play),
         "average_stack": sum(in_play) // len(in_play) if in_play else 0,
         "largest_stack": max(in_play, default=0),
     }
+
+
+def _minutes(duration_ms: int) -> str:
+    """A level's length in minutes as the levels table shows it: ``"5"``, ``"0.5"`` (30 s), ``"0.25"``."""
+    return f"{duration_ms / 60_000:.2f}".rstrip("0").rstrip(".")
 
 
 @login_required

@@ -3,14 +3,21 @@
 
 from __future__ import annotations
 
+import random
 import re
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.utils.html import escape
 
-from tournaments.management.commands.demo import DEMO_NAME
+from engine.core import GameFamily
+from eventstore.store import read_stream
+from tables import access
+from tables import service as tables
+from tournaments import labels, service
+from tournaments.management.commands.demo import DEMO_NAME, HOLDEM_NAME
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +84,68 @@ def test_url_overrides_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
     out = StringIO()
     call_command("demo", "--url", "https://poker.example/", stdout=out)
     assert "Mazziere is running at https://poker.example/\n" in out.getvalue()
+
+
+# --- issue 17: the lobby offers a hold'em sit-and-go beside the Italian one ------------------------------
+
+
+def test_the_demo_offers_a_holdem_sit_and_go_beside_the_italian_one(client) -> None:  # type: ignore[no-untyped-def]
+    """Two open 6-seat sit-and-gos, each with five bots of its own and one free seat: poker all'italiana
+    (PIT, invito 10) and no-limit hold'em (NT, blinds 10/20 rising; TH-1). The lobby lists both with their
+    game; a second run creates nothing new."""
+    text = banner()
+    italian = Tournament.objects.get(name=DEMO_NAME)
+    holdem = Tournament.objects.get(name=HOLDEM_NAME)
+    assert f"hold'em sit-and-go: http://127.0.0.1:8000/tournaments/{holdem.id}/ " in text
+    for tournament in (italian, holdem):
+        assert tournament.status == "registering" and tournament.config["seats"] == 6
+        assert len(tournament.players) == 5
+        assert set(get_user_model().objects.filter(username__in=tournament.players, groups__name=access.BOT)
+                   .values_list("username", flat=True)) == set(tournament.players)  # fmt: skip
+    assert not set(italian.players) & set(holdem.players), "a bot sits in both"
+    assert holdem.config["game"] == "NT" and holdem.config["starting_stack"] == 1500
+    assert holdem.config["levels"][0]["forced"]["small_blind"] == 10
+    assert holdem.config["levels"][0]["forced"]["big_blind"] == 20
+    assert labels.tournament_game(italian.config) == "PIT"
+    banner()  # idempotent
+    assert Tournament.objects.count() == 2
+
+    client.force_login(get_user_model().objects.get(username="ospite"))
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for tournament, shown in ((italian, "invito 10"), (holdem, "10/20")):
+        found = re.search(rf'<tr data-tournament="{tournament.id}">(.*?)</tr>', page, re.S)
+        assert found is not None, page
+        assert escape(tournament.name) in found.group(1)
+        forced = re.search(r"<td data-forced-bets>(.*?)</td>", found.group(1), re.S)
+        assert forced is not None and shown in forced.group(1), found.group(1)
+        assert "Register" in found.group(1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_holdem_demo_starts_when_a_person_takes_the_free_seat_and_its_bots_play_holdem() -> None:
+    """Registering the sixth player starts the hold'em demo (auto start) at a hold'em table whose bots move
+    with the game's own ``bot_command`` (the registry's: legal hold'em commands, TH-1)."""
+    banner()
+    holdem = Tournament.objects.get(name=HOLDEM_NAME)
+    state = service.register(holdem.id, "ospite")
+    holdem.refresh_from_db()
+    assert holdem.status == "running" and holdem.table_id and state.game_code == "NT"
+    loaded = tables.load(holdem.table_id)
+    assert loaded.game == "NT" and loaded.rules.family is GameFamily.HOLDEM
+    stacks = {o.player: o.stack for o in loaded.facts.seats if o is not None}
+    assert stacks == {player: 1500 for player in holdem.players}
+    # the table's bots act in hold'em through the registry's bot (the first hand, to its end)
+    rng = random.Random(3)
+    tables.handle(holdem.table_id, lambda loaded, at: tables.start_command(loaded, at, None))
+    moves = 0
+    while tables.load(holdem.table_id).facts.in_hand and moves < 200:
+        tables.handle(
+            holdem.table_id,
+            lambda loaded, at: loaded.rules.bot_command(loaded.state, min(loaded.facts.to_act), rng, at),
+        )
+        moves += 1
+    events = read_stream(tables.stream_id(holdem.table_id))
+    kinds = [e.type for e in events]
+    assert "HandEnded" in kinds and moves > 0, kinds
+    posted = {(e.data["kind"], e.data["amount"]) for e in events if e.type == "ForcedBetPosted"}
+    assert {("small_blind", 10), ("big_blind", 20)} <= posted, posted

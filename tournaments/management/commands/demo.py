@@ -1,6 +1,9 @@
-"""``manage.py demo``: the demo accounts and a 6-seat pot-limit sit-and-go with 5 bots and one free seat.
+"""``manage.py demo``: the demo accounts and two 6-seat sit-and-gos, each with 5 bots and one free seat:
+pot-limit poker all'italiana (``PIT``) and no-limit hold'em (``NT``, issue 17). Bots play each game with the
+game's own ``bot_command`` (the registry's, moved by the Celery worker: :mod:`tables.tasks`); the hold'em one
+has bots of its own (``bot-6`` … ``bot-10``), so that no bot sits at both tables.
 
-Idempotent: a second run reuses the accounts and the open demo tournament (a new one once it is over).
+Idempotent: a second run reuses the accounts and the open demo tournaments (a new one once one is over).
 ``make run`` runs it before starting the processes; its banner gives the address of the web process.
 """
 
@@ -14,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.core import ForcedBets
 from engine.tournament.sitgo import Level, TournamentConfig
 from tables import access
 from tournaments import service
@@ -27,6 +31,10 @@ ACCOUNTS = (
     ("revisore", "revisore", access.AUDITOR),
 )
 DEMO_NAME = "Demo Sit & Go"
+HOLDEM_NAME = "Demo Hold'em Sit & Go"
+HOLDEM_GAME = "NT"
+HOLDEM_STACK = 1500
+BOTS_PER_DEMO = 5
 
 
 def ensure_accounts() -> None:
@@ -51,6 +59,37 @@ def demo_config() -> TournamentConfig:
         time_bank_ms=60_000,
         auto_start=True,
     )
+
+
+HOLDEM_BLINDS = ((10, 20), (15, 30), (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400),
+                 (300, 600), (400, 800))  # fmt: skip
+"""The hold'em demo's levels (small blind, big blind): an online sit-and-go's classic structure."""
+
+
+def holdem_config() -> TournamentConfig:
+    """The hold'em demo: 6-max no-limit hold'em (``NT``), 1,500 chips, ten 5-minute levels of blinds
+    :data:`HOLDEM_BLINDS` (TH-1, T-LEVEL-1: 10/20 to 400/800), the same clocks as the Italian demo."""
+    levels = tuple(
+        Level(big, 5 * 60_000, ForcedBets(small_blind=small, big_blind=big)) for small, big in HOLDEM_BLINDS
+    )
+    return TournamentConfig(
+        HOLDEM_NAME,
+        seats=6,
+        starting_stack=HOLDEM_STACK,
+        levels=levels,
+        action_time_ms=30_000,
+        time_bank_ms=60_000,
+        auto_start=True,
+        game=HOLDEM_GAME,
+    )
+
+
+def open_demo(name: str, config: TournamentConfig, players: list[str]) -> int:
+    """The id of the open (registering) sit-and-go called ``name``, created with ``players`` if none is."""
+    found = Tournament.objects.filter(name=name, status="registering").first()
+    if found is not None:
+        return int(found.id)
+    return service.create(config, "direttore", players)
 
 
 DEFAULT_HOST = "127.0.0.1"
@@ -79,7 +118,10 @@ def listen_url(environ: dict[str, str] | None = None) -> str:
 
 
 class Command(BaseCommand):
-    help = "Create the demo accounts and an open 6-seat sit-and-go with 5 bots."
+    help = (
+        "Create the demo accounts and two open 6-seat sit-and-gos with 5 bots each: poker all'italiana and "
+        "no-limit hold'em."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
@@ -92,16 +134,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         url = options["url"] or listen_url()
         ensure_accounts()
-        open_demo = Tournament.objects.filter(name=DEMO_NAME, status="registering").first()
-        if open_demo is None:
-            tournament_id = service.create(demo_config(), "direttore", bots(5))
-        else:
-            tournament_id = open_demo.id
+        bot_names = bots(2 * BOTS_PER_DEMO)
+        italian_id = open_demo(DEMO_NAME, demo_config(), bot_names[:BOTS_PER_DEMO])
+        holdem_id = open_demo(HOLDEM_NAME, holdem_config(), bot_names[BOTS_PER_DEMO:])
         self.stdout.write(
             f"\nMazziere is running at {url}\n"
-            f"  demo sit-and-go: {url}tournaments/{tournament_id}/ (5 bots registered, one seat free)\n"
+            f"  demo sit-and-go: {url}tournaments/{italian_id}/ (poker all'italiana, 5 bots registered, "
+            "one seat free)\n"
+            f"  hold'em sit-and-go: {url}tournaments/{holdem_id}/ (no-limit hold'em, 5 bots registered, "
+            "one seat free)\n"
             "  logins (user / password):\n"
-            "    ospite / ospite         player: register and the sit-and-go starts\n"
+            "    ospite / ospite         player: register and a sit-and-go starts\n"
             "    ospite2 / ospite2       a second player\n"
             "    direttore / direttore   tournament director\n"
             "    revisore / revisore     auditor\n"
