@@ -73,6 +73,9 @@ from engine.core.model import (
     SeatPlayer,
     ShowHand,
     StartHand,
+    StockReshuffled,
+    StreetStarted,
+    TurnStarted,
     UncalledBetReturned,
 )
 from engine.core.spec import Evaluation, GameSpec
@@ -453,7 +456,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         return None
 
-    for index, action in enumerate(history.actions, 1):
+    for index, action in _replacements_after_discards(history.actions):
         if action.verb == "":
             continue
         problem = settle()
@@ -521,6 +524,37 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
     return None
 
 
+def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, Action]]:
+    """The file's actions with their 1-based indices, in the order our dealer plays a draw (FD-1): each
+    player's replacements right after their discard. PHH files (and PokerKit) write every discard of the
+    draw first, then every replacement (``p1 sd …``, ``p2 sd …``, ``d dh p1 …``, ``d dh p2 …``): each such
+    ``dh`` is moved to just after its player's discard."""
+    indexed = list(enumerate(actions, 1))
+    result: list[tuple[int, Action]] = []
+    i = 0
+    while i < len(indexed):
+        j = i
+        while j < len(indexed) and indexed[j][1].verb == "sd":
+            j += 1
+        k = j
+        while k < len(indexed) and indexed[k][1].verb == "dh":
+            k += 1
+        discards, deals = indexed[i:j], indexed[j:k]
+        if len(discards) < 2 or not deals:
+            result.append(indexed[i])
+            i += 1
+            continue
+        for discard in discards:
+            result.append(discard)
+            deal = next((d for d in deals if d[1].target == discard[1].actor), None)
+            if deal is not None:
+                deals.remove(deal)
+                result.append(deal)
+        result.extend(deals)
+        i = k
+    return result
+
+
 def _discards(written: tuple[Card | None, ...], holding: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards a ``sd`` discards: the known ones, and for each unknown ``??`` a card of the player's hand
     the file does not name (the last ones dealt first)."""
@@ -580,6 +614,8 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     p: dict[int, str] = {}
     held: dict[int, list[Card]] = {}
     straddler: int | None = None
+    drawing = False  # a draw street (FD-1): its replacements are written after every discard
+    replacements: list[str] = []
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -587,9 +623,15 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             continue
         if started is None or ended is not None:
             continue
-        if isinstance(event, CardsDealt):
+        if replacements and not isinstance(event, CardsDealt | Discarded | TurnStarted | StockReshuffled):
+            texts.extend(replacements)  # as PHH and PokerKit have it: every discard, then every deal
+            replacements.clear()
+        if isinstance(event, StreetStarted):
+            drawing = event.draw
+        elif isinstance(event, CardsDealt):
             held.setdefault(event.seat, []).extend((*event.down, *event.up))
-            texts.append(f"d dh {p[event.seat]} {_cards_text((*event.down, *event.up))}")
+            text = f"d dh {p[event.seat]} {_cards_text((*event.down, *event.up))}"
+            (replacements if drawing else texts).append(text)
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {_cards_text(event.cards)}")
         elif isinstance(event, ForcedBetPosted) and event.kind == "bring_in":
@@ -611,6 +653,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             texts.append(f"{p[event.seat]} sm")
         elif isinstance(event, HandEnded):
             ended = event
+    texts.extend(replacements)
     if started is None or ended is None:
         raise ValueError("the events hold no complete hand")
     order = list(started.dealt)
