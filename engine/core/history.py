@@ -616,6 +616,15 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     straddler: int | None = None
     drawing = False  # a draw street (FD-1): its replacements are written after every discard
     replacements: list[str] = []
+    shows: list[int] = []  # hands turned up, written once the cards still to come are dealt
+
+    def flush_shows() -> None:
+        """Write the pending shows: PHH shows every card held, down and up (stud). A hand turned up at an
+        all-in (TDA 16) is written after the rest of the deal, with every card (a stud hand's 7th card too:
+        PokerKit loses the pot of a hand shown before its last down card)"""
+        texts.extend(f"{p[seat]} sm {_cards_text(held.get(seat, ()))}" for seat in shows)
+        shows.clear()
+
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -626,6 +635,10 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         if replacements and not isinstance(event, CardsDealt | Discarded | TurnStarted | StockReshuffled):
             texts.extend(replacements)  # as PHH and PokerKit have it: every discard, then every deal
             replacements.clear()
+        if shows and isinstance(
+            event, Checked | Called | BetPlaced | Raised | Folded | Discarded | HandMucked
+        ):
+            flush_shows()
         if isinstance(event, StreetStarted):
             drawing = event.draw
         elif isinstance(event, CardsDealt):
@@ -647,13 +660,14 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         elif isinstance(event, Discarded):
             held[event.seat] = [c for c in held.get(event.seat, ()) if c not in event.cards]
             texts.append(f"{p[event.seat]} sd {_cards_text(event.cards)}".rstrip())
-        elif isinstance(event, HandShown):  # PHH shows every card held, down and up (stud)
-            texts.append(f"{p[event.seat]} sm {_cards_text(held.get(event.seat, event.cards))}")
+        elif isinstance(event, HandShown):
+            shows.append(event.seat)
         elif isinstance(event, HandMucked):
             texts.append(f"{p[event.seat]} sm")
         elif isinstance(event, HandEnded):
             ended = event
     texts.extend(replacements)
+    flush_shows()
     if started is None or ended is None:
         raise ValueError("the events hold no complete hand")
     order = list(started.dealt)
