@@ -19,6 +19,7 @@ and PokerKit's own action parser and automatic steps replay it (:func:`pokerkit_
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -44,10 +45,11 @@ from pokerkit.games import (
     TexasHoldemMixin,
     UnfixedLimitHoldem,
 )
+from pokerkit.notation import parse_action
 
 from engine.phh import HandHistory, format_history
 
-__all__ = ["PokerKitHistory", "pokerkit_stacks"]
+__all__ = ["PokerKitHistory", "PokerKitRun", "pokerkit_run", "pokerkit_stacks"]
 
 
 class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):
@@ -218,3 +220,63 @@ def pokerkit_states(hand: HandHistory) -> list[pokerkit.State]:
 def pokerkit_stacks(hand: HandHistory) -> tuple[int, ...]:
     """PokerKit's final stacks for ``hand`` as we write it, in the hand's whole chips."""
     return tuple(int(Decimal(v).scaleb(hand.decimals)) for v in pokerkit_states(hand)[-1].stacks)
+
+
+@dataclass(frozen=True)
+class PokerKitRun:
+    """PokerKit's replay of a hand: the final ``stacks`` (in the hand's whole chips) when it played every
+    action, else the ``refused`` action (1-based index and text), PokerKit's ``error`` and its ``state``
+    just before it."""
+
+    stacks: tuple[int, ...] | None
+    refused: tuple[int, str] | None
+    error: str
+    state: pokerkit.State
+
+
+def pokerkit_run(hand: HandHistory) -> PokerKitRun:
+    """Replay ``hand`` (as we write it) in PokerKit as ``pokerkit.HandHistory.state_actions`` does (each
+    action tried first; when refused, one of PokerKit's automatic steps and again: antes, blinds, bets
+    collected, burns, an all-in hand shown, chips pushed) but with none of its repairs (no check, call, fold
+    or unknown card it invents): an action still refused when no automatic step is left stops it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        history = PokerKitHistory.loads(format_history([hand]))
+        state = history.create_state()
+        for index, action in enumerate(history.actions, 1):
+            while True:
+                try:
+                    parse_action(state, action, history.parse_value)
+                    break
+                except (ValueError, KeyError) as error:
+                    if not _automatic_step(state):
+                        return PokerKitRun(None, (index, action), f"{type(error).__name__}: {error}", state)
+        while _automatic_step(state):
+            pass
+    stacks = tuple(int(Decimal(v).scaleb(hand.decimals)) for v in state.stacks)
+    return PokerKitRun(stacks, None, "", state)
+
+
+def _automatic_step(state: pokerkit.State) -> bool:
+    """One of PokerKit's automatic steps, as ``HandHistory.state_actions`` takes them; ``False`` if none."""
+    if state.can_post_ante():
+        state.post_ante()
+    elif state.can_collect_bets():
+        state.collect_bets()
+    elif state.can_post_blind_or_straddle():
+        state.post_blind_or_straddle()
+    elif state.can_burn_card():
+        state.burn_card("??")
+    elif state.status and state.can_show_or_muck_hole_cards(()):
+        state.show_or_muck_hole_cards(())
+    elif state.can_select_runout_count():
+        state.select_runout_count()
+    elif state.can_kill_hand():
+        state.kill_hand()
+    elif state.can_push_chips():
+        state.push_chips()
+    elif state.can_pull_chips():
+        state.pull_chips()
+    else:
+        return False
+    return True

@@ -30,6 +30,7 @@ from engine.core.game import UnknownGame
 from engine.core.history import UnsupportedHistory, forced_bets, replay_hand, replay_standard
 from engine.core.model import Discard, StockReshuffled
 from engine.phh import HandHistory, format_history, load_histories, loads_histories
+from tests.engine.pokerkit_variants import PokerKitRun, pokerkit_run
 
 pokerkit = pytest.importorskip("pokerkit")
 
@@ -220,11 +221,66 @@ def play_hand(code: str, players: int, seed: int) -> tuple[Any, Any, list[Any]]:
     return game, before, events
 
 
-@pytest.mark.parametrize(
-    "code", ["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]
-)
-@pytest.mark.parametrize("seed", range(12))
+CODES = ["NT", "PT", "FT", "NO", "PO", "FO", "N5D", "P5D", "F5D", "N7S", "P7S", "F7S"]
+
+
+def pokerkit_differs(hand: HandHistory, run: PokerKitRun) -> str | None:
+    """Why PokerKit's replay of ``hand`` (refused at ``run.refused``, or to other stacks) is one of the
+    situations where PokerKit's rules are not ours (module doc), else ``None``: then the difference is a
+    failure. Each case is recognised on PokerKit's state at the action it refuses."""
+    state = run.state
+    if run.refused is None:
+        return short_big_blind(hand)
+    _, text = run.refused
+    words = text.split()
+    if len(words) != 3 or words[1] != "cbr":
+        return short_big_blind(hand)
+    to = int(Decimal(words[2]).scaleb(hand.decimals))
+    actor = int(words[0][1:]) - 1
+    current = max(state.bets)
+    others = [i for i, active in enumerate(state.statuses) if active and i != actor]
+    if all(state.bets[i] + state.stacks[i] <= current for i in others):
+        return "a raise no other player can call (every other player all-in or short of the bet)"
+    minimum = state.min_completion_betting_or_raising_to_amount
+    short_all_in = any(state.statuses[i] and state.stacks[i] == 0 and state.bets[i] > 0 for i in others)
+    if hand.variant.startswith("F") and short_all_in and (minimum is None or to < minimum):
+        return "a fixed-limit raise after a short all-in raise (G-LIMIT-1: to the next multiple of the bet)"
+    if hand.variant == "F7S" and state.street_index == 1 and to - current == hand.big_bet:
+        return "a big bet on 4th street with an open pair (ST-1)"
+    return short_big_blind(hand)
+
+
+def short_big_blind(hand: HandHistory) -> str | None:
+    """A big blind all-in for less than the small blind (TDA: the full big blind is still the bet to call)."""
+    blinds = hand.blinds_or_straddles
+    if len(blinds) < 2 or not blinds[1]:
+        return None
+    big = 0 if hand.player_count == 2 else 1  # heads-up PHH reverses the arrays: p1 posts the big blind
+    posted = hand.starting_stacks[big] - hand.antes[big]
+    if posted < blinds[1] and posted <= blinds[0]:
+        return "a big blind all-in for no more than the small blind (TDA: the big blind is still the bet)"
+    return None
+
+
+def check_in_pokerkit(history: HandHistory) -> str | None:
+    """PokerKit replays ``history`` to its finishing stacks, or the hand is one where PokerKit's rules
+    differ from ours (the reason is returned). Anything else fails, with the file."""
+    run = pokerkit_run(history)
+    if run.stacks == history.finishing_stacks:
+        return None
+    reason = pokerkit_differs(history, run)
+    assert reason is not None, (
+        f"PokerKit: {run.refused} refused ({run.error})" if run.refused else f"PokerKit's stacks {run.stacks}"
+    ) + "\n" + format_history([history])
+    return reason
+
+
+@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize("seed", range(25))
 def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> None:
+    """Issue 17: a ring-game hand of every international game, exported, reads back to the same text,
+    replays here, and PokerKit (its own game classes for NT FT PO F7S, built from its parts for the other
+    codes: tests/engine/pokerkit_variants.py) replays it to the same finishing stacks."""
     players = 2 + seed % 5
     if not registered(code):
         pytest.skip(f"no game {code!r} is registered yet")
@@ -235,8 +291,9 @@ def test_exported_hands_replay_here_and_in_pokerkit(code: str, seed: int) -> Non
     (again,) = loads_histories(text)
     assert format_history([again]) == text  # write(read(file)) is the file
     assert replay_hand(again) is None  # our replay reaches the exported finishing stacks
-    if code in ("NT", "FT", "PO", "F7S"):  # the variants PokerKit knows
-        assert pokerkit_stacks(again) == history.finishing_stacks
+    reason = check_in_pokerkit(again)
+    if reason is not None:
+        pytest.skip(f"PokerKit's rules differ: {reason}")
 
 
 def test_shows_before_the_board_and_a_repeated_unknown_show() -> None:
