@@ -237,8 +237,9 @@ class PokerKitRun:
 def pokerkit_run(hand: HandHistory) -> PokerKitRun:
     """Replay ``hand`` (as we write it) in PokerKit as ``pokerkit.HandHistory.state_actions`` does (each
     action tried first; when refused, one of PokerKit's automatic steps and again: antes, blinds, bets
-    collected, burns, an all-in hand shown, chips pushed) but with none of its repairs (no check, call, fold
-    or unknown card it invents): an action still refused when no automatic step is left stops it."""
+    collected, burns, an all-in hand shown, chips pushed) but with none of its repairs (no call, fold or
+    unknown card it invents; only the check of :func:`_idle_check`): an action still refused when no
+    automatic step is left stops it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         history = PokerKitHistory.loads(format_history([hand]))
@@ -249,7 +250,7 @@ def pokerkit_run(hand: HandHistory) -> PokerKitRun:
                     parse_action(state, action, history.parse_value)
                     break
                 except (ValueError, KeyError) as error:
-                    if not _automatic_step(state):
+                    if not _automatic_step(state) and not _idle_check(state):
                         return PokerKitRun(None, (index, action), f"{type(error).__name__}: {error}", state)
         while _automatic_step(state):
             pass
@@ -279,4 +280,17 @@ def _automatic_step(state: pokerkit.State) -> bool:
         state.pull_chips()
     else:
         return False
+    return True
+
+
+def _idle_check(state: pokerkit.State) -> bool:
+    """PokerKit gives a turn to a player who owes nothing while every other player still in is all-in
+    (a big blind after a small blind all-in for less): nobody could call a bet, so our engine skips that
+    turn and our file has no action for it. That player checks here (``True``); chips do not move."""
+    actor = state.actor_index
+    if actor is None or state.checking_or_calling_amount != 0:
+        return False
+    if any(state.statuses[i] and state.stacks[i] for i in range(state.player_count) if i != actor):
+        return False
+    state.check_or_call()
     return True

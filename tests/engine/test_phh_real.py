@@ -270,8 +270,14 @@ def check_in_pokerkit(history: HandHistory) -> str | None:
         return None
     reason = pokerkit_differs(history, run)
     assert reason is not None, (
-        f"PokerKit: {run.refused} refused ({run.error})" if run.refused else f"PokerKit's stacks {run.stacks}"
-    ) + "\n" + format_history([history])
+        (
+            f"PokerKit: {run.refused} refused ({run.error})"
+            if run.refused
+            else f"PokerKit's stacks {run.stacks}"
+        )
+        + "\n"
+        + format_history([history])
+    )
     return reason
 
 
@@ -341,10 +347,14 @@ def tournament_hands(code: str, seed: int, seats: int = 6) -> list[tuple[Any, An
     blind of G-BTN-1 happen): ``(game, state before, events)`` of every hand until one player is left."""
     game = find_game(code)
     rng = random.Random(seed)
+    if game.family.value == "stud":
+        forced = ForcedBets(ante=1, bring_in=2, small_bet=5, big_bet=10 if game.limit == "FL" else 0)
+    else:
+        forced = ForcedBets(small_blind=5, big_blind=10)
     config = game.table_config(
         seats=seats,
         tournament=True,
-        forced=ForcedBets(small_blind=5, big_blind=10),
+        forced=forced,
         action_time_ms=30_000,
         time_bank_ms=0,
     )
@@ -389,21 +399,35 @@ def tournament_hands(code: str, seed: int, seats: int = 6) -> list[tuple[Any, An
     return hands
 
 
-@pytest.mark.parametrize("code", ["NT", "FT", "PO"])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize("seed", range(3))
 def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str, seed: int) -> None:
-    """G-BTN-1's dead small blind is written ``blinds_or_straddles = [big, 0, …]`` (the big blind on p1):
-    PokerKit plays it the same way (p2 first before the flop, p1 after), and so does our replay."""
-    dead = 0
-    for game, before, events in tournament_hands(code, seed):
+    """A whole tournament table of every international game, to one player left: every hand exported,
+    replayed here and by PokerKit to the same stacks (issue 17), but for the hands where PokerKit's rules
+    differ (:func:`pokerkit_differs`; counted, never a whole game). G-BTN-1's dead small blind is written
+    ``blinds_or_straddles = [big, 0, …]`` (the big blind on p1): PokerKit plays it the same way (p2 first
+    before the flop, p1 after), and so does our replay."""
+    if not registered(code):
+        pytest.skip(f"no game {code!r} is registered yet")
+    dead = compared = 0
+    reasons: dict[str, int] = {}
+    hands = tournament_hands(code, seed)
+    for game, before, events in hands:
         # as the service exports it (tables/export.py): the table's stream id and the start time added
         history = replace(game.export_hand(before, events), table="table-7", time="21:05:30", time_zone="UTC")
         (again,) = loads_histories(format_history([history]))
         assert (again.table, again.time, again.time_zone) == ("table-7", "21:05:30", "UTC")
         assert replay_hand(again) is None, format_history([history])
-        if code == "NT":  # PokerKit differs on two rules met in these FT/PO hands, see the module doc
-            assert pokerkit_stacks(again) == history.finishing_stacks
-        dead += history.player_count >= 3 and history.blinds_or_straddles[1] == 0
+        reason = check_in_pokerkit(again)
+        compared += reason is None
+        if reason is not None:
+            reasons[reason] = reasons.get(reason, 0) + 1
+        dead += (
+            history.player_count >= 3
+            and bool(history.blinds_or_straddles)
+            and history.blinds_or_straddles[1] == 0
+        )
+    assert compared >= len(hands) / 2, reasons  # the differing rules are rare: most hands are compared
     assert dead or seed or code != "NT"  # NT's seed 0 has a dead small blind
 
 
