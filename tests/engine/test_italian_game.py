@@ -150,14 +150,8 @@ def test_facts_between_hands_and_at_the_first_decision() -> None:
 
     commitment = hashlib.sha256(seed).hexdigest()
     command = game.start_command(
-        state,
-        deal,
-        at=1_000,
-        forced=ForcedBets(invito=20),
-        button=None,
-        hand_id="t-1",
-        commitment=commitment,
-        algorithm=ALGORITHM,
+        state, deal, at=1_000, forced=ForcedBets(invito=20), button=None, hand_id="t-1",
+        commitment=commitment, algorithm=ALGORITHM,
     )
     # two players: the deck for two (IT-DECK-1), shuffled once by the caller
     assert dealt == [len(Deck.italian(2).cards)]
@@ -187,13 +181,7 @@ def test_no_hand_starts_with_one_player_with_chips() -> None:
     assert not game.can_start_hand(state)
     with pytest.raises(NotEnoughPlayers):
         game.start_command(
-            state,
-            lambda deck: deck.cards,
-            at=0,
-            forced=None,
-            button=None,
-            hand_id="",
-            commitment="",
+            state, lambda deck: deck.cards, at=0, forced=None, button=None, hand_id="", commitment="",
             algorithm="",
         )
 
@@ -223,14 +211,8 @@ def test_bot_hands_through_the_registry_are_the_deciders_own(
             break
         deck_seed = hashlib.sha256(f"{seed}-{number}".encode()).digest()
         start = game.start_command(
-            via_game,
-            lambda deck, s=deck_seed: shuffle(deck.cards, s),
-            at=0,
-            forced=None,
-            button=None,
-            hand_id="",
-            commitment="",
-            algorithm="",
+            via_game, lambda deck, s=deck_seed: shuffle(deck.cards, s), at=0, forced=None, button=None,
+            hand_id="", commitment="", algorithm="",
         )
         events: list[Event] = []
         via_game, produced = game.apply(via_game, start)
@@ -258,14 +240,8 @@ def test_a_game_player_sees_no_hidden_card_through_view_and_public_log() -> None
     state, events = game.apply(
         state,
         game.start_command(
-            state,
-            lambda deck: shuffle(deck.cards, seed),
-            at=0,
-            forced=None,
-            button=None,
-            hand_id="",
-            commitment="",
-            algorithm="",
+            state, lambda deck: shuffle(deck.cards, seed), at=0, forced=None, button=None, hand_id="",
+            commitment="", algorithm="",
         ),
     )
     log = list(events)
@@ -306,7 +282,9 @@ def test_the_italian_games_take_an_invito_and_no_other_forced_bet(code: str) -> 
         game.check_forced_bets(ForcedBets(invito=50, big_blind=100))
     assert refused.value.field == "big_blind" and "invito" in str(refused.value)
     with pytest.raises(ForcedBetsRefused) as refused:
-        game.table_config(seats=6, tournament=True, forced=ForcedBets(), action_time_ms=1_000, time_bank_ms=0)
+        game.table_config(
+            seats=6, tournament=True, forced=ForcedBets(), action_time_ms=1_000, time_bank_ms=0
+        )
     assert refused.value.field == "invito"
     facts = game.facts(
         game.initial_state(
