@@ -5,11 +5,23 @@ stacks PokerKit reaches on the same file. A variant whose game is not registered
 reason. Also: hands our core games play, exported to PHH, read back and replayed by us and by PokerKit to
 the same stacks (``write(read(file))`` round trips).
 
-PokerKit 0.7 plays two situations of short tournament stacks differently from our rules, so its replay of
-our fixed-limit and pot-limit tournament hands is not compared: after a short all-in raise in fixed limit,
-our next raise goes to the next multiple of the bet (G-LIMIT-1, 20 → 28 all-in → 30) where PokerKit wants a
-full bet more (38); and a big blind all-in for less than the small blind still makes the full big blind the
-bet to call (TDA), where PokerKit gives the small blind no action."""
+Every international game's export is checked against PokerKit 0.7 (issue 17): PokerKit's own game classes
+for ``NT FT PO F7S``, classes built from PokerKit's generic parts for ``PT NO FO N5D P5D F5D N7S P7S``
+(``tests/engine/pokerkit_variants.py``), in ring games and in whole tournaments. PokerKit's rules differ from
+ours in a few situations, recognised precisely (:func:`pokerkit_differs`, at the action PokerKit refuses) and
+only those hands skipped, with the reason:
+
+- after a short all-in raise in fixed limit, our next raise goes to the next multiple of the bet (G-LIMIT-1,
+  20 → 28 all-in → 30) where PokerKit wants a full bet more (38);
+- a big blind all-in for no more than the small blind still makes the full big blind the bet to call (TDA),
+  where PokerKit gives the small blind no action;
+- a raise that no other player can call (all the others all-in, or short of the bet already): our rules
+  allow it (G-ACT-2 lists all-in among the actions; the excess is returned, G-SHOW-2), PokerKit refuses it;
+- stud's open pair on 4th street allows the big bet in fixed limit (ST-1); PokerKit has no such option.
+
+And one turn PokerKit gives that we do not: a player who owes nothing while every other player still in is
+all-in (a big blind after a small blind all-in for less) checks in PokerKit; our engine skips that turn,
+since nobody could call a bet. The PokerKit replay supplies that check (chips do not move)."""
 
 from __future__ import annotations
 
