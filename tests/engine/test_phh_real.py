@@ -517,3 +517,67 @@ def test_a_draw_with_a_reshuffle_of_the_discards_replays(seed: int) -> None:
     history = game.export_hand(before, events)
     (again,) = loads_histories(format_history([history]))
     assert replay_hand(again) is None
+
+
+def exported(code: str, seed: int) -> HandHistory:
+    """The ring-game hand ``seed`` of ``code`` (as the export test plays it), written and read back."""
+    game, before, events = play_hand(code, 2 + seed % 5, seed)
+    (history,) = loads_histories(format_history([game.export_hand(before, events)]))
+    return history
+
+
+def test_a_draw_is_written_every_discard_then_every_replacement() -> None:
+    """FD-1 as PHH's files write a draw (and PokerKit plays it): ``p1 sd``, ``p2 sd``, then ``d dh p1``,
+    ``d dh p2``. Our live dealer gives each player's replacements right after the discard; the export
+    writes them after the last discard, and both replays reach the hand's stacks."""
+    hand = exported("N5D", 0)
+    verbs = [(a.verb, a.actor if a.verb == "sd" else a.target) for a in hand.actions]
+    draw = verbs[verbs.index(("sd", 0)) : verbs.index(("sd", 0)) + 4]
+    assert draw == [("sd", 0), ("sd", 1), ("dh", 0), ("dh", 1)]
+    assert replay_hand(hand) is None
+    assert pokerkit_run(hand).stacks == hand.finishing_stacks == (244, 71)
+
+
+def test_a_stud_all_in_is_shown_after_the_seventh_card() -> None:
+    """ST-1 / TDA 16: the hands turned up at an all-in on 6th street are written after the 7th card, with all
+    seven cards (PokerKit loses the pot of a hand shown before its last down card)."""
+    hand = exported("N7S", 4)
+    texts = [a.text for a in hand.actions]
+    shows = [i for i, t in enumerate(texts) if " sm " in t]
+    deals = [i for i, t in enumerate(texts) if t.startswith("d dh")]
+    assert shows and min(shows) > max(deals)
+    assert all(len(texts[i].split()[2]) == 14 for i in shows)  # seven cards each
+    assert replay_hand(hand) is None
+    assert pokerkit_run(hand).stacks == hand.finishing_stacks
+
+
+@pytest.mark.parametrize(
+    ("code", "seed", "refused", "reason"),
+    [
+        ("FT", 52, "p2 cbr 30", "a fixed-limit raise after a short all-in raise"),
+        ("N7S", 32, "p2 cbr 192", "a raise no other player can call"),
+        ("F7S", 53, "p1 cbr 15", "a big bet on 4th street with an open pair (ST-1)"),
+    ],
+)
+def test_where_pokerkit_rules_differ_the_hand_is_recognised(
+    code: str, seed: int, refused: str, reason: str
+) -> None:
+    """The situations of the module doc: our replay plays the hand to its stacks, PokerKit refuses exactly
+    the action the rule is about, and :func:`pokerkit_differs` names the rule."""
+    hand = exported(code, seed)
+    assert replay_hand(hand) is None
+    run = pokerkit_run(hand)
+    assert run.stacks is None and run.refused is not None
+    assert run.refused[1] == refused
+    found = pokerkit_differs(hand, run)
+    assert found is not None and found.startswith(reason)
+
+
+def test_an_unrecognised_pokerkit_difference_fails() -> None:
+    """A difference that is none of the known ones is a failure, never a skip: a file whose finishing
+    stacks are not the ones its actions reach."""
+    hand = exported("NO", 3)
+    assert hand.finishing_stacks is not None
+    wrong = replace(hand, finishing_stacks=(hand.finishing_stacks[0] + 1, *hand.finishing_stacks[1:]))
+    with pytest.raises(AssertionError, match="PokerKit's stacks"):
+        check_in_pokerkit(wrong)
