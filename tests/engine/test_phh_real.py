@@ -13,11 +13,16 @@ only those hands skipped, with the reason:
 
 - after a short all-in raise in fixed limit, our next raise goes to the next multiple of the bet (G-LIMIT-1,
   20 → 28 all-in → 30) where PokerKit wants a full bet more (38);
-- a big blind all-in for no more than the small blind still makes the full big blind the bet to call (TDA),
-  where PokerKit gives the small blind no action;
+- a big blind all-in for less than the big blind still makes the full big blind the bet to call (TDA),
+  where PokerKit makes it what the big blind posted (and below the small blind gives that no action);
 - a raise that no other player can call (all the others all-in, or short of the bet already): our rules
   allow it (G-ACT-2 lists all-in among the actions; the excess is returned, G-SHOW-2), PokerKit refuses it;
-- stud's open pair on 4th street allows the big bet in fixed limit (ST-1); PokerKit has no such option.
+- stud's open pair on 4th street allows the big bet in fixed limit (ST-1); PokerKit has no such option;
+- a stud bring-in all-in above the bring-in but short of the completion: the next player may complete to
+  the small bet (ST-1, as a short all-in does not reopen, G-ACT-2), where PokerKit counts the all-in as the
+  completion and wants a full small bet more;
+- pots won by the same tied players: we split each pot and give its odd chip by G-POT-2 (G-POT-1), where
+  PokerKit merges them and splits once, so the tied winners' stacks differ by odd chips.
 
 And one turn PokerKit gives that we do not: a player who owes nothing while every other player still in is
 all-in (a big blind after a small blind all-in for less) checks in PokerKit; our engine skips that turn,
@@ -242,7 +247,7 @@ def pokerkit_differs(hand: HandHistory, run: PokerKitRun) -> str | None:
     failure. Each case is recognised on PokerKit's state at the action it refuses."""
     state = run.state
     if run.refused is None:
-        return short_big_blind(hand)
+        return merged_split_pots(hand, run) or short_big_blind(hand)
     _, text = run.refused
     words = text.split()
     if len(words) != 3 or words[1] != "cbr":
@@ -257,20 +262,42 @@ def pokerkit_differs(hand: HandHistory, run: PokerKitRun) -> str | None:
     short_all_in = any(state.statuses[i] and state.stacks[i] == 0 and state.bets[i] > 0 for i in others)
     if hand.variant.startswith("F") and short_all_in and (minimum is None or to < minimum):
         return "a fixed-limit raise after a short all-in raise (G-LIMIT-1: to the next multiple of the bet)"
+    completion = hand.small_bet or hand.min_bet
+    if hand.variant.endswith("7S") and state.street_index == 0 and to == completion and short_all_in:
+        return "a stud completion after an all-in short of it (the next player completes to the small bet)"
     if hand.variant == "F7S" and state.street_index == 1 and to - current == hand.big_bet:
         return "a big bet on 4th street with an open pair (ST-1)"
     return short_big_blind(hand)
 
 
+def merged_split_pots(hand: HandHistory, run: PokerKitRun) -> str | None:
+    """Pots won by the same tied players: PokerKit merges them into one and splits it once, we split each
+    pot and give each odd chip by G-POT-2, so those winners' stacks differ by odd chips, in all the same."""
+    if run.stacks is None or hand.finishing_stacks is None:
+        return None
+    differ = [i for i, (a, b) in enumerate(zip(run.stacks, hand.finishing_stacks, strict=True)) if a != b]
+    splits = [
+        {i for i, amount in enumerate(op.amounts) if amount}
+        for op in run.state.operations
+        if isinstance(op, pokerkit.ChipsPushing)
+    ]
+    tied = any(len(winners) >= 2 and set(differ) <= winners for winners in splits)
+    odd = all(abs(run.stacks[i] - hand.finishing_stacks[i]) < hand.player_count for i in differ)
+    if tied and odd and sum(run.stacks) == sum(hand.finishing_stacks):
+        return "pots split by the same players: PokerKit splits them as one, G-POT-2 each with its odd chip"
+    return None
+
+
 def short_big_blind(hand: HandHistory) -> str | None:
-    """A big blind all-in for less than the small blind (TDA: the full big blind is still the bet to call)."""
+    """A big blind all-in for less than the big blind: the full big blind is still the bet to call (TDA),
+    where PokerKit makes it what the big blind posted (and, below the small blind, gives that no action)."""
     blinds = hand.blinds_or_straddles
     if len(blinds) < 2 or not blinds[1]:
         return None
     big = 0 if hand.player_count == 2 else 1  # heads-up PHH reverses the arrays: p1 posts the big blind
     posted = hand.starting_stacks[big] - hand.antes[big]
-    if posted < blinds[1] and posted <= blinds[0]:
-        return "a big blind all-in for no more than the small blind (TDA: the big blind is still the bet)"
+    if posted < blinds[1]:
+        return "a big blind all-in for less than the big blind (TDA: the full big blind is still the bet)"
     return None
 
 
