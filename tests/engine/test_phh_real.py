@@ -608,3 +608,36 @@ def test_an_unrecognised_pokerkit_difference_fails() -> None:
     wrong = replace(hand, finishing_stacks=(hand.finishing_stacks[0] + 1, *hand.finishing_stacks[1:]))
     with pytest.raises(AssertionError, match="PokerKit's stacks"):
         check_in_pokerkit(wrong)
+
+
+def test_pots_the_same_tied_players_win_are_split_each_with_its_odd_chip() -> None:
+    """G-POT-1 / G-POT-2: NT hand 88: p2 and p4 tie (a straight) for a main pot of 537 and a side pot of 9.
+    Each pot is split on its own, each odd chip to the first winner left of the button (p2): p2 +274, p4
+    +272. PokerKit merges the two pots (same winners) and splits 546 evenly."""
+    hand = exported("NT", 88)
+    assert replay_hand(hand) is None
+    assert hand.finishing_stacks == (0, 347, 0, 495, 46)
+    run = pokerkit_run(hand)
+    assert run.stacks == (0, 346, 0, 496, 46)
+    found = pokerkit_differs(hand, run)
+    assert found is not None and found.startswith("pots split by the same players")
+
+
+@pytest.mark.parametrize(
+    ("code", "seed", "number", "reason"),
+    [
+        ("F5D", 6, 5, "a big blind all-in for less than the big blind"),
+        ("P7S", 4, 11, "a stud completion after an all-in short of it"),
+    ],
+)
+def test_tournament_hands_where_pokerkit_rules_differ(code: str, seed: int, number: int, reason: str) -> None:
+    """F5D: the big blind is all-in for 7 of 10; the others call the full big blind (TDA) where PokerKit
+    makes them call 7 and returns 3 each. P7S: the bring-in is all-in for 4, short of the completion to 5;
+    the next player completes to 5 (a short all-in does not reopen, G-ACT-2) where PokerKit wants 9."""
+    game, before, events = tournament_hands(code, seed)[number]
+    (hand,) = loads_histories(format_history([game.export_hand(before, events)]))
+    assert replay_hand(hand) is None
+    run = pokerkit_run(hand)
+    assert run.stacks != hand.finishing_stacks
+    found = pokerkit_differs(hand, run)
+    assert found is not None and found.startswith(reason)
