@@ -21,6 +21,8 @@ only those hands skipped, with the reason:
 - a stud bring-in all-in above the bring-in but short of the completion: the next player may complete to
   the small bet (ST-1, as a short all-in does not reopen, G-ACT-2), where PokerKit counts the all-in as the
   completion and wants a full small bet more;
+- in a ring game, the cap of one bet and three raises does not hold between two players (G-LIMIT-1: the
+  cap holds heads-up in tournaments only), where PokerKit always caps;
 - pots won by the same tied players: we split each pot and give its odd chip by G-POT-2 (G-POT-1), where
   PokerKit merges them and splits once, so the tied winners' stacks differ by odd chips.
 
@@ -262,6 +264,9 @@ def pokerkit_differs(hand: HandHistory, run: PokerKitRun) -> str | None:
     short_all_in = any(state.statuses[i] and state.stacks[i] == 0 and state.bets[i] > 0 for i in others)
     if hand.variant.startswith("F") and short_all_in and (minimum is None or to < minimum):
         return "a fixed-limit raise after a short all-in raise (G-LIMIT-1: to the next multiple of the bet)"
+    playing = [i for i, active in enumerate(state.statuses) if active and state.stacks[i]]
+    if hand.variant.startswith("F") and "No more completion" in run.error and len(playing) <= 2:
+        return "a fixed-limit raise beyond the cap between two players (G-LIMIT-1: no cap heads-up, ring)"
     completion = hand.small_bet or hand.min_bet
     if hand.variant.endswith("7S") and state.street_index == 0 and to == completion and short_all_in:
         return "a stud completion after an all-in short of it (the next player completes to the small bet)"
@@ -292,11 +297,12 @@ def short_big_blind(hand: HandHistory) -> str | None:
     """A big blind all-in for less than the big blind: the full big blind is still the bet to call (TDA),
     where PokerKit makes it what the big blind posted (and, below the small blind, gives that no action)."""
     blinds = hand.blinds_or_straddles
-    if len(blinds) < 2 or not blinds[1]:
+    if len(blinds) < 2:
         return None
-    big = 0 if hand.player_count == 2 else 1  # heads-up PHH reverses the arrays: p1 posts the big blind
+    index = 1 if blinds[1] or hand.player_count == 2 else 0  # a dead small blind: [big, 0, …] (G-BTN-1)
+    big = 0 if hand.player_count == 2 else index  # heads-up PHH reverses the arrays: p1 posts the big blind
     posted = hand.starting_stacks[big] - hand.antes[big]
-    if posted < blinds[1]:
+    if blinds[index] and posted < blinds[index]:
         return "a big blind all-in for less than the big blind (TDA: the full big blind is still the bet)"
     return None
 
