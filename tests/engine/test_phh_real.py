@@ -484,7 +484,7 @@ def test_tournament_hands_with_dead_blinds_replay_here_and_in_pokerkit(code: str
 )
 def test_property_an_exported_hand_replays_to_its_stacks(code: str, players: int, seed: int) -> None:
     """Any hand of any international game, exported and written, reads back to the same text and replays
-    to the stacks the game reached (XX-HH-1: write(read(file)) replays the same)."""
+    to the stacks the game reached (XX-HH-1: write(read(file)) replays the same), here and in PokerKit."""
     if not registered(code):
         return
     game, before, events = play_hand(code, players, seed)
@@ -496,6 +496,7 @@ def test_property_an_exported_hand_replays_to_its_stacks(code: str, players: int
     assert result.difference is None
     assert result.stacks == history.finishing_stacks
     assert sum(history.finishing_stacks or ()) == sum(history.starting_stacks)
+    check_in_pokerkit(again)  # PokerKit reaches the same stacks, or its rules differ (module doc)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -590,6 +591,7 @@ def test_a_stud_all_in_is_shown_after_the_seventh_card() -> None:
         ("FT", 52, "p2 cbr 30", "a fixed-limit raise after a short all-in raise"),
         ("N7S", 32, "p2 cbr 192", "a raise no other player can call"),
         ("F7S", 53, "p1 cbr 15", "a big bet on 4th street with an open pair (ST-1)"),
+        ("F7S", 168, "p2 cbr 25", "a fixed-limit raise beyond the cap between two players"),
     ],
 )
 def test_where_pokerkit_rules_differ_the_hand_is_recognised(
