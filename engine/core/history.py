@@ -25,12 +25,15 @@ What PHH leaves implicit, and how the replay supplies it:
 - A ``sm`` after the hand is over (a winner showing) changes nothing.
 - A player the file skips (real files forget a fold) checks when free, else folds, as PokerKit repairs
   such files.
-- **Draws** (FD-1): our dealer gives the replacements once every player has drawn; a file that deals each
-  player's replacements right after their discard has those deals held back until then. Unknown discarded
-  cards (``sd ????``) are cards of the player's hand.
+- **Draws** (FD-1): a file that writes every discard first and every replacement after (as PHH's files
+  and PokerKit do) has each such deal moved to just after its player's discard; a deal the dealer is not
+  due for yet is held back until it is. Unknown discarded cards (``sd ????``) are cards of the player's
+  hand.
 
 **Export** (:func:`export_hand`): the events of one hand → a standard :class:`HandHistory` (``p1`` the
-first player dealt left of the button, forced bets as PHH arrays, every deal, bet and show).
+first player dealt left of the button, forced bets as PHH arrays, every deal, bet and show; a draw as every
+discard then every replacement, and the hands turned up at an all-in after the rest of the deal, with every
+card held, so that PokerKit replays them: tests/engine/test_phh_real.py).
 """
 
 from __future__ import annotations

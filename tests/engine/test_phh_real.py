@@ -369,8 +369,9 @@ actions = ['d dh p1 ????', 'd dh p2 AhAd', 'p2 cbr 30', 'p1 cc', 'p1 sm ????', '
 
 
 def test_a_draw_file_that_deals_each_replacement_after_its_discard() -> None:
-    """FD-1: PHH files may deal each player's replacements right after their discard; our dealer deals
-    them once everyone has drawn, so those deals wait. Unknown discards come from the player's hand."""
+    """FD-1: PHH files may deal each player's replacements right after their discard, or (as PHH's own files
+    and PokerKit) every discard first and every replacement after: both replay, to the same stacks in
+    PokerKit. Unknown discards come from the player's hand."""
     text = """\
 variant = 'F5D'
 antes = [0, 0, 0]
@@ -385,6 +386,14 @@ finishing_stacks = [108, 98, 94]
 """
     (hand,) = loads_histories(text)
     assert replay_hand(hand) is None
+    grouped = text.replace(
+        "'p1 sd 7c2s', 'd dh p1 Ad9h', 'p2 sd ??????', 'd dh p2 ??????', 'p3 sd 5s3d', 'd dh p3 Qh4c',",
+        "'p1 sd 7c2s', 'p2 sd ??????', 'p3 sd 5s3d', 'd dh p1 Ad9h', 'd dh p2 ??????', 'd dh p3 Qh4c',",
+    )
+    assert grouped != text
+    (discards_first,) = loads_histories(grouped)
+    assert replay_hand(discards_first) is None
+    assert pokerkit_run(discards_first).stacks == (108, 98, 94)
 
 
 def tournament_hands(code: str, seed: int, seats: int = 6) -> list[tuple[Any, Any, list[Any]]]:
