@@ -25,12 +25,15 @@ What PHH leaves implicit, and how the replay supplies it:
 - A ``sm`` after the hand is over (a winner showing) changes nothing.
 - A player the file skips (real files forget a fold) checks when free, else folds, as PokerKit repairs
   such files.
-- **Draws** (FD-1): our dealer gives the replacements once every player has drawn; a file that deals each
-  player's replacements right after their discard has those deals held back until then. Unknown discarded
-  cards (``sd ????``) are cards of the player's hand.
+- **Draws** (FD-1): a file that writes every discard first and every replacement after (as PHH's files
+  and PokerKit do) has each such deal moved to just after its player's discard; a deal the dealer is not
+  due for yet is held back until it is. Unknown discarded cards (``sd ????``) are cards of the player's
+  hand.
 
 **Export** (:func:`export_hand`): the events of one hand → a standard :class:`HandHistory` (``p1`` the
-first player dealt left of the button, forced bets as PHH arrays, every deal, bet and show).
+first player dealt left of the button, forced bets as PHH arrays, every deal, bet and show; a draw as every
+discard then every replacement, and the hands turned up at an all-in after the rest of the deal, with every
+card held, so that PokerKit replays them: tests/engine/test_phh_real.py).
 """
 
 from __future__ import annotations
@@ -73,6 +76,9 @@ from engine.core.model import (
     SeatPlayer,
     ShowHand,
     StartHand,
+    StockReshuffled,
+    StreetStarted,
+    TurnStarted,
     UncalledBetReturned,
 )
 from engine.core.spec import Evaluation, GameSpec
@@ -453,7 +459,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         return None
 
-    for index, action in enumerate(history.actions, 1):
+    for index, action in _replacements_after_discards(history.actions):
         if action.verb == "":
             continue
         problem = settle()
@@ -521,6 +527,37 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
     return None
 
 
+def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, Action]]:
+    """The file's actions with their 1-based indices, in the order our dealer plays a draw (FD-1): each
+    player's replacements right after their discard. PHH files (and PokerKit) write every discard of the
+    draw first, then every replacement (``p1 sd …``, ``p2 sd …``, ``d dh p1 …``, ``d dh p2 …``): each such
+    ``dh`` is moved to just after its player's discard."""
+    indexed = list(enumerate(actions, 1))
+    result: list[tuple[int, Action]] = []
+    i = 0
+    while i < len(indexed):
+        j = i
+        while j < len(indexed) and indexed[j][1].verb == "sd":
+            j += 1
+        k = j
+        while k < len(indexed) and indexed[k][1].verb == "dh":
+            k += 1
+        discards, deals = indexed[i:j], indexed[j:k]
+        if len(discards) < 2 or not deals:
+            result.append(indexed[i])
+            i += 1
+            continue
+        for discard in discards:
+            result.append(discard)
+            deal = next((d for d in deals if d[1].target == discard[1].actor), None)
+            if deal is not None:
+                deals.remove(deal)
+                result.append(deal)
+        result.extend(deals)
+        i = k
+    return result
+
+
 def _discards(written: tuple[Card | None, ...], holding: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards a ``sd`` discards: the known ones, and for each unknown ``??`` a card of the player's hand
     the file does not name (the last ones dealt first)."""
@@ -580,6 +617,17 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     p: dict[int, str] = {}
     held: dict[int, list[Card]] = {}
     straddler: int | None = None
+    drawing = False  # a draw street (FD-1): its replacements are written after every discard
+    replacements: list[str] = []
+    shows: list[int] = []  # hands turned up, written once the cards still to come are dealt
+
+    def flush_shows() -> None:
+        """Write the pending shows: PHH shows every card held, down and up (stud). A hand turned up at an
+        all-in (TDA 16) is written after the rest of the deal, with every card (a stud hand's 7th card too:
+        PokerKit loses the pot of a hand shown before its last down card)"""
+        texts.extend(f"{p[seat]} sm {_cards_text(held.get(seat, ()))}" for seat in shows)
+        shows.clear()
+
     for event in events:
         if isinstance(event, HandStarted):
             started = event
@@ -587,9 +635,19 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             continue
         if started is None or ended is not None:
             continue
-        if isinstance(event, CardsDealt):
+        if replacements and not isinstance(event, CardsDealt | Discarded | TurnStarted | StockReshuffled):
+            texts.extend(replacements)  # as PHH and PokerKit have it: every discard, then every deal
+            replacements.clear()
+        if shows and isinstance(
+            event, Checked | Called | BetPlaced | Raised | Folded | Discarded | HandMucked
+        ):
+            flush_shows()
+        if isinstance(event, StreetStarted):
+            drawing = event.draw
+        elif isinstance(event, CardsDealt):
             held.setdefault(event.seat, []).extend((*event.down, *event.up))
-            texts.append(f"d dh {p[event.seat]} {_cards_text((*event.down, *event.up))}")
+            text = f"d dh {p[event.seat]} {_cards_text((*event.down, *event.up))}"
+            (replacements if drawing else texts).append(text)
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {_cards_text(event.cards)}")
         elif isinstance(event, ForcedBetPosted) and event.kind == "bring_in":
@@ -605,12 +663,14 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         elif isinstance(event, Discarded):
             held[event.seat] = [c for c in held.get(event.seat, ()) if c not in event.cards]
             texts.append(f"{p[event.seat]} sd {_cards_text(event.cards)}".rstrip())
-        elif isinstance(event, HandShown):  # PHH shows every card held, down and up (stud)
-            texts.append(f"{p[event.seat]} sm {_cards_text(held.get(event.seat, event.cards))}")
+        elif isinstance(event, HandShown):
+            shows.append(event.seat)
         elif isinstance(event, HandMucked):
             texts.append(f"{p[event.seat]} sm")
         elif isinstance(event, HandEnded):
             ended = event
+    texts.extend(replacements)
+    flush_shows()
     if started is None or ended is None:
         raise ValueError("the events hold no complete hand")
     order = list(started.dealt)
