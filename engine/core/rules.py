@@ -171,9 +171,11 @@ def _take(stock: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if stock[:count] == cards:
         return stock[count:]
     rest = list(stock)
+    codes = [card.code for card in stock]  # compared in C (a card's __eq__ is Python's)
     try:
         for card in cards:
-            rest.remove(card)  # a few cards: list.remove beats a set and a generator
+            index = codes.index(card.code)
+            del rest[index], codes[index]
     except ValueError:  # a card not in the stock (or named twice): keep every other card
         gone = set(cards)
         return tuple(card for card in stock if card not in gone)
