@@ -9,7 +9,7 @@ All amounts are chips (``int``, ``>= 0``; ``0``: not used).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 __all__ = ["FORCED_BET_FIELDS", "ForcedBets", "ForcedBetsRefused"]
@@ -50,7 +50,7 @@ class ForcedBets:
 
     def to_dict(self) -> dict[str, int]:
         """The non-zero fields (the JSON of events and forms: ``{"small_blind": 100, "big_blind": 200}``)."""
-        return {k: v for k, v in asdict(self).items() if v}
+        return {name: value for name in FORCED_BET_FIELDS if (value := getattr(self, name))}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ForcedBets:
@@ -63,7 +63,7 @@ class ForcedBets:
 
     def used(self) -> frozenset[str]:
         """The names of the fields that are not zero."""
-        return frozenset(k for k, v in asdict(self).items() if v)
+        return frozenset(name for name in FORCED_BET_FIELDS if getattr(self, name))
 
 
 FORCED_BET_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ForcedBets))

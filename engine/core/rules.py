@@ -106,6 +106,7 @@ from engine.core.model import (
     UncalledBetReturned,
 )
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
+from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 
@@ -169,8 +170,16 @@ def _take(stock: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
     count = len(cards)
     if stock[:count] == cards:
         return stock[count:]
-    gone = set(cards)
-    return tuple(card for card in stock if card not in gone)
+    rest = list(stock)
+    codes = [card.code for card in stock]  # compared in C (a card's __eq__ is Python's)
+    try:
+        for card in cards:
+            index = codes.index(card.code)
+            del rest[index], codes[index]
+    except ValueError:  # a card not in the stock (or named twice): keep every other card
+        gone = set(cards)
+        return tuple(card for card in stock if card not in gone)
+    return tuple(rest)
 
 
 def evolve(state: CoreState, event: Event) -> CoreState:
@@ -758,9 +767,26 @@ def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
     try:
         if spec.evaluation is Evaluation.OMAHA:
             return evaluator.omaha(down, board).label_en
-        return evaluator.evaluate((*down, *up, *board)).label_en
+        cards = (*down, *up, *board)
+        codes = [card.code for card in cards]
+        if 5 <= len(codes) <= 7 and len(set(codes)) == len(codes):
+            value = evaluator.key(codes)
+            label = _LABELS.get(value)  # every showdown names a hand: the name of a value is read once
+            if label is None:
+                label = evaluator.evaluate(cards).label_en
+                if value >> 20 not in _SUITED:  # a flush's name has its suit, which the value has not
+                    _LABELS[value] = label
+            return label
+        return evaluator.evaluate(cards).label_en
     except ValueError:
         return ""
+
+
+_LABELS: dict[int, str] = {}
+"""English hand names by standard value (at most 7,462 values), flushes and straight flushes excepted."""
+_SUITED = frozenset(
+    category.strength(Ranking.STANDARD) for category in (Category.FLUSH, Category.STRAIGHT_FLUSH)
+)
 
 
 def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotLayout:
