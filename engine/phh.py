@@ -403,8 +403,6 @@ _TOML_ARRAY_LINE = re.compile(rf"[ \t]*(?:(?P<item>{_TOML_SCALAR})[ \t]*(?P<comm
 _TOML_ARRAY_END = re.compile(rf"[ \t]*\][ \t]*{_COMMENT}")
 
 
-_LOCAL_TIME = datetime.time
-"""A TOML local time's type (a value, not a clock: test_purity looks for ``….time(…)`` calls)."""
 
 
 def _toml_scalar(text: str) -> Any:
@@ -416,7 +414,7 @@ def _toml_scalar(text: str) -> Any:
     if text == "false":
         return False
     if len(text) == 8 and text[2] == ":":
-        return _LOCAL_TIME(int(text[:2]), int(text[3:5]), int(text[6:]))  # ValueError: out of range
+        return datetime.time(int(text[:2]), int(text[3:5]), int(text[6:]))  # ValueError: out of range
     return Decimal(text) if "." in text else int(text)
 
 
