@@ -313,14 +313,8 @@ def register(game: Game) -> Game:
     return game
 
 
-def _load() -> None:
-    if not _REGISTRY:
-        import engine.games  # noqa: F401  (registers every game of the engine)
-
-
 def find_game(code: str) -> Game:
     """The game registered under ``code`` (``"NT"``, ``"PIT"``, …). Raises :class:`UnknownGame`."""
-    _load()
     game = _REGISTRY.get(code) if isinstance(code, str) else None
     if game is None:
         raise UnknownGame(code, _REGISTRY)
@@ -329,5 +323,4 @@ def find_game(code: str) -> Game:
 
 def games() -> tuple[Game, ...]:
     """Every registered game, by code."""
-    _load()
     return tuple(_REGISTRY[code] for code in sorted(_REGISTRY))
