@@ -1,7 +1,7 @@
 """Every game of the engine, registered by variant code on import (:func:`engine.core.game.register`).
 
-Each module of this package registers its games; :func:`engine.core.find_game` imports this package the
-first time a game is asked for.
+Each module of this package registers its games; the ``engine`` package imports this one first, so that
+:func:`engine.core.find_game` finds every game while the registry itself imports none (no import circle).
 """
 
 from engine.games import (
