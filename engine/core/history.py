@@ -286,6 +286,8 @@ class _Run:
     def apply(self, command: Command) -> None:
         self.state, events = self.game.apply(self.state, command)
         for event in events:
+            if type(event) not in _NOTED:  # most events (turns, bets): one look-up, not six isinstance
+                continue
             if isinstance(event, CardsDealt):
                 self.held.setdefault(event.seat, []).extend((*event.down, *event.up))
             elif isinstance(event, Discarded):
@@ -306,6 +308,10 @@ class _Run:
         if hand is None or not hand.showdown or hand.to_act is None:
             return None
         return int(hand.to_act)
+
+
+_NOTED = frozenset({CardsDealt, Discarded, HandShown, PotAwarded, UncalledBetReturned, HandEnded})
+"""The events :meth:`_Run.apply` notes."""
 
 
 def _command(action: Action, cards: tuple[Card, ...]) -> Command:
