@@ -539,6 +539,8 @@ def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, A
     draw first, then every replacement (``p1 sd …``, ``p2 sd …``, ``d dh p1 …``, ``d dh p2 …``): each such
     ``dh`` is moved to just after its player's discard."""
     indexed = list(enumerate(actions, 1))
+    if not any(action.verb == "sd" for action in actions):  # no draw: nothing to move
+        return indexed
     result: list[tuple[int, Action]] = []
     i = 0
     while i < len(indexed):
