@@ -851,6 +851,8 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
         actor = _player(body[0], players, where)  # raises the reason
     verb, rest = body[1], body[2:]
     if verb == "cbr":
+        if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():  # a whole amount: no decimals
+            return Action(text, actor, verb, illegal=illegal), Decimal(int(rest[0]))
         if len(rest) != 1 or not _AMOUNT.fullmatch(rest[0]):
             raise MalformedHistory(where, f"{text!r}: 'cbr' takes one amount, like 40 or 3.50")
         amount = Decimal(rest[0])

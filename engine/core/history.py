@@ -41,7 +41,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import IllegalAction
@@ -229,6 +229,10 @@ class _Cards:
 
     def fill(self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...]) -> tuple[Card, ...]:
         """``written`` with each unknown card replaced by one the file never names (see the module doc)."""
+        if not any(card is None for card in written):  # every card known (the usual case)
+            known = cast(tuple[Card, ...], written)
+            self.used.update(known)
+            return known
         revealed = self.revealed.get(seat, [])
         written = tuple(
             card if card is not None or not revealed else revealed.pop(0) for card in written
