@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, cast
 
 from engine.cards import Card, Deck, format_cards
@@ -172,6 +173,8 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     return forced, tuple(posts)
 
 
+_CODE = attrgetter("code")
+
 # --- unknown cards ----------------------------------------------------------------------------------------
 
 
@@ -243,7 +246,9 @@ class _Cards:
             result = tuple(card for card in written if card is not None)
             self.used.update(result)
             return result
-        free = [c for c in Deck.standard().cards if c not in self.named and c not in self.used]
+        taken = set(map(_CODE, self.named))  # codes, hashed in C (a card's __hash__ is Python's)
+        taken.update(map(_CODE, self.used))
+        free = [c for c in Deck.standard().cards if c.code not in taken]
         chosen: tuple[Card, ...] = tuple(free[:missing])
         if seat in self.to_showdown:
             known_hole = self.holes.get(seat, [])
