@@ -110,19 +110,72 @@ from engine.tournament.structure import (
 )
 
 __all__ = [
-    "MAX_SEATS", "MIN_SEATS", "PRESETS", "AdjustChips", "AdjustClock", "AdvanceLevel", "ChipsAdjusted",
-    "ClockAdjusted", "ClockPaused", "ClockResumed", "ConfirmArrival", "ConfirmDeparture",
-    "CreateTournament", "Disqualify", "EliminationUndone", "FinalTableReached", "Finish",
-    "HandForHandEnded", "HandForHandStarted", "HandRecorded", "LateRegister", "LateRegistrationClosed",
-    "Level", "LevelStarted", "MoveCancelled", "MovePlayer", "MoveRequested", "MttConfig", "MttState",
-    "PauseClock", "PlayerArrived", "PlayerDeparted", "PlayerDisqualified", "PlayerFinished",
-    "PlayerLateRegistered", "PlayerMoved", "PlayerRegistered", "PlayerUnregistered", "RecordHand",
-    "Register", "ResumeClock", "StartTournament", "Status", "TableBroken", "TableOpened",
-    "TournamentConfigRefused", "TournamentCreated", "TournamentError", "TournamentFinished",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "PRESETS",
+    "SIT_AND_GO_MAX_SEATS",
+    "AdjustChips",
+    "AdjustClock",
+    "AdvanceLevel",
+    "ChipsAdjusted",
+    "ClockAdjusted",
+    "ClockPaused",
+    "ClockResumed",
+    "ConfirmArrival",
+    "ConfirmDeparture",
+    "CreateTournament",
+    "Disqualify",
+    "EliminationUndone",
+    "FinalTableReached",
+    "Finish",
+    "HandForHandEnded",
+    "HandForHandStarted",
+    "HandRecorded",
+    "LateRegister",
+    "LateRegistrationClosed",
+    "Level",
+    "LevelStarted",
+    "MoveCancelled",
+    "MovePlayer",
+    "MoveRequested",
+    "MttConfig",
+    "MttState",
+    "PauseClock",
+    "PlayerArrived",
+    "PlayerDeparted",
+    "PlayerDisqualified",
+    "PlayerFinished",
+    "PlayerLateRegistered",
+    "PlayerMoved",
+    "PlayerRegistered",
+    "PlayerUnregistered",
+    "RecordHand",
+    "Register",
+    "ResumeClock",
+    "StartTournament",
+    "Status",
+    "TableBroken",
+    "TableOpened",
+    "TournamentConfigRefused",
+    "TournamentCreated",
+    "TournamentError",
+    "TournamentFinished",
     "TournamentStarted",
-    "UndoLastElimination", "Unregister", "chips_in_play", "chips_issued", "config_game", "decide", "evolve",
-    "level_forced", "may_start_hand", "next_hand", "replay", "sit_and_go_config", "starts_now",
-    "structure_preset", "table_of",
+    "UndoLastElimination",
+    "Unregister",
+    "chips_in_play",
+    "chips_issued",
+    "config_game",
+    "decide",
+    "evolve",
+    "level_forced",
+    "may_start_hand",
+    "next_hand",
+    "replay",
+    "sit_and_go_config",
+    "starts_now",
+    "structure_preset",
+    "table_of",
 ]  # fmt: skip
 
 NO_FORCED_BETS = ForcedBets()
@@ -277,6 +330,9 @@ class MttConfig:
     tournaments created before: poker all'italiana at ``limit``, :func:`config_game`), each level may name
     its own (mixed games). ``auto_start``: a sit-and-go, which starts as soon as ``max_players`` are
     registered (the service starts it: :func:`starts_now`; :func:`sit_and_go_config` builds one).
+    ``sit_and_go``: a sit-and-go (one table, a fixed field: :func:`sit_and_go_config`), shown as one; its
+    table seats up to nine players even in the Italian games (IT-DECK-1), and a structure of inviti only may
+    hold an invito of 0 (no ante), as the sit-and-gos before issue 17.
     """
 
     name: str
@@ -298,6 +354,11 @@ class MttConfig:
     min_players: int = 2
     game: str = ""
     auto_start: bool = False
+    sit_and_go: bool = False
+
+
+SIT_AND_GO_MAX_SEATS = 9
+"""The most seats of a sit-and-go's one table (a game with fewer seats: its own maximum)."""
 
 
 def config_game(config: MttConfig) -> str:
@@ -313,6 +374,7 @@ def sit_and_go_config(config: MttConfig) -> MttConfig:
     the sit-and-gos before issue 17)."""
     return _dc_replace(
         config,
+        sit_and_go=True,
         late_registration_levels=0,
         max_entries=1,
         hand_for_hand=False,
@@ -1505,7 +1567,7 @@ def _validate(config: MttConfig) -> None:
     if not isinstance(config.name, str) or not config.name.strip():
         refuse("Il torneo deve avere un nome.", "the tournament needs a name")
     game = _game_of(config.game or legacy_game(config.limit.value), "game")
-    most = table_max_seats(game)
+    most = _most_seats(config, game)
     if not _is_int(config.seats) or not MIN_SEATS <= config.seats <= most:
         raise TournamentConfigRefused(
             "seats",
@@ -1522,7 +1584,7 @@ def _validate(config: MttConfig) -> None:
             refuse("Livelli non validi.", "every level needs a positive duration")
         if level.is_break:
             continue
-        if level.forced is None and level.invito < 1:
+        if level.forced is None and level.invito < (0 if config.sit_and_go and _legacy(config) else 1):
             refuse(
                 "L'invito di ogni livello deve essere almeno 1.", "every playing level needs an invito >= 1"
             )
@@ -1564,6 +1626,15 @@ def _validate(config: MttConfig) -> None:
         )
 
 
+def _most_seats(config: MttConfig, game: Game) -> int:
+    """The most seats of the tournament's tables of ``game``: a sit-and-go's one table up to
+    :data:`SIT_AND_GO_MAX_SEATS` (the game's own maximum if lower), else
+    :func:`~engine.tournament.structure.table_max_seats`."""
+    if config.sit_and_go:
+        return min(SIT_AND_GO_MAX_SEATS, game.max_seats)
+    return table_max_seats(game)
+
+
 def _game_of(code: str, field: str) -> Game:
     """The registered game ``code``, or a refusal naming ``field``."""
     try:
@@ -1576,12 +1647,15 @@ def _check_level(config: MttConfig, number: int, level: Level) -> None:
     """A playing level's game exists and seats the tables, and its forced bets fit it
     (``Game.check_forced_bets``). Raises :class:`TournamentConfigRefused` naming ``levels``."""
     game = _game_of(level_game(config, level), "levels")
-    if config.seats > table_max_seats(game):
+    most = _most_seats(config, game)
+    if config.seats > most:
         raise TournamentConfigRefused(
             "levels",
-            f"Livello {number}: {game.short_name} ha al più {table_max_seats(game)} posti per tavolo.",
-            f"level {number}: {game.short_name} seats at most {table_max_seats(game)} a table",
+            f"Livello {number}: {game.short_name} ha al più {most} posti per tavolo.",
+            f"level {number}: {game.short_name} seats at most {most} a table",
         )
+    if config.sit_and_go and _legacy(config):
+        return  # a structure of inviti, as the sit-and-gos before issue 17 (0: no invito)
     forced = level_forced(level)
     try:
         game.check_forced_bets(forced)
