@@ -1,8 +1,9 @@
 """The tournament projection registered with :mod:`eventstore.projections` (rebuild and verify): one model
 for every tournament (issue 17), :class:`~tournaments.models.Tournament` rows written by
 :func:`tournaments.mtt.row`. Two registrations, one per stream prefix, each owning the rows of its streams:
-``mtt`` (``mtt-<id>``: multi-table tournaments and sit-and-gos) and ``tournaments`` (``tournament-<id>``:
-the sit-and-gos created before the one tournament model, read through the multi-table decider)."""
+``tournaments`` (``mtt-<id>``: every tournament, multi-table and sit-and-go) and ``tournaments-v1``
+(``tournament-<id>``: the sit-and-gos created before the one tournament model, read through the multi-table
+decider). ``manage.py rebuild_projections tournaments tournaments-v1`` rebuilds both."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def clear() -> None:
 
 
 PROJECTION = register(
-    Projection("tournaments", mtt.LEGACY_PREFIX, compute, current, write, clear, reset_sequence)
+    Projection("tournaments-v1", mtt.LEGACY_PREFIX, compute, current, write, clear, reset_sequence)
 )
 
 
@@ -80,5 +81,5 @@ def clear_mtt() -> None:
 
 
 MTT_PROJECTION = register(
-    Projection("mtt", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
+    Projection("tournaments", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
 )
