@@ -1584,9 +1584,11 @@ def _validate(config: MttConfig) -> None:
             refuse("Livelli non validi.", "every level needs a positive duration")
         if level.is_break:
             continue
-        if level.forced is None and level.invito < (0 if config.sit_and_go and _legacy(config) else 1):
+        least = 0 if config.sit_and_go and _legacy(config) else 1  # a sit-and-go's invito may be 0
+        if level.forced is None and level.invito < least:
             refuse(
-                "L'invito di ogni livello deve essere almeno 1.", "every playing level needs an invito >= 1"
+                f"L'invito di ogni livello deve essere almeno {least}.",
+                f"every playing level needs an invito >= {least}",
             )
         _check_level(config, number, level)
     if levels[0].is_break or levels[-1].is_break:
