@@ -1,7 +1,8 @@
 """The multi-table tournament (MTT) for Poker all'italiana as a pure decider (rules T-SEAT-1, T-LEVEL-1,
 T-BAL-1, T-BAL-2, T-ELIM-1, T-H4H-1, T-PAY-1, T-SITOUT-1, G-DRAW-1). A sit-and-go is an MTT with one table
-that starts when full: :attr:`MttConfig.auto_start`, :func:`sit_and_go_config`, :func:`starts_now`. (Streams
-of the former sit-and-go decider are read through :func:`engine.tournament.sitgo.to_mtt`.)
+that starts when full: :attr:`MttConfig.auto_start`, :func:`sit_and_go_config`, :func:`starts_now` (issue 17:
+one tournament model, this is the only tournament decider). Streams of the former sit-and-go decider are read
+through :func:`engine.tournament.sitgo.upcast`.
 
 ``decide(state, command) -> events`` raises :class:`TournamentError` (Italian
 ``str()``, English ``.english``) and leaves nothing half done; ``evolve(state, event) -> state`` is total;
@@ -59,7 +60,8 @@ Players busting in a hand are not departures: the table engine drops a player wi
 - *Disqualification*: the player finishes at once at the current last place; their chips leave play; they
   get that place's prize and nothing more and may not re-enter.
 - *Winner*: stays in ``remaining`` and seated at the final table; :class:`PlayerFinished` with position 1.
-- Table ids are positive and never reused; ``seats`` is 2–6 (Italian tables).
+- Table ids are positive and never reused; ``seats`` is 2–6 at an Italian multi-table tournament's tables,
+  2 to the game's most in other games, and 2–9 at a sit-and-go's one table (:data:`SIT_AND_GO_MAX_SEATS`).
 """
 
 from __future__ import annotations
