@@ -273,6 +273,8 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         "family": game.family.value,
         "partials": partials(game),
         "view": table_view,
+        # the table's hand count across its games (a mixed-game table does not start again at "Hand 1")
+        "hand_number": loaded.hands_before + getattr(table_view, "hand_number", 0),
         "seats": seats,
         "max6": n <= 6,
         "my_seat": seat,

@@ -648,13 +648,12 @@ def act(
 
 
 def start_command(
-    loaded: Loaded, at: int, forced: ForcedBets | int | None, seed: bytes | None = None
+    loaded: Loaded, at: int, forced: ForcedBets | None, seed: bytes | None = None
 ) -> Command:
     """The game's command starting the next hand (``Game.start_command``): a fresh 256-bit seed
     (``secrets``; ``seed``: a fixed one, for tests) shuffles the game's deck for the players it deals in
     (the Italian deck per IT-DECK-1), and the command carries ``sha256(seed)`` and
-    :data:`engine.shuffle.ALGORITHM`. ``forced``: the level's forced bets (``None``: the table's; an
-    ``int``: an invito, as before issue 17).
+    :data:`engine.shuffle.ALGORITHM`. ``forced``: the level's forced bets (``None``: the table's).
 
     Side effect: the seed is stored in :class:`~tables.models.HandSeed` for this table and hand number, so
     call it inside the transaction that appends the hand's start (``handle``'s ``decide``): a refused or
@@ -664,9 +663,6 @@ def start_command(
     button = first_button(loaded) if loaded.facts.hand_number == 0 else None
     secret = seed or secrets.token_bytes(SEED_BYTES)
     number = loaded.hand_number + 1
-    if isinstance(forced, int):
-        forced = ForcedBets(invito=forced)
-
     def deal(deck: Deck) -> tuple[Card, ...]:
         return shuffle(deck.cards, secret)
 

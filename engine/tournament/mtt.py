@@ -271,7 +271,9 @@ def structure_preset(name: str, starting_stack: int = 10_000, game: str = "") ->
     ``game``: a variant code (issue 17): the levels carry that game's forced bets
     (:func:`engine.tournament.structure.forced_preset`: blinds with a big-blind ante from level 3 for
     hold'em, Omaha and draw; ante, bring-in and bets for stud; the invito for poker all'italiana) on the
-    same clocks and breaks; ``""``: poker all'italiana as described below (``forced`` left ``None``).
+    same clocks and breaks, a turbo starting at 100 big blinds and a hyper at 25 (stud: 20 small bets)
+    where a regular starts at 200 (:data:`engine.tournament.structure.PRESET_DEPTH`); ``""``: poker
+    all'italiana as described below (``forced`` left ``None``).
 
     24 playing levels whose invito, for a 10,000-chip stack, is 25, 35, 50, 70, 100, 125, 175, 250, … up to
     50,000 (each level 25–43 % above the previous one: the steps 1, 1.4, 2, 2.8, 4, 5, 7 repeated per power
@@ -294,7 +296,7 @@ def structure_preset(name: str, starting_stack: int = 10_000, game: str = "") ->
     previous = 0
     if game:
         try:
-            forced_levels = forced_preset(find_game(game), starting_stack)
+            forced_levels = forced_preset(find_game(game), starting_stack, name)
         except (UnknownGame, ForcedBetsRefused) as error:
             raise TournamentConfigRefused("game", f"Gioco non valido: {error}", str(error)) from error
         for index, forced in enumerate(forced_levels):

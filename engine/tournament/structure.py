@@ -26,7 +26,8 @@ from fractions import Fraction
 from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, find_game
 
 __all__ = [
-    "BIG_BLIND_ANTE_FROM", "BLIND_STEPS", "INVITO_STEPS", "ITALIAN_MTT_MAX_SEATS", "STUD_STEPS",
+    "BIG_BLIND_ANTE_FROM", "BLIND_STEPS", "INVITO_STEPS", "ITALIAN_MTT_MAX_SEATS", "PRESET_DEPTH",
+    "PRESET_LEVELS", "STUD_STEPS",
     "LevelLine", "LevelLineError", "chips", "describe", "fit_forced", "forced_at", "forced_preset",
     "headline", "is_blind_game", "legacy_game", "nice", "parse_level", "table_max_seats",
 ]  # fmt: skip
@@ -46,14 +47,26 @@ INVITO_STEPS = (
 BLIND_STEPS = (
     50, 100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1500,
     2000, 2500, 3000, 4000, 5000, 6000, 8000, 10_000, 12_000, 15_000, 20_000, 25_000,
+    30_000, 40_000, 50_000, 60_000, 80_000,
 )  # fmt: skip
-"""The big blinds of the blind games' preset for a 10,000-chip stack (200 big blinds deep at level 1)."""
+"""The big blinds of the blind games' presets for a 10,000-chip stack; a preset plays 24 of them from its
+:data:`PRESET_DEPTH` step (regular: 200 big blinds deep at level 1)."""
 
 STUD_STEPS = (
     100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1500, 2000,
     2500, 3000, 4000, 5000, 6000, 8000, 10_000, 12_000, 15_000, 20_000, 25_000, 30_000,
+    40_000, 50_000, 60_000, 80_000, 100_000,
 )  # fmt: skip
-"""The small bets of the stud preset for a 10,000-chip stack."""
+"""The small bets of the stud presets for a 10,000-chip stack (24 of them from :data:`PRESET_DEPTH`)."""
+
+PRESET_LEVELS = 24
+"""Playing levels of a preset structure."""
+
+PRESET_DEPTH = {"regular": 0, "turbo": 1, "hyper": 5}
+"""The step of :data:`BLIND_STEPS` / :data:`STUD_STEPS` a preset of the blind games and stud starts at: as
+real structures do, a turbo starts shallower than a regular (100 big blinds instead of 200) and a hyper
+much shallower (25 big blinds; 20 small bets in stud). Poker all'italiana keeps issue 5's inviti for every
+preset (they differ by the clock only)."""
 
 BIG_BLIND_ANTE_FROM = 3
 """The first level (1-based) of a blind game's preset with a big-blind ante (G-ANTE-1)."""
@@ -159,18 +172,24 @@ def forced_at(game: Game, amount: int, level: int) -> ForcedBets:
     return fit_forced(game, proposed)
 
 
-def forced_preset(game: Game, starting_stack: int = 10_000) -> tuple[ForcedBets, ...]:
-    """The forced bets of the 24 playing levels of a preset structure (T-LEVEL-1) for ``game``
-    (:func:`forced_at`), their headline amounts scaled by ``starting_stack / 10_000`` and always rising:
-    the invito of poker all'italiana (:data:`INVITO_STEPS`, as the preset of issue 5, three significant
-    figures), stud's small bet (:data:`STUD_STEPS`), the blind games' big blind (:data:`BLIND_STEPS`; two
-    significant figures, :func:`nice`)."""
+def forced_preset(
+    game: Game, starting_stack: int = 10_000, preset: str = "regular"
+) -> tuple[ForcedBets, ...]:
+    """The forced bets of the 24 playing levels of the ``preset`` structure (T-LEVEL-1; ``"regular"``,
+    ``"turbo"``, ``"hyper"``: :data:`PRESET_DEPTH`) for ``game`` (:func:`forced_at`), their headline
+    amounts scaled by ``starting_stack / 10_000`` and always rising: the invito of poker all'italiana
+    (:data:`INVITO_STEPS`, as the preset of issue 5, three significant figures, the same for every preset),
+    stud's small bet (:data:`STUD_STEPS`), the blind games' big blind (:data:`BLIND_STEPS`; two
+    significant figures, :func:`nice`). Raises ``KeyError`` for an unknown ``preset``."""
+    depth = PRESET_DEPTH[preset]
     if game.family is GameFamily.ITALIAN:
         amounts = _rising([_nice3(Fraction(s * starting_stack, 10_000)) for s in INVITO_STEPS])
     elif game.family is GameFamily.STUD:
-        amounts = _rising([max(2, a) for a in _scaled(STUD_STEPS, starting_stack)])
+        steps = STUD_STEPS[depth : depth + PRESET_LEVELS]
+        amounts = _rising([max(2, a) for a in _scaled(steps, starting_stack)])
     else:
-        amounts = _rising([max(2, a) for a in _scaled(BLIND_STEPS, starting_stack)])
+        steps = BLIND_STEPS[depth : depth + PRESET_LEVELS]
+        amounts = _rising([max(2, a) for a in _scaled(steps, starting_stack)])
     return tuple(forced_at(game, amount, number) for number, amount in enumerate(amounts, start=1))
 
 

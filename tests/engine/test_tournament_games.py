@@ -238,12 +238,32 @@ def test_italian_presets_are_those_of_issue_5() -> None:
 def test_holdem_presets_have_blinds_and_a_big_blind_ante_from_level_three() -> None:
     levels = [lv for lv in structure_preset("turbo", 10_000, "NT") if not lv.is_break]
     forced = [lv.forced for lv in levels]
-    assert forced[0] == blinds(25, 50) and forced[1] == blinds(50, 100)
-    assert forced[2] == blinds(75, 150, 150)
+    assert forced[0] == blinds(50, 100) and forced[1] == blinds(75, 150)
+    assert forced[2] == blinds(100, 200, 200)
     assert all(f is not None and f.small_blind * 2 == f.big_blind for f in forced)
     assert all(f is not None and f.big_blind_ante == f.big_blind for f in forced[2:])
     assert all(a.invito < b.invito for a, b in itertools.pairwise(levels))
     assert decide(MttState(), CreateTournament(holdem(levels=structure_preset("hyper", 1500, "NT"))))
+
+
+def test_a_turbo_starts_shallower_than_a_regular_and_a_hyper_much_shallower() -> None:
+    """Presets that look like real structures (issue 17, T-LEVEL-1): 200 big blinds deep at level 1 in a
+    regular, 100 in a turbo, 25 in a hyper; stud 100, 67 and 20 small bets; 24 playing levels each, always
+    rising; poker all'italiana keeps issue 5's inviti whatever the preset."""
+    for stack in (1_000, 10_000, 20_000):
+        depth = {}
+        for name in mtt.PRESETS:
+            levels = [lv for lv in structure_preset(name, stack, "NT") if not lv.is_break]
+            assert len(levels) == 24 and all(a.invito < b.invito for a, b in itertools.pairwise(levels))
+            first = levels[0].forced
+            assert first is not None
+            depth[name] = stack // first.big_blind
+        assert depth == {"regular": 200, "turbo": 100, "hyper": 25}
+    stud = {name: structure.forced_preset(FakeStud(), 10_000, name)[0] for name in mtt.PRESETS}  # type: ignore[arg-type]
+    small_bets_deep = {name: 10_000 // f.small_bet for name, f in stud.items()}
+    assert small_bets_deep == {"regular": 100, "turbo": 66, "hyper": 20}
+    italian = {name: [lv.invito for lv in structure_preset(name, 10_000, "PIT")] for name in mtt.PRESETS}
+    assert italian["regular"][0] == italian["hyper"][0] == 25
 
 
 def test_fixed_limit_presets_carry_the_bet_sizes() -> None:

@@ -81,6 +81,9 @@ def test_a_table_changes_from_holdem_to_poker_all_italiana_between_hands() -> No
     # the page renders the new game's log (the old game's events are not read as the new game's)
     html = rendering.fragments(loaded, "anna", 0)
     assert "Nuovo livello: si gioca a Poker all" in html  # the default language
+    # the header counts the table's hands across games: not "Hand 1" again after the change
+    page = rendering.table_html(loaded, "anna")
+    assert f"Mano {loaded.hand_number} " in page and loaded.hand_number > loaded.facts.hand_number
 
 
 def test_no_change_during_a_hand_or_at_a_closed_table() -> None:

@@ -51,8 +51,9 @@ def test_a_holdem_tournament_with_its_preset_structure(director: APIClient) -> N
     config = Tournament.objects.get(id=body["id"]).config
     assert config["game"] == "NT" and config["seats"] == 9 and config["limit"] == "NL"
     playing = [level for level in config["levels"] if not level["is_break"]]
-    assert used(playing[0]["forced"]) == {"small_blind": 50, "big_blind": 100}  # for 20,000 chips
-    assert used(playing[2]["forced"]) == {"small_blind": 150, "big_blind": 300, "big_blind_ante": 300}
+    # a turbo for 20,000 chips: 100 big blinds deep at level 1
+    assert used(playing[0]["forced"]) == {"small_blind": 100, "big_blind": 200}
+    assert used(playing[2]["forced"]) == {"small_blind": 200, "big_blind": 400, "big_blind_ante": 400}
     created = read_stream(mtt.stream_id(body["id"]))[0]
     assert created.type == "TournamentCreated" and created.schema_version == 2
 
