@@ -40,6 +40,7 @@ from tables import access
 from tables import service as tables
 from tests.tables import helpers
 from tournaments import mtt, service
+from tournaments.models import Tournament
 
 ROLES = ("anon", "seated", "unseated", "director", "auditor", "bot")
 OBSERVE = os.environ.get("MATRIX_OBSERVE") == "1"  # print the observed table instead of comparing
@@ -224,7 +225,7 @@ def world() -> tuple[dict[str, User | None], dict[str, int]]:
     }
     levels = (Level(10, 3_600_000), Level(20, 3_600_000))
     sitgo = service.create(TournamentConfig("Matrice", seats=2, levels=levels), "diego", list(players))
-    table = service.load(sitgo)[1].table_id
+    table = Tournament.objects.get(id=sitgo).table_id
     assert table
     helpers.start_hand(table)
     helpers.play_to_end(table, random.Random(3))  # hand 1: finished (audit pages, exports)

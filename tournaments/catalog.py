@@ -6,8 +6,9 @@
   every transaction (:func:`tournaments.simulation.balanced`);
 - the :class:`~eventstore.catalog.Directory` ``"tournament"``: sit-and-gos and multi-table tournaments by
   name, id or player (the read model :class:`~tournaments.models.Tournament`), with the tables each one's
-  stream opened (read through the tournament's event types, :data:`tournaments.mtt.EVENTS` and
-  :data:`tournaments.service.EVENTS`, never by JSON key).
+  stream opened (read through the tournament's event types, :func:`tournaments.mtt.decoded`: the
+  multi-table decider's, and the former sit-and-go decider's upcast in a ``tournament-<id>`` stream; never
+  by JSON key).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from typing import Any
 
 from django.db.models import Q
 
-from engine.codec import CodecError, from_data
+from engine.codec import CodecError
+from engine.tournament import mtt as engine_mtt
 from engine.tournament.mtt import MttState
 from eventstore.catalog import Directory, Folding, Listed
 from eventstore.store import RecordedEvent, read_stream
 from tables.models import Table
-from tournaments import mtt, service
+from tournaments import mtt
 from tournaments.models import Tournament
 
 
@@ -56,23 +58,24 @@ MTT_FOLDING = Folding(
 
 
 def stream_tables(stream_id: str) -> set[int]:
-    """The tables the tournament's stream names: a sit-and-go's start, a multi-table tournament's seating and
-    buttons, its late tables and entries and its recorded hands (each event decoded by its declared type)."""
-    multi_table = stream_id.startswith(mtt.PREFIX)
-    events = mtt.EVENTS if multi_table else service.EVENTS
+    """The tables the tournament's stream names: its seating and buttons, its late tables and entries and its
+    recorded hands (each event decoded by its declared type, :func:`tournaments.mtt.decoded`; a former
+    sit-and-go's start read as the multi-table decider's)."""
+    legacy = stream_id.startswith(mtt.LEGACY_PREFIX)
     found: set[Any] = set()
+    state = MttState()
     for recorded in read_stream(stream_id):
-        cls = events.get(recorded.type)
-        if cls is None:
-            continue
         try:
-            event = from_data(cls, recorded.data)
+            events = mtt.decoded(state, recorded, legacy)
         except CodecError:
             continue
-        found.add(getattr(event, "table_id", None))  # a sit-and-go's start, late tables, entries, hands
-        if multi_table and isinstance(event, mtt.EVENTS["TournamentStarted"]):
-            found.update(table for _player, table, _seat in event.seating)
-            found.update(table for table, _seat in event.buttons)
+        for event in events:
+            if legacy:
+                state = engine_mtt.evolve(state, event)
+            found.add(getattr(event, "table_id", None))  # late tables, entries, hands
+            if isinstance(event, engine_mtt.TournamentStarted):
+                found.update(table for _player, table, _seat in event.seating)
+                found.update(table for table, _seat in event.buttons)
     return {t for t in found if isinstance(t, int) and not isinstance(t, bool) and t > 0}
 
 

@@ -48,8 +48,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await refuse(self, NOT_FOUND, "Torneo inesistente.")
             return
         await self.accept()
-        await self._join(f"{self.stream_prefix}{self.tournament_id}")
-        if table_id and self.stream_prefix == "tournament-":
+        await self._join(self.stream_group)  # the tournament's stream's group (tables.broadcast.group)
+        if table_id and not self.coalesce:
             await self._join(f"table-{table_id}")
         await self.send(text_data=html)
 
@@ -72,8 +72,9 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         tournament = Tournament.objects.filter(id=self.tournament_id).first()
         if tournament is None:
             return None, None
+        self.stream_group = tournament.stream_id
+        self.coalesce = tournament.kind == "mtt"
         if tournament.kind == "mtt":
-            self.stream_prefix = "mtt-"
             with translation.override(self.language):
                 html = render_to_string(
                     "tournaments/_mtt_live.html",
@@ -85,7 +86,6 @@ class TournamentConsumer(AsyncWebsocketConsumer):
                     },
                 )
             return html, None
-        self.stream_prefix = "tournament-"
         with translation.override(self.language):
             if self.view == "clock":  # the projector screen (tournaments/clock.html)
                 html = render_to_string("tournaments/_sitgo_clock.html", context(tournament))
@@ -100,7 +100,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     async def stream_updated(self, message: dict[str, Any]) -> None:
         """A multi-table tournament's updates are coalesced: one render now, or one after :data:`MIN_INTERVAL`
         for all that arrive meanwhile (a sit-and-go's are rendered one by one)."""
-        if self.stream_prefix != "mtt-":
+        if not self.coalesce:
             await self._update(0.0)
             return
         if self.scheduled:

@@ -29,8 +29,7 @@ from engine.tournament import mtt as mtt_decider
 from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
-from engine.tournament.mtt import MttConfig
-from engine.tournament.sitgo import Level, TournamentConfig, TournamentConfigRefused, TournamentError
+from engine.tournament.mtt import MttConfig, TournamentConfigRefused, TournamentError
 
 LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
 
@@ -182,45 +181,50 @@ class SitAndGoForm(forms.Form):
             return data
         try:
             self._config = self._build()
-            from engine.tournament import sitgo
-
-            sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(self._config))
+            mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
         except TournamentConfigRefused as error:
             self.add_error(error.field if error.field in self.fields else None, str(error))
         except TournamentError as error:
             self.add_error(None, str(error))
         return data
 
-    def _build(self) -> TournamentConfig:
+    def _build(self) -> MttConfig:
+        """The sit-and-go as a one-table multi-table tournament that starts when full (issue 17:
+        :func:`engine.tournament.mtt.sit_and_go_config`; no buy-in, as before)."""
         data = self.cleaned_data
         seconds = data.get("level_seconds") or 0
         code = chosen_game(data)
         game = find_game(code)
         if game.family is GameFamily.ITALIAN:
             levels = tuple(
-                Level(invito, (seconds or minutes * 60) * 1000)
+                MttLevel(invito, (seconds or minutes * 60) * 1000)
                 for invito, minutes in PRESETS[data["structure"]]
             )
         else:  # the multi-table preset's playing levels on the sit-and-go's clock
             minutes_of = {name: dict(PRESETS_MINUTES)[name] for name in PRESETS}
             levels = tuple(
-                Level(level.invito, (seconds or minutes_of[data["structure"]] * 60) * 1000, level.forced)
+                MttLevel(
+                    level.invito, (seconds or minutes_of[data["structure"]] * 60) * 1000, False, level.forced
+                )
                 for level in mtt_decider.structure_preset(data["structure"], data["starting_stack"], code)
                 if not level.is_break
             )
-        return TournamentConfig(
-            name=data["name"],
-            seats=data["seats"],
-            limit=tournament_limit(game.limit),
-            starting_stack=data["starting_stack"],
-            levels=levels,
-            action_time_ms=data["action_seconds"] * 1000,
-            time_bank_ms=data["time_bank_seconds"] * 1000,
-            auto_start=data["auto_start"],
-            game=code if data.get("game") else "",
+        return mtt_decider.sit_and_go_config(
+            MttConfig(
+                name=data["name"],
+                seats=data["seats"],
+                limit=tournament_limit(game.limit),
+                starting_stack=data["starting_stack"],
+                levels=levels,
+                buy_in=0,
+                action_time_ms=data["action_seconds"] * 1000,
+                time_bank_ms=data["time_bank_seconds"] * 1000,
+                auto_start=data["auto_start"],
+                game=code if data.get("game") else "",
+            )
         )
 
-    def config(self) -> TournamentConfig:
+    def config(self) -> MttConfig:
         """The validated configuration (after ``is_valid()``)."""
         return self._config
 

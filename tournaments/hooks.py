@@ -4,17 +4,14 @@
 from __future__ import annotations
 
 from tables.hooks import NextHand
-from tournaments import dashboard, mtt, service
+from tournaments import dashboard, mtt
 from tournaments.models import Tournament
 
 
 def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
-    """May the table start its next hand now, with which forced bets and game: the multi-table tournament's
-    (:func:`tournaments.mtt.table_hand_settings`) or the sit-and-go's
-    (:func:`tournaments.service.table_hand_settings`)."""
-    if mtt.is_mtt(tournament_id):
-        return mtt.table_hand_settings(tournament_id, table_id, hand_number)
-    return service.table_hand_settings(tournament_id)
+    """May the table start its next hand now, with which forced bets and game
+    (:func:`tournaments.mtt.table_hand_settings`; a sit-and-go is a one-table multi-table tournament)."""
+    return mtt.table_hand_settings(tournament_id, table_id, hand_number)
 
 
 def tournament_group(tournament_id: int | None) -> str:

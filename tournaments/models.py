@@ -1,4 +1,5 @@
-"""The tournament projection (read model): one row per ``tournament-<id>`` stream."""
+"""The tournament projection (read model): one row per tournament stream (``mtt-<id>``, or ``tournament-<id>``
+for a sit-and-go created before the one tournament model of issue 17)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from django.db import models
 class Tournament(models.Model):
     """A tournament as the lobby and the director's page list it. Disposable: rebuilt from the stream.
 
-    ``kind``: ``sitgo`` (stream ``tournament-<id>``, :mod:`tournaments.service`) or ``mtt`` (stream
-    ``mtt-<id>``, :mod:`tournaments.mtt`); ``detail``: what the multi-table pages show (tables, stacks,
-    payouts, moves), ``{}`` for a sit-and-go.
+    One model for every tournament (issue 17), written by :func:`tournaments.mtt.row`: ``kind`` is how it is
+    shown, ``sitgo`` (a one-table tournament that starts when full: the sit-and-go pages) or ``mtt`` (the
+    multi-table pages); ``stream``: its stream in the event log, ``mtt-<id>``, or ``tournament-<id>`` for a
+    sit-and-go created before issue 17 (read through :func:`tournaments.mtt.load_legacy`); ``detail``: what
+    the multi-table pages show (tables, stacks, payouts, moves).
 
     ``finished``: ``[[player, position], ...]`` in order of elimination; ``ends_at_ms``: end of the level
     (0: last level); ``remaining_ms``: what was left of the level when paused.
@@ -34,6 +37,7 @@ class Tournament(models.Model):
     winner = models.CharField(max_length=150, blank=True, default="")
     kind = models.CharField(max_length=8, default="sitgo", db_index=True)
     detail = models.JSONField(default=dict)
+    stream = models.CharField(max_length=40, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["-id"]
@@ -43,5 +47,6 @@ class Tournament(models.Model):
 
     @property
     def stream_id(self) -> str:
-        """The tournament's stream in the event log: ``mtt-<id>`` or ``tournament-<id>`` (a sit-and-go)."""
-        return f"mtt-{self.id}" if self.kind == "mtt" else f"tournament-{self.id}"
+        """The tournament's stream in the event log: :attr:`stream` (``mtt-<id>``, or ``tournament-<id>``
+        for a sit-and-go created before issue 17)."""
+        return self.stream or f"mtt-{self.id}"

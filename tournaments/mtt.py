@@ -1,8 +1,21 @@
-"""The multi-table tournament service: load → :mod:`engine.tournament.mtt` decide → append → project.
+"""The tournament service: load → :mod:`engine.tournament.mtt` decide → append → project, for every
+tournament (issue 17, one tournament model): a multi-table tournament, and a sit-and-go, a one-table
+multi-table tournament that starts when full (:func:`engine.tournament.mtt.sit_and_go_config`;
+:func:`register` starts it when :func:`engine.tournament.mtt.starts_now`).
 
 The stream ``mtt-<id>`` holds registration, the seat draw over the tables, levels and breaks, every table's
 hand results, moves, breaks of tables, eliminations, payouts and the director's interventions. Its rows are
-:class:`~tournaments.models.Tournament` with ``kind="mtt"`` (``detail``: tables, stacks, moves, payouts).
+:class:`~tournaments.models.Tournament` (``kind`` ``"mtt"``, or ``"sitgo"`` for a sit-and-go, shown with
+the sit-and-go pages; ``detail``: tables, stacks, moves, payouts).
+
+A sit-and-go created before the one tournament model has the stream ``tournament-<id>``
+(:data:`LEGACY_PREFIX`), written by the former sit-and-go decider. It is never rewritten: it is read
+through the multi-table decider (:func:`decoded`, :func:`engine.tournament.sitgo.upcast`), and a sit-and-go
+still running when the service was updated goes on in the same stream with the multi-table decider's events
+(appended after the former ones): the manager records its hands with ``RecordHand``, eliminations follow
+T-ELIM-1 as before, and it finishes with its winner. Its former events recorded only the hands that
+eliminated someone, so its table does not wait for its last hand to be recorded before the next one
+(:func:`table_hand_settings`; one table: no moves to wait for).
 
 The tables are ordinary ``table-<id>`` streams. The protocol between them (ARCHITECTURE "Tournaments"):
 
@@ -30,16 +43,15 @@ from typing import Any, TypeVar
 from django.db import transaction
 
 from engine.codec import CodecError, from_data, registry, to_data
+from engine.core import ForcedBets, find_game
 from engine.tournament import mtt, seating, sitgo
-from engine.tournament.mtt import MttConfig, MttState
-from engine.tournament.sitgo import Status, TournamentError
+from engine.tournament.mtt import MttConfig, MttState, Status, TournamentError
 from eventstore import store
 from eventstore.store import RecordedEvent, WrongExpectedVersion
 from tables import service as tables
 from tables.hooks import NextHand
 from tables.models import Table
 from tournaments.models import Tournament
-from tournaments.service import table_config
 from tournaments.upcasters import new_event
 
 EVENTS: dict[str, type] = registry(mtt.Event)
@@ -54,8 +66,28 @@ class TournamentNotFound(TournamentError):
         )
 
 
+LEGACY_PREFIX = "tournament-"
+"""The stream prefix of the sit-and-gos written by the former sit-and-go decider (before the one tournament
+model of issue 17), read through the multi-table decider (:func:`decoded`)."""
+
+_STREAMS: dict[int, str] = {}
+
+
 def stream_id(tournament_id: int) -> str:
-    return f"{PREFIX}{tournament_id}"
+    """The tournament's stream: ``mtt-<id>``, or ``tournament-<id>`` for a sit-and-go created before the one
+    tournament model (:data:`LEGACY_PREFIX`; looked up once per process, :func:`forget_cache`)."""
+    known = _STREAMS.get(tournament_id)
+    if known is None:
+        legacy = f"{LEGACY_PREFIX}{tournament_id}"
+        known = legacy if store.read_stream(legacy, 0, 1) else f"{PREFIX}{tournament_id}"
+        with _LOCK:
+            _STREAMS[tournament_id] = known
+    return known
+
+
+def is_legacy(tournament_id: int) -> bool:
+    """Whether the tournament is a sit-and-go of the former decider (stream ``tournament-<id>``)."""
+    return stream_id(tournament_id).startswith(LEGACY_PREFIX)
 
 
 # --- loading, with a per-process cache (the stream grows by one record per hand of every table) -------------
@@ -67,11 +99,7 @@ _LOCK = threading.Lock()
 def forget_cache() -> None:
     with _LOCK:
         _CACHE.clear()
-
-
-LEGACY_PREFIX = "tournament-"
-"""The stream prefix of the sit-and-gos written by the former sit-and-go decider (before the one tournament
-model of issue 17), read through the multi-table decider (:func:`decoded`)."""
+        _STREAMS.clear()
 
 LEGACY_EVENTS: dict[str, type] = registry(sitgo.Event)
 
@@ -128,6 +156,8 @@ with the field: a 1,000-player stream of 30,000 events takes seconds to fold fro
 
 def from_snapshot(tournament_id: int) -> tuple[int, MttState, dict[str, Any]]:
     """``(version, state, extra)`` of the stream's newest snapshot, or the empty start ``(0, …)``."""
+    if is_legacy(tournament_id):
+        return 0, MttState(), {}  # a former sit-and-go's stream: never snapshotted (few events)
     snapshot = store.latest_snapshot(stream_id(tournament_id), SNAPSHOT_SCHEMA)
     if snapshot is not None:
         version, data = snapshot
@@ -155,7 +185,7 @@ def load(
     if not events and version == 0 and must_exist:
         raise TournamentNotFound(tournament_id)
     if events:
-        state, extra = fold(state, extra, events)
+        state, extra = fold(state, extra, events, legacy=is_legacy(tournament_id))
         version = events[-1].version
     if cached and version and (events or known is None):  # new events, or a state read from a snapshot
         loaded = (version, state, extra)
@@ -174,6 +204,33 @@ def load_legacy(tournament_id: int) -> tuple[int, MttState, dict[str, Any]]:
     return events[-1].version, state, extra
 
 
+def is_sit_and_go(config: MttConfig | None, legacy: bool = False) -> bool:
+    """Whether a tournament is a sit-and-go (its pages are the sit-and-go's): a ``legacy`` stream, or a
+    configuration made by :func:`engine.tournament.mtt.sit_and_go_config`."""
+    return legacy or (config is not None and config.sit_and_go)
+
+
+def game_code(config: MttConfig) -> str:
+    """The variant code of a tournament's tables (issue 17: the configuration's ``game``; a tournament
+    created before names none and is poker all'italiana at its limit: ``NIT``, ``PIT``, ``FIT``)."""
+    return mtt.config_game(config)
+
+
+def table_config(config: MttConfig, forced: ForcedBets | int, game: str | None = None) -> Any:
+    """The table options of a tournament's tables with the level's ``forced`` bets (an ``int``: an invito,
+    as before issue 17), built by the table's game (``Game.table_config``; ``game``: the level's variant
+    code, default the tournament's, :func:`game_code`)."""
+    if isinstance(forced, int):
+        forced = ForcedBets(invito=forced)
+    return find_game(game or game_code(config)).table_config(
+        seats=config.seats,
+        tournament=True,
+        forced=forced,
+        action_time_ms=config.action_time_ms,
+        time_bank_ms=config.time_bank_ms,
+    )
+
+
 def _remember(tournament_id: int, loaded: tuple[int, MttState, dict[str, Any]]) -> None:
     with _LOCK:
         current = _CACHE.get(tournament_id)
@@ -188,9 +245,16 @@ def _stacks(state: MttState) -> list[int]:
     return [chips for _, chips in state.chips]
 
 
-def row(version: int, state: MttState, extra: dict[str, Any]) -> dict[str, Any]:
-    """The :class:`~tournaments.models.Tournament` fields (what ``verify_projections`` compares)."""
+def row(version: int, state: MttState, extra: dict[str, Any], stream: str = "") -> dict[str, Any]:
+    """The :class:`~tournaments.models.Tournament` fields (what ``verify_projections`` compares) of the
+    tournament whose ``stream`` is given (``""``: ``mtt-<id>``). A sit-and-go (:func:`is_sit_and_go`) has
+    ``kind`` ``"sitgo"`` and, as before the one tournament model, its winner leaves ``remaining`` at the
+    end."""
     config = state.config
+    sit_and_go = is_sit_and_go(config, stream.startswith(LEGACY_PREFIX))
+    remaining = list(state.remaining)
+    if sit_and_go and state.status is Status.FINISHED:
+        remaining = [player for player in remaining if player != state.winner]
     stacks = _stacks(state)
     detail = {
         "entries": sum(count for _, count in state.entries),
@@ -216,7 +280,7 @@ def row(version: int, state: MttState, extra: dict[str, Any]) -> dict[str, Any]:
         "status": state.status.value,
         "config": to_data(config) if config else {},
         "players": [p for p, _ in state.entries],
-        "remaining": list(state.remaining),
+        "remaining": remaining,
         "finished": [[player, position] for player, position, _ in state.finished],
         "table_id": state.tables[0].table_id if len(state.tables) == 1 else None,
         "level": state.level,
@@ -226,13 +290,14 @@ def row(version: int, state: MttState, extra: dict[str, Any]) -> dict[str, Any]:
         "started_at_ms": state.started_at,
         "finished_at_ms": state.finished_at,
         "winner": state.winner,
-        "kind": "mtt",
+        "kind": "sitgo" if sit_and_go else "mtt",
         "detail": detail,
+        "stream": stream,
     }
 
 
 def _project(tournament_id: int, version: int, state: MttState, extra: dict[str, Any]) -> None:
-    fields = row(version, state, extra)
+    fields = row(version, state, extra, stream_id(tournament_id))
     if not Tournament.objects.filter(id=tournament_id).update(**fields):
         Tournament.objects.create(id=tournament_id, **fields)
 
@@ -265,8 +330,9 @@ def execute(
                 )
             except WrongExpectedVersion as error:
                 raise tables.StaleVersion("Il torneo è cambiato nel frattempo: riprova.") from error
-            state, extra = fold(state, extra, recorded)
-            if version // SNAPSHOT_EVERY != recorded[-1].version // SNAPSHOT_EVERY:
+            legacy = is_legacy(tournament_id)
+            state, extra = fold(state, extra, recorded, legacy)
+            if not legacy and version // SNAPSHOT_EVERY != recorded[-1].version // SNAPSHOT_EVERY:
                 store.save_snapshot(
                     stream_id(tournament_id),
                     recorded[-1].version,
@@ -281,9 +347,14 @@ def execute(
 
 
 def create(config: MttConfig, actor: str, players: Sequence[str] = ()) -> int:
-    """Create a multi-table tournament (director) and register ``players`` (e.g. bots). Returns its id."""
+    """Create a tournament (director): multi-table, or a sit-and-go (``config`` from
+    :func:`engine.tournament.mtt.sit_and_go_config`), and register ``players`` (e.g. bots; a sit-and-go
+    they fill starts). Returns its id."""
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=config.name, kind="mtt")
+        kind = "sitgo" if config.sit_and_go else "mtt"
+        tournament = Tournament.objects.create(name=config.name, kind=kind)
+        with _LOCK:
+            _STREAMS[tournament.id] = f"{PREFIX}{tournament.id}"
         execute(tournament.id, lambda s, at: mtt.CreateTournament(config, at), actor, new=True)
         for player in players:
             register(tournament.id, player, actor=actor)
@@ -291,11 +362,16 @@ def create(config: MttConfig, actor: str, players: Sequence[str] = ()) -> int:
 
 
 def register(tournament_id: int, player: str, actor: str | None = None) -> MttState:
-    """Register before the start, or late-register / re-enter while late registration is open."""
+    """Register before the start, or late-register / re-enter while late registration is open. A sit-and-go
+    that starts when full (``auto_start``) starts with its last player (:func:`engine.tournament.mtt.
+    starts_now`), in the same transaction."""
     with transaction.atomic():
         _, state, _ = load(tournament_id)
         if state.status is Status.REGISTERING:
-            return execute(tournament_id, lambda s, at: mtt.Register(player, at), actor or player)[1]
+            state = execute(tournament_id, lambda s, at: mtt.Register(player, at), actor or player)[1]
+            if mtt.starts_now(state):
+                state = start(tournament_id, actor="system")
+            return state
         new_table = Table.objects.create(name="", tournament_id=tournament_id)
         _, state, events = execute(
             tournament_id,
@@ -325,8 +401,9 @@ def _open_table(
     config = state.config
     assert config is not None
     game = mtt.current_game(state)
+    number = 1 if config.sit_and_go else table_id  # a sit-and-go's one table is "tavolo 1", as before
     tables.open_table(
-        f"{config.name} — tavolo {table_id}",
+        f"{config.name} — tavolo {number}",
         table_config(config, mtt.current_forced(state), game),
         players,
         tournament_id=tournament_id,
@@ -610,7 +687,9 @@ def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> 
         _, state, _ = load(tournament_id)
     except TournamentNotFound:
         return NextHand(False)
-    if not _recorded(state, table_id, hand_number) or state.config is None:
+    if state.config is None:
+        return NextHand(False)
+    if not _recorded(state, table_id, hand_number) and not is_legacy(tournament_id):
         return NextHand(False)  # the process manager has not recorded its last hand yet
     allowed, forced, game = mtt.next_hand(state, table_id, tables.now_ms())
     return NextHand(allowed, forced, game, table_config(state.config, forced, game))
@@ -631,7 +710,8 @@ def _wake_tables(tournament_id: int) -> None:
 
 
 def is_mtt(tournament_id: int | None) -> bool:
-    """Whether ``tournament_id`` is a multi-table tournament (else a sit-and-go, or nothing)."""
+    """Whether ``tournament_id`` is a multi-table tournament shown as one (``kind`` ``"mtt"``; else a
+    sit-and-go, or nothing)."""
     if tournament_id is None:
         return False
     return Tournament.objects.filter(id=tournament_id, kind="mtt").exists()

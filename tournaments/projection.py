@@ -1,43 +1,34 @@
-"""The tournament projection registered with :mod:`eventstore.projections` (rebuild and verify)."""
+"""The tournament projection registered with :mod:`eventstore.projections` (rebuild and verify): one model
+for every tournament (issue 17), :class:`~tournaments.models.Tournament` rows written by
+:func:`tournaments.mtt.row`. Two registrations, one per stream prefix, each owning the rows of its streams:
+``tournaments`` (``mtt-<id>``: every tournament, multi-table and sit-and-go) and ``tournaments-v1``
+(``tournament-<id>``: the sit-and-gos created before the one tournament model, read through the multi-table
+decider). ``manage.py rebuild_projections tournaments tournaments-v1`` rebuilds both."""
 
 from __future__ import annotations
 
 from django.db import connection
 
 from eventstore.projections import Projection, Rows, register
-from tournaments import mtt, service
+from tournaments import mtt
 from tournaments.models import Tournament
 
-FIELDS = tuple(service.row(0, service.TournamentState()).keys())
+FIELDS = tuple(mtt.row(0, mtt.MttState(), {}).keys())
 
 
-def compute(stream_id: str) -> Rows:
-    tournament_id = int(stream_id.removeprefix("tournament-"))
-    version, state = service.load(tournament_id)
-    return {"tournaments.Tournament": {tournament_id: service.row(version, state)}}
-
-
-def _current(kind: str) -> Rows:
-    """The live rows of the tournaments of ``kind`` (each projection owns its kind's rows)."""
+def _current(prefix: str) -> Rows:
+    """The live rows of the tournaments whose stream has ``prefix`` (a projection owns its streams' rows)."""
     return {
         "tournaments.Tournament": {
             t["id"]: {k: t[k] for k in FIELDS}
-            for t in Tournament.objects.filter(kind=kind).values("id", *FIELDS)
+            for t in Tournament.objects.filter(stream__startswith=prefix).values("id", *FIELDS)
         }
     }
-
-
-def current() -> Rows:
-    return _current("sitgo")
 
 
 def write(stream_id: str, rows: Rows) -> None:
     for tournament_id, fields in rows.get("tournaments.Tournament", {}).items():
         Tournament.objects.update_or_create(id=tournament_id, defaults=fields)
-
-
-def clear() -> None:
-    Tournament.objects.filter(kind="sitgo").delete()
 
 
 def reset_sequence() -> None:
@@ -48,29 +39,47 @@ def reset_sequence() -> None:
         )
 
 
+# --- sit-and-gos of the former decider (stream ``tournament-<id>``) ----------------------------------------
+
+
+def compute(stream_id: str) -> Rows:
+    tournament_id = int(stream_id.removeprefix(mtt.LEGACY_PREFIX))
+    version, state, extra = mtt.load_legacy(tournament_id)
+    return {"tournaments.Tournament": {tournament_id: mtt.row(version, state, extra, stream_id)}}
+
+
+def current() -> Rows:
+    return _current(mtt.LEGACY_PREFIX)
+
+
+def clear() -> None:
+    Tournament.objects.filter(stream__startswith=mtt.LEGACY_PREFIX).delete()
+    mtt.forget_cache()
+
+
 PROJECTION = register(
-    Projection("tournaments", "tournament-", compute, current, write, clear, reset_sequence)
+    Projection("tournaments-v1", mtt.LEGACY_PREFIX, compute, current, write, clear, reset_sequence)
 )
 
 
-# --- multi-table tournaments (stream ``mtt-<id>``, rows of kind "mtt") ------------------------------------
+# --- every tournament since the one tournament model (stream ``mtt-<id>``) -------------------------------
 
 
 def compute_mtt(stream_id: str) -> Rows:
     tournament_id = int(stream_id.removeprefix(mtt.PREFIX))
     version, state, extra = mtt.load(tournament_id, cached=False)  # newest snapshot + the events after
-    return {"tournaments.Tournament": {tournament_id: mtt.row(version, state, extra)}}
+    return {"tournaments.Tournament": {tournament_id: mtt.row(version, state, extra, stream_id)}}
 
 
 def current_mtt() -> Rows:
-    return _current("mtt")
+    return _current(mtt.PREFIX)
 
 
 def clear_mtt() -> None:
-    Tournament.objects.filter(kind="mtt").delete()
+    Tournament.objects.filter(stream__startswith=mtt.PREFIX).delete()
     mtt.forget_cache()
 
 
 MTT_PROJECTION = register(
-    Projection("mtt", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
+    Projection("tournaments", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
 )

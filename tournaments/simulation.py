@@ -51,8 +51,7 @@ from django.db.models import F, Func, IntegerField
 from engine.codec import from_data
 from engine.core import find_game
 from engine.tournament import mtt as decider
-from engine.tournament.mtt import Level, MttConfig
-from engine.tournament.sitgo import Status
+from engine.tournament.mtt import Level, MttConfig, Status
 from engine.tournament.structure import forced_at
 from eventstore import projections
 from eventstore.models import Event

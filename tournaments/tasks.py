@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tables.service import now_ms
-from tournaments import mtt, service
+from tournaments import mtt
 from tournaments.models import Tournament
 
 
@@ -12,7 +12,4 @@ def tick_clocks() -> int:
     """Advance every running tournament whose level time is up (T-LEVEL-1); returns how many advanced."""
     now = now_ms()
     due = Tournament.objects.filter(status="running", ends_at_ms__gt=0, ends_at_ms__lte=now)
-    return sum(
-        (mtt.tick if kind == "mtt" else service.tick)(tournament_id, now)
-        for tournament_id, kind in due.values_list("id", "kind")
-    )
+    return sum(mtt.tick(tournament_id, now) for tournament_id in due.values_list("id", flat=True))

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
-from engine.tournament.sitgo import TournamentError
+from engine.tournament.mtt import TournamentError
 from tables import access
 from tables.api import validated
 from tables.service import TableError
@@ -195,10 +195,9 @@ def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _service(tournament_id: int) -> Any:
-    """The service of the tournament's kind: multi-table (:mod:`tournaments.mtt`) or sit-and-go; both have
-    ``register``, ``unregister``, ``start``, ``pause`` and ``resume`` with the same arguments."""
-    kind = Tournament.objects.filter(id=tournament_id).values_list("kind", flat=True).first()
-    return mtt if kind == "mtt" else service
+    """The tournament service (:mod:`tournaments.mtt`, one model for sit-and-gos and multi-table
+    tournaments): ``register``, ``unregister``, ``start``, ``pause`` and ``resume``."""
+    return mtt
 
 
 def _action(

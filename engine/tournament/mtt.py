@@ -1,7 +1,8 @@
 """The multi-table tournament (MTT) for Poker all'italiana as a pure decider (rules T-SEAT-1, T-LEVEL-1,
 T-BAL-1, T-BAL-2, T-ELIM-1, T-H4H-1, T-PAY-1, T-SITOUT-1, G-DRAW-1). A sit-and-go is an MTT with one table
-that starts when full: :attr:`MttConfig.auto_start`, :func:`sit_and_go_config`, :func:`starts_now`. (Streams
-of the former sit-and-go decider are read through :func:`engine.tournament.sitgo.to_mtt`.)
+that starts when full: :attr:`MttConfig.auto_start`, :func:`sit_and_go_config`, :func:`starts_now` (issue 17:
+one tournament model, this is the only tournament decider). Streams of the former sit-and-go decider are read
+through :func:`engine.tournament.sitgo.upcast`.
 
 ``decide(state, command) -> events`` raises :class:`TournamentError` (Italian
 ``str()``, English ``.english``) and leaves nothing half done; ``evolve(state, event) -> state`` is total;
@@ -59,7 +60,8 @@ Players busting in a hand are not departures: the table engine drops a player wi
 - *Disqualification*: the player finishes at once at the current last place; their chips leave play; they
   get that place's prize and nothing more and may not re-enter.
 - *Winner*: stays in ``remaining`` and seated at the final table; :class:`PlayerFinished` with position 1.
-- Table ids are positive and never reused; ``seats`` is 2–6 (Italian tables).
+- Table ids are positive and never reused; ``seats`` is 2–6 at an Italian multi-table tournament's tables,
+  2 to the game's most in other games, and 2–9 at a sit-and-go's one table (:data:`SIT_AND_GO_MAX_SEATS`).
 """
 
 from __future__ import annotations
@@ -110,19 +112,72 @@ from engine.tournament.structure import (
 )
 
 __all__ = [
-    "MAX_SEATS", "MIN_SEATS", "PRESETS", "AdjustChips", "AdjustClock", "AdvanceLevel", "ChipsAdjusted",
-    "ClockAdjusted", "ClockPaused", "ClockResumed", "ConfirmArrival", "ConfirmDeparture",
-    "CreateTournament", "Disqualify", "EliminationUndone", "FinalTableReached", "Finish",
-    "HandForHandEnded", "HandForHandStarted", "HandRecorded", "LateRegister", "LateRegistrationClosed",
-    "Level", "LevelStarted", "MoveCancelled", "MovePlayer", "MoveRequested", "MttConfig", "MttState",
-    "PauseClock", "PlayerArrived", "PlayerDeparted", "PlayerDisqualified", "PlayerFinished",
-    "PlayerLateRegistered", "PlayerMoved", "PlayerRegistered", "PlayerUnregistered", "RecordHand",
-    "Register", "ResumeClock", "StartTournament", "Status", "TableBroken", "TableOpened",
-    "TournamentConfigRefused", "TournamentCreated", "TournamentError", "TournamentFinished",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "PRESETS",
+    "SIT_AND_GO_MAX_SEATS",
+    "AdjustChips",
+    "AdjustClock",
+    "AdvanceLevel",
+    "ChipsAdjusted",
+    "ClockAdjusted",
+    "ClockPaused",
+    "ClockResumed",
+    "ConfirmArrival",
+    "ConfirmDeparture",
+    "CreateTournament",
+    "Disqualify",
+    "EliminationUndone",
+    "FinalTableReached",
+    "Finish",
+    "HandForHandEnded",
+    "HandForHandStarted",
+    "HandRecorded",
+    "LateRegister",
+    "LateRegistrationClosed",
+    "Level",
+    "LevelStarted",
+    "MoveCancelled",
+    "MovePlayer",
+    "MoveRequested",
+    "MttConfig",
+    "MttState",
+    "PauseClock",
+    "PlayerArrived",
+    "PlayerDeparted",
+    "PlayerDisqualified",
+    "PlayerFinished",
+    "PlayerLateRegistered",
+    "PlayerMoved",
+    "PlayerRegistered",
+    "PlayerUnregistered",
+    "RecordHand",
+    "Register",
+    "ResumeClock",
+    "StartTournament",
+    "Status",
+    "TableBroken",
+    "TableOpened",
+    "TournamentConfigRefused",
+    "TournamentCreated",
+    "TournamentError",
+    "TournamentFinished",
     "TournamentStarted",
-    "UndoLastElimination", "Unregister", "chips_in_play", "chips_issued", "config_game", "decide", "evolve",
-    "level_forced", "may_start_hand", "next_hand", "replay", "sit_and_go_config", "starts_now",
-    "structure_preset", "table_of",
+    "UndoLastElimination",
+    "Unregister",
+    "chips_in_play",
+    "chips_issued",
+    "config_game",
+    "decide",
+    "evolve",
+    "level_forced",
+    "may_start_hand",
+    "next_hand",
+    "replay",
+    "sit_and_go_config",
+    "starts_now",
+    "structure_preset",
+    "table_of",
 ]  # fmt: skip
 
 NO_FORCED_BETS = ForcedBets()
@@ -279,6 +334,9 @@ class MttConfig:
     tournaments created before: poker all'italiana at ``limit``, :func:`config_game`), each level may name
     its own (mixed games). ``auto_start``: a sit-and-go, which starts as soon as ``max_players`` are
     registered (the service starts it: :func:`starts_now`; :func:`sit_and_go_config` builds one).
+    ``sit_and_go``: a sit-and-go (one table, a fixed field: :func:`sit_and_go_config`), shown as one; its
+    table seats up to nine players even in the Italian games (IT-DECK-1), and a structure of inviti only may
+    hold an invito of 0 (no ante), as the sit-and-gos before issue 17.
     """
 
     name: str
@@ -300,6 +358,11 @@ class MttConfig:
     min_players: int = 2
     game: str = ""
     auto_start: bool = False
+    sit_and_go: bool = False
+
+
+SIT_AND_GO_MAX_SEATS = 9
+"""The most seats of a sit-and-go's one table (a game with fewer seats: its own maximum)."""
 
 
 def config_game(config: MttConfig) -> str:
@@ -315,6 +378,7 @@ def sit_and_go_config(config: MttConfig) -> MttConfig:
     the sit-and-gos before issue 17)."""
     return _dc_replace(
         config,
+        sit_and_go=True,
         late_registration_levels=0,
         max_entries=1,
         hand_for_hand=False,
@@ -1507,7 +1571,7 @@ def _validate(config: MttConfig) -> None:
     if not isinstance(config.name, str) or not config.name.strip():
         refuse("Il torneo deve avere un nome.", "the tournament needs a name")
     game = _game_of(config.game or legacy_game(config.limit.value), "game")
-    most = table_max_seats(game)
+    most = _most_seats(config, game)
     if not _is_int(config.seats) or not MIN_SEATS <= config.seats <= most:
         raise TournamentConfigRefused(
             "seats",
@@ -1524,9 +1588,11 @@ def _validate(config: MttConfig) -> None:
             refuse("Livelli non validi.", "every level needs a positive duration")
         if level.is_break:
             continue
-        if level.forced is None and level.invito < 1:
+        least = 0 if config.sit_and_go and _legacy(config) else 1  # a sit-and-go's invito may be 0
+        if level.forced is None and level.invito < least:
             refuse(
-                "L'invito di ogni livello deve essere almeno 1.", "every playing level needs an invito >= 1"
+                f"L'invito di ogni livello deve essere almeno {least}.",
+                f"every playing level needs an invito >= {least}",
             )
         _check_level(config, number, level)
     if levels[0].is_break or levels[-1].is_break:
@@ -1566,6 +1632,15 @@ def _validate(config: MttConfig) -> None:
         )
 
 
+def _most_seats(config: MttConfig, game: Game) -> int:
+    """The most seats of the tournament's tables of ``game``: a sit-and-go's one table up to
+    :data:`SIT_AND_GO_MAX_SEATS` (the game's own maximum if lower), else
+    :func:`~engine.tournament.structure.table_max_seats`."""
+    if config.sit_and_go:
+        return min(SIT_AND_GO_MAX_SEATS, game.max_seats)
+    return table_max_seats(game)
+
+
 def _game_of(code: str, field: str) -> Game:
     """The registered game ``code``, or a refusal naming ``field``."""
     try:
@@ -1578,12 +1653,15 @@ def _check_level(config: MttConfig, number: int, level: Level) -> None:
     """A playing level's game exists and seats the tables, and its forced bets fit it
     (``Game.check_forced_bets``). Raises :class:`TournamentConfigRefused` naming ``levels``."""
     game = _game_of(level_game(config, level), "levels")
-    if config.seats > table_max_seats(game):
+    most = _most_seats(config, game)
+    if config.seats > most:
         raise TournamentConfigRefused(
             "levels",
-            f"Livello {number}: {game.short_name} ha al più {table_max_seats(game)} posti per tavolo.",
-            f"level {number}: {game.short_name} seats at most {table_max_seats(game)} a table",
+            f"Livello {number}: {game.short_name} ha al più {most} posti per tavolo.",
+            f"level {number}: {game.short_name} seats at most {most} a table",
         )
+    if config.sit_and_go and _legacy(config):
+        return  # a structure of inviti, as the sit-and-gos before issue 17 (0: no invito)
     forced = level_forced(level)
     try:
         game.check_forced_bets(forced)

@@ -72,9 +72,23 @@ def test_a_sit_and_go_and_its_table_are_listed() -> None:
     table_id = Tournament.objects.get(id=tournament_id).table_id
     assert table_id is not None
     listed = directory().get(tournament_id)
-    assert listed is not None and listed.kind == "sitgo" and listed.stream_id == f"tournament-{tournament_id}"
+    assert listed is not None and listed.kind == "sitgo" and listed.stream_id == f"mtt-{tournament_id}"
     assert listed.tables == (table_id,)
-    assert directory().stream_tables(f"tournament-{tournament_id}") == {table_id}
+    assert directory().stream_tables(f"mtt-{tournament_id}") == {table_id}
+
+
+def test_a_former_sit_and_go_and_its_table_are_listed() -> None:
+    """A sit-and-go of the former decider (``tournament-<id>``, issue 17): its start read as the multi-table
+    decider's names its table."""
+    from tests.tournaments.test_one_model import former_sit_and_go
+
+    former_sit_and_go(990_003, ["a"], seats=2)
+    state = service.register(990_003, "b")  # full: it starts, in its former stream
+    assert state.final_table
+    listed = directory().get(990_003)
+    assert listed is not None and listed.kind == "sitgo" and listed.stream_id == "tournament-990003"
+    assert listed.tables == (state.final_table,)
+    assert directory().stream_tables("tournament-990003") == {state.final_table}
 
 
 def test_the_multi_table_folding_is_the_tournaments_own(started: int) -> None:

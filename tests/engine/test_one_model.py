@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.codec import from_data, registry
-from engine.tournament import mtt, sitgo
+from engine.tournament import mtt
 from engine.tournament.mtt import Status
+from tests.engine import former_sitgo as sitgo
 
 STORE = Path(__file__).resolve().parents[1] / "data" / "store_v1" / "events.jsonl.gz"
 LEVELS = (sitgo.Level(10, 60_000), sitgo.Level(20, 60_000), sitgo.Level(40, 60_000))

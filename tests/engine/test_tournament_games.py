@@ -88,15 +88,23 @@ def test_a_holdem_table_seats_up_to_ten_and_an_italian_one_six() -> None:
 
 
 def test_a_sit_and_go_checks_its_game_too() -> None:
-    config = sitgo.TournamentConfig("SNG", seats=6, game="NT", levels=(sitgo.Level(10, HOUR),))
+    """A sit-and-go (a one-table MTT, issue 17) checks its game and forced bets as any tournament; its
+    table seats up to nine (hold'em's ten is a multi-table table's most)."""
+    config = sitgo.mtt_config(
+        sitgo.TournamentConfig("SNG", seats=6, game="NT", levels=(sitgo.Level(10, HOUR),))
+    )
     with pytest.raises(TournamentConfigRefused) as refused:
-        sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(config))
+        decide(MttState(), CreateTournament(config))
     assert refused.value.field == "levels" and "invito" in refused.value.english
     good = sitgo.TournamentConfig("SNG", seats=9, game="NT", levels=(sitgo.Level(20, HOUR, blinds(10, 20)),))
-    state = sitgo.replay(sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(good)))
-    assert state.game_code == "NT"
+    state = mtt.replay(decide(MttState(), CreateTournament(sitgo.mtt_config(good))))
+    assert state.config is not None and mtt.config_game(state.config) == "NT"
+    with pytest.raises(TournamentConfigRefused) as refused:
+        ten = sitgo.TournamentConfig("SNG", seats=10, game="NT")
+        decide(MttState(), CreateTournament(sitgo.mtt_config(ten)))
+    assert refused.value.field == "seats"
     with pytest.raises(TournamentConfigRefused):
-        sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(sitgo.TournamentConfig("x", game="ZZ")))
+        decide(MttState(), CreateTournament(sitgo.mtt_config(sitgo.TournamentConfig("x", game="ZZ"))))
 
 
 # --- levels and the clock (T-LEVEL-1, mixed games) --------------------------------------------------------

@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.utils.html import escape
 
 from engine.core import GameFamily
+from engine.tournament import mtt as mtt_decider
 from eventstore.store import read_stream
 from tables import access
 from tables import service as tables
@@ -129,7 +130,7 @@ def test_the_holdem_demo_starts_when_a_person_takes_the_free_seat_and_its_bots_p
     holdem = Tournament.objects.get(name=HOLDEM_NAME)
     state = service.register(holdem.id, "ospite")
     holdem.refresh_from_db()
-    assert holdem.status == "running" and holdem.table_id and state.game_code == "NT"
+    assert holdem.status == "running" and holdem.table_id and mtt_decider.current_game(state) == "NT"
     loaded = tables.load(holdem.table_id)
     assert loaded.game == "NT" and loaded.rules.family is GameFamily.HOLDEM
     stacks = {o.player: o.stack for o in loaded.facts.seats if o is not None}

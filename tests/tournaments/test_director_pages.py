@@ -24,7 +24,8 @@ def test_director_pauses_and_resumes_with_a_reason_and_a_player_may_not() -> Non
     ensure_accounts()
     config = TournamentConfig("Clock", seats=2, levels=(Level(10, 60_000), Level(20, 60_000)))
     tournament_id = service.create(config, "direttore", ["ospite", "ospite2"])  # full: starts
-    stream = f"tournament-{tournament_id}"
+    stream = service.stream_id(tournament_id)
+    assert stream == f"mtt-{tournament_id}"  # one tournament model (issue 17): the multi-table stream
 
     refused = client_for("ospite").post(f"/tournaments/{tournament_id}/pause/", {"reason": "no"})
     assert refused.status_code == 403

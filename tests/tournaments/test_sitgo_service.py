@@ -3,6 +3,7 @@ clock and the tournament process manager, then the projections are checked again
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from io import StringIO
@@ -32,11 +33,11 @@ def fast_config() -> TournamentConfig:
                             time_bank_ms=0)  # fmt: skip
 
 
-def call(name: str) -> str:
+def call(name: str, *args: str) -> str:
     """Run a management command; it must exit with 0 (``verify_projections`` exits 1 on a difference)."""
     out, err = StringIO(), StringIO()
     try:
-        call_command(name, stdout=out, stderr=err)
+        call_command(name, *args, stdout=out, stderr=err)
     except SystemExit as exit_:
         code = exit_.code or 0
         assert code == 0, f"{name} exited {code}:\n{out.getvalue()}\n{err.getvalue()}"
@@ -131,6 +132,14 @@ def test_six_bots_play_a_sit_and_go_to_a_winner(live_service: LiveService) -> No
     levels = [e.data["level"] for e in t_events if e.type == "LevelStarted"]
     assert levels[0] == 0 and max(levels) >= 1, levels
     assert levels == sorted(levels)
+
+    # one tournament model (issue 17): a one-table MTT on mtt-<id>, every hand recorded (RecordHand), its
+    # chips conserved after every transaction of its stream (verify_all's tournament folding)
+    assert service.stream_id(tournament_id) == f"mtt-{tournament_id}" and tournament.kind == "sitgo"
+    recorded = [e.data["hand_key"] for e in t_events if e.type == "HandRecorded"]
+    assert len(recorded) == len(set(recorded)) == len(hands)
+    report = json.loads(call("verify_all", "--json"))
+    assert report["ok"], report["failures"][:5]
 
     # the projections equal the log, also after a rebuild
     assert "identical to the log" in call("verify_projections")

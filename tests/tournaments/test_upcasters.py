@@ -61,7 +61,7 @@ def test_the_store_upcasts_schema_1_and_reads_schema_2_as_written() -> None:
     assert old.data["config"]["levels"][0]["forced"] == {"invito": 10}
     store.append("tournament-992", 0, [NewEvent("TournamentCreated", SITGO_V1)], {"at": 5})
     _, state = service.load(992)
-    assert state.config is not None and state.config.game_code == "FIT"
+    assert state.config is not None and decider.config_game(state.config) == "FIT"
     config = decider.MttConfig("Nuovo", game="NT", levels=decider.structure_preset("hyper", 1000, "NT"))
     tournament_id = mtt.create(config, "capo")
     (new,) = store.read_stream(mtt.stream_id(tournament_id))

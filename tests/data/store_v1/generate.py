@@ -1,5 +1,7 @@
 """Generate a small event store with the code of main at 2026-11-25 (before issue 16/17): a sit-and-go of 3
-bots played to its winner and a multi-table tournament of 6 bots on 3-seat tables, played for a while."""
+bots played to its winner and a multi-table tournament of 6 bots on 3-seat tables, played for a while.
+It runs only on that code: today's service writes a sit-and-go as a one-table MTT on ``mtt-<id>``
+(issue 17, one tournament model); the former decider survives in ``tests/engine/former_sitgo.py``."""
 import json, os, sys, time
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django

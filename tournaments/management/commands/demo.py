@@ -18,7 +18,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.core import ForcedBets
-from engine.tournament.sitgo import Level, TournamentConfig
+from engine.tournament.mtt import Level, MttConfig, sit_and_go_config
 from tables import access
 from tournaments import service
 from tournaments.models import Tournament
@@ -48,16 +48,21 @@ def ensure_accounts() -> None:
         user.groups.add(Group.objects.get(name=group))
 
 
-def demo_config() -> TournamentConfig:
+def demo_config() -> MttConfig:
+    """The Italian demo: a 6-seat sit-and-go (a one-table tournament that starts when full, issue 17) of
+    poker all'italiana pot limit, 1,000 chips, ten 5-minute levels of inviti 10 to 200 (T-LEVEL-1)."""
     levels = tuple(Level(invito, 5 * 60_000) for invito in (10, 15, 20, 30, 40, 60, 80, 100, 150, 200))
-    return TournamentConfig(
-        DEMO_NAME,
-        seats=6,
-        starting_stack=1000,
-        levels=levels,
-        action_time_ms=30_000,
-        time_bank_ms=60_000,
-        auto_start=True,
+    return sit_and_go_config(
+        MttConfig(
+            DEMO_NAME,
+            seats=6,
+            starting_stack=1000,
+            levels=levels,
+            buy_in=0,
+            action_time_ms=30_000,
+            time_bank_ms=60_000,
+            auto_start=True,
+        )
     )
 
 
@@ -66,25 +71,29 @@ HOLDEM_BLINDS = ((10, 20), (15, 30), (25, 50), (50, 100), (75, 150), (100, 200),
 """The hold'em demo's levels (small blind, big blind): an online sit-and-go's classic structure."""
 
 
-def holdem_config() -> TournamentConfig:
+def holdem_config() -> MttConfig:
     """The hold'em demo: 6-max no-limit hold'em (``NT``), 1,500 chips, ten 5-minute levels of blinds
     :data:`HOLDEM_BLINDS` (TH-1, T-LEVEL-1: 10/20 to 400/800), the same clocks as the Italian demo."""
     levels = tuple(
-        Level(big, 5 * 60_000, ForcedBets(small_blind=small, big_blind=big)) for small, big in HOLDEM_BLINDS
+        Level(big, 5 * 60_000, False, ForcedBets(small_blind=small, big_blind=big))
+        for small, big in HOLDEM_BLINDS
     )
-    return TournamentConfig(
-        HOLDEM_NAME,
-        seats=6,
-        starting_stack=HOLDEM_STACK,
-        levels=levels,
-        action_time_ms=30_000,
-        time_bank_ms=60_000,
-        auto_start=True,
-        game=HOLDEM_GAME,
+    return sit_and_go_config(
+        MttConfig(
+            HOLDEM_NAME,
+            seats=6,
+            starting_stack=HOLDEM_STACK,
+            levels=levels,
+            buy_in=0,
+            action_time_ms=30_000,
+            time_bank_ms=60_000,
+            auto_start=True,
+            game=HOLDEM_GAME,
+        )
     )
 
 
-def open_demo(name: str, config: TournamentConfig, players: list[str]) -> int:
+def open_demo(name: str, config: MttConfig, players: list[str]) -> int:
     """The id of the open (registering) sit-and-go called ``name``, created with ``players`` if none is."""
     found = Tournament.objects.filter(name=name, status="registering").first()
     if found is not None:
