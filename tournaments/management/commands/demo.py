@@ -48,6 +48,24 @@ def ensure_accounts() -> None:
         user.groups.add(Group.objects.get(name=group))
 
 
+ROLES = {access.DIRECTOR: "director", access.PLAYER: "player", access.AUDITOR: "auditor"}
+
+
+def demo_logins() -> list[dict[str, str]]:
+    """The demo accounts to show on the login page (issue 18): ``username``, ``password`` and ``role``
+    (``"player"``, ``"director"``, ``"auditor"``) of each of :data:`ACCOUNTS` that exists, when this command
+    has run (a demo tournament exists); ``[]`` otherwise (a service without the demo shows none)."""
+    if not Tournament.objects.filter(name__in=(DEMO_NAME, HOLDEM_NAME)).exists():
+        return []
+    names = [account[0] for account in ACCOUNTS]
+    existing = set(get_user_model().objects.filter(username__in=names).values_list("username", flat=True))
+    return [
+        {"username": name, "password": password, "role": ROLES[group]}
+        for name, password, group in ACCOUNTS
+        if name in existing
+    ]
+
+
 def demo_config() -> TournamentConfig:
     levels = tuple(Level(invito, 5 * 60_000) for invito in (10, 15, 20, 30, 40, 60, 80, 100, 150, 200))
     return TournamentConfig(
