@@ -10,7 +10,6 @@ multi-table tournament its ``buy_in``. A preset's name is shown when the configu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.core import UnknownGame, find_game
+from tables.templatetags.table_names import table_name
 from tournaments import labels
 from tournaments.models import Tournament
 
@@ -127,15 +127,6 @@ def rows(tournaments: Iterable[Tournament]) -> list[Tournament]:
         t.buy_in = config.get("buy_in") if t.kind == "mtt" else None  # type: ignore[attr-defined]
         t.stack = config.get("starting_stack", 0)  # type: ignore[attr-defined]
     return listed
-
-
-_TAVOLO = re.compile(r" — tavolo (\d+)$")
-
-
-def table_name(name: str) -> str:
-    """A table's recorded name in the active language: the services name a tournament's tables
-    "<tournament> — tavolo <n>" (in the event log: it stays so); the page says "table <n>" in English."""
-    return _TAVOLO.sub(lambda m: " — " + _("table %(number)s") % {"number": m.group(1)}, name)
 
 
 def _cash_game(table_id: int) -> tuple[GameLine | None, str]:

@@ -241,3 +241,13 @@ def test_an_icm_deal_over_its_bound_says_so_in_the_readers_language() -> None:
     with translation.override("it"):
         error = dashboard.deal(final, "icm").error
     assert error.startswith("L'ICM si calcola per al massimo 12 giocatori") and "supports" not in error
+
+
+def test_a_tournament_tables_name_is_in_the_readers_language() -> None:
+    from tables.templatetags.table_names import table_name
+
+    with translation.override("en"):
+        assert table_name("Serale — tavolo 4") == "Serale — table 4"
+        assert table_name("Revisione") == "Revisione"
+    with translation.override("it"):
+        assert table_name("Serale — tavolo 4") == "Serale — tavolo 4"
