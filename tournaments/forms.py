@@ -31,6 +31,7 @@ from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig
 from engine.tournament.sitgo import Level, TournamentConfig, TournamentConfigRefused, TournamentError
+from tournaments.messages import refusal
 
 LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
 
@@ -185,10 +186,10 @@ class SitAndGoForm(forms.Form):
             from engine.tournament import sitgo
 
             sitgo.decide(sitgo.TournamentState(), sitgo.CreateTournament(self._config))
-        except TournamentConfigRefused as error:
-            self.add_error(error.field if error.field in self.fields else None, str(error))
+        except TournamentConfigRefused as error:  # in the page's language (issue 18)
+            self.add_error(error.field if error.field in self.fields else None, refusal(error))
         except TournamentError as error:
-            self.add_error(None, str(error))
+            self.add_error(None, refusal(error))
         return data
 
     def _build(self) -> TournamentConfig:
