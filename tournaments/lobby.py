@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.core import UnknownGame, find_game
+from engine.core import GameFamily, UnknownGame, find_game
 from tables.templatetags.table_names import table_name
 from tournaments import labels
 from tournaments.models import Tournament
@@ -129,8 +129,9 @@ def rows(tournaments: Iterable[Tournament]) -> list[Tournament]:
     return listed
 
 
-def _cash_game(table_id: int) -> tuple[GameLine | None, str]:
-    """A table outside any tournament: its game (``TableOpened``, the stream's first event) and stakes."""
+def _cash_game(table_id: int, invito: int) -> tuple[GameLine | None, str]:
+    """A table outside any tournament: its game (``TableOpened``, the stream's first event) and stakes (the
+    game's short name, and for poker all'italiana the projection's ``invito``)."""
     from eventstore.store import read_stream
     from tables import service
 
@@ -142,7 +143,10 @@ def _cash_game(table_id: int) -> tuple[GameLine | None, str]:
         game = find_game(code)
     except UnknownGame:
         return GameLine(code, code, "", ""), ""
-    return GameLine(code, game.name, limit_name(game.limit), game.short_name), game.short_name
+    stakes = game.short_name
+    if invito and game.family is GameFamily.ITALIAN:
+        stakes = f"{stakes}, invito {invito}"
+    return GameLine(code, game.name, limit_name(game.limit), stakes), stakes
 
 
 def open_tables(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
@@ -160,7 +164,7 @@ def open_tables(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
         elif table.tournament_id:
             game, stakes = None, ""
         else:
-            game, stakes = _cash_game(table.id)
+            game, stakes = _cash_game(table.id, table.invito)
         listed.append(
             {
                 "id": table.id,

@@ -6,6 +6,7 @@ search form with a refused date, and the 404 page. Nothing scrolls sideways; scr
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -13,10 +14,13 @@ import pytest
 
 from engine.core import ForcedBets
 from engine.tournament.mtt import Level, MttConfig
+from eventstore.store import read_stream
+from tables import service as tables
 from tests.e2e.conftest import artifact_name
 from tests.e2e.test_audit_browser import play_one_hand
 from tests.e2e.test_browser import TIMEOUT_MS
 from tests.service_harness import in_thread
+from tests.tables.helpers import play_to_end
 from tournaments import mtt
 from tournaments.management.commands.demo import HOLDEM_NAME, ensure_accounts, holdem_config, open_demo
 
@@ -27,16 +31,31 @@ ITALIAN_WORDS = ("Tornei", "Iscriviti", "tavolo", "Sala", "Gioco", "Esci", "Piat
 """Words of the Italian pages that must not appear on an English one."""
 
 
-def setup() -> tuple[int, int]:
+def won_hand() -> tuple[int, int]:
+    """A three-seat cash table (``Revisione``) whose last finished hand awarded a pot (a hand nobody opens
+    carries its pot on): ``(table id, hand number)``."""
+    table_id = play_one_hand()
+    rng = random.Random(11)
+    for number in range(1, 11):
+        events = read_stream(tables.stream_id(table_id))
+        last_start = max(e.version for e in events if e.type == "HandStarted")
+        if any(e.type == "PotAwarded" and e.version > last_start for e in events):
+            return table_id, number
+        tables.handle(table_id, lambda loaded, at: tables.start_command(loaded, at, None))
+        play_to_end(table_id, rng)
+    raise AssertionError("ten hands without a pot awarded")
+
+
+def setup() -> tuple[int, int, int]:
     """The demo accounts and hold'em sit-and-go, a multi-table tournament registering and a cash table with
-    one finished hand: ``(mtt id, table id)``."""
+    a finished hand won: ``(mtt id, table id, hand number)``."""
     ensure_accounts()
     open_demo(HOLDEM_NAME, holdem_config(), [])
     levels = (Level(10, 15 * 60_000, forced=ForcedBets(small_blind=5, big_blind=10)),) * 6
     config = MttConfig(
         "Torneo della domenica", seats=9, starting_stack=5000, levels=levels, buy_in=50, game="NT"
     )
-    return mtt.create(config, "direttore", []), play_one_hand()
+    return mtt.create(config, "direttore", []), *won_hand()
 
 
 def overflow(page: Any) -> int:
@@ -62,7 +81,7 @@ def shot(page: Any, request: pytest.FixtureRequest, output_dir: Any, what: str) 
 def test_login_lobby_and_replay_in_english(
     asgi_live_server: str, browser: Any, request: pytest.FixtureRequest, output_dir: Any, viewport: str
 ) -> None:
-    mtt_id, table_id = in_thread(setup)
+    mtt_id, table_id, number = in_thread(setup)
     width, height = VIEWPORTS[viewport]
     context = browser.new_context(
         base_url=asgi_live_server, locale="it-IT", viewport={"width": width, "height": height}
@@ -106,7 +125,10 @@ def test_login_lobby_and_replay_in_english(
             "name", "game", "limit", "stakes", "buy-in / stack", "structure", "start", "status", "players",
         ]  # fmt: skip
     else:
-        assert holdem.locator(".cell-label", has_text="Game").is_visible()  # a card with labelled lines
+        # a card with labelled lines: each cell shows its column's name before its value
+        game = holdem.locator("[data-game]")
+        assert game.evaluate("e => getComputedStyle(e, '::before').content") == '"Game"'
+        assert game.bounding_box()["width"] > 300  # one line of the card, not a column
     assert page.locator("#lobby-tables").get_by_text("Revisione").is_visible()
     text = page.locator("body").inner_text()
     assert not [w for w in ITALIAN_WORDS if w in text], text
@@ -114,7 +136,7 @@ def test_login_lobby_and_replay_in_english(
     shot(page, request, output_dir, "lobby")
 
     # the replay: a table, every card face up, ending with the winners and their hands
-    page.goto(f"/audit/tables/{table_id}/hands/1/")
+    page.goto(f"/audit/tables/{table_id}/hands/{number}/")
     assert page.locator("[data-step='0'] [data-felt]").is_visible()
     assert page.locator("[data-step='0'] [data-felt-seat]").count() == 3
     page.keyboard.press("End")
@@ -133,7 +155,7 @@ def test_login_lobby_and_replay_in_english(
 
     # the stream's hand list has the pot and the winners; a refused date stays in its form row
     page.goto(f"/audit/streams/table-{table_id}/")
-    hand = page.locator("#hands tr[data-hand='1']")
+    hand = page.locator(f"#hands tr[data-hand='{number}']")
     assert int(hand.locator("[data-hand-pot]").inner_text()) > 0
     assert re.search(r"anna|bruno|carla", hand.locator("[data-hand-winners]").inner_text())
     shot(page, request, output_dir, "stream")

@@ -63,8 +63,7 @@ def row_of(html: str, attribute: str, value: object) -> str:
 def cell(row: str, data: str) -> str:
     found = re.search(rf"<td[^>]*\b{data}\b[^>]*>(.*?)</td>", row, re.S)
     assert found, row
-    text = re.sub(r'<span class="cell-label"[^>]*>.*?</span>', " ", found.group(1))
-    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text)).strip())
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).strip())
 
 
 # --- the lobby ---------------------------------------------------------------------------------------------
