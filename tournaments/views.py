@@ -358,7 +358,7 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise Http404(_("Controls are available for multi-table tournaments only."))
     error, done, started = "", "", False
     try:
-        data = validated(api.ControlSerializer(data=_control_data(request, tournament)))
+        data = validated(api.ControlSerializer(data=_control_data(request, tournament)), _("Not accepted"))
         api.control(tournament_id, data, request.user.get_username())
         done = str(DONE[data["action"]])
         started = data["action"] == "start"  # the answer removes the Start button
