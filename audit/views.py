@@ -28,6 +28,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -39,12 +40,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit import hands as table_hands
 from audit import verification
 from audit.export import visible_until
+from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game
 from engine.core.indexed import fields
 from eventstore import catalog
@@ -122,7 +125,8 @@ def stream_stats(stream_ids: list[str]) -> dict[str, StreamStats]:
 @dataclass
 class HandInfo:
     """A finished hand as listed: its number, first and last stream version (``HandStarted``, ``HandEnded``),
-    when it started and ended, and the players dealt in."""
+    when it started and ended, the players dealt in, and (:func:`awards`) the ``pot`` awarded in chips and
+    its ``winners`` (user names, most chips first)."""
 
     table_id: int
     number: int
@@ -131,6 +135,8 @@ class HandInfo:
     started_at: datetime | None
     ended_at: datetime | None
     players: list[str] = field(default_factory=list)
+    pot: int = 0
+    winners: list[str] = field(default_factory=list)
 
 
 _INDEX_FIELDS = {
@@ -186,6 +192,56 @@ def finished_hands(stream_ids: list[str]) -> dict[str, list[HandInfo]]:
             started = None
             table_id = int(stream_id.removeprefix("table-"))
             result[stream_id].append(HandInfo(table_id, number, first, version, began, at, players))
+    awarded = awards([s for s, listed in result.items() if listed])
+    for stream_id, listed in result.items():
+        for info in listed:
+            pots = [a for a in awarded.get(stream_id, []) if info.first_version <= a[0] <= info.last_version]
+            info.pot = sum(amount for _, amount, _ in pots)
+            won: dict[str, int] = {}
+            for _version, _amount, shares in pots:
+                for player, chips in shares:
+                    won[player] = won.get(player, 0) + chips
+            info.winners = sorted(won, key=lambda p: -won[p])
+    return result
+
+
+_AWARD_TYPES = ("TableOpened", "TableGameChanged", "PlayerSeated", "PlayerRemoved", "PlayerEliminated")
+
+
+def awards(stream_ids: list[str]) -> dict[str, list[tuple[int, int, list[tuple[str, int]]]]]:
+    """The pots awarded at each table stream: ``(version, amount, [(player, chips), ...])`` per
+    ``PotAwarded``, decoded with the table's game at that point (``TableOpened``, ``TableGameChanged``;
+    a pot and its shares are public: nothing of a deck or a hidden card is read). Seats are named by who
+    sat there then (the seating events' declared fields)."""
+    result: dict[str, list[tuple[int, int, list[tuple[str, int]]]]] = {s: [] for s in stream_ids}
+    if not stream_ids:
+        return result
+    rows = _rows(
+        "SELECT stream_id, version, type, CASE WHEN type IN ('TableOpened', 'TableGameChanged') "
+        "THEN jsonb_build_object('game', data->'game', 'config', data->'config') "
+        "WHEN type = 'PotAwarded' THEN data "
+        + " ".join(f"WHEN type = '{k}' THEN {_picked(k, n)}" for k, n in _INDEX_FIELDS.items() if n)
+        + " END FROM eventstore_event WHERE stream_id = ANY(%s) AND type = ANY(%s) "
+        "ORDER BY stream_id, version",
+        [stream_ids, [*_AWARD_TYPES, "PotAwarded"]],
+    )
+    current, game, seats = "", None, {}
+    for stream_id, version, kind, data in rows:
+        data = _json(data)
+        if stream_id != current:
+            current, game, seats = stream_id, None, {}
+        if kind == "TableOpened":
+            game = find_game(service.opened_game(data))
+        elif kind == "TableGameChanged":
+            game = find_game(str(data["game"]))
+        elif kind == "PlayerSeated":
+            seats[data["seat"]] = data["player"]
+        elif kind in ("PlayerRemoved", "PlayerEliminated"):
+            seats.pop(data["seat"], None)
+        elif kind == "PotAwarded" and game is not None and "PotAwarded" in game.events:
+            pot = from_data(game.events["PotAwarded"], data)
+            shares = [(seats.get(seat, f"#{seat + 1}"), chips) for seat, chips in pot.shares]
+            result[stream_id].append((version, pot.amount, shares))
     return result
 
 
@@ -213,14 +269,19 @@ class SearchForm(forms.Form):
     )  # fmt: skip
     table = forms.IntegerField(required=False, min_value=1, label=gettext_lazy("Table (id)"))
     player = forms.CharField(required=False, max_length=150, label=gettext_lazy("Player"))
-    since = forms.DateTimeField(
-        required=False, label=gettext_lazy("From"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )  # fmt: skip
-    until = forms.DateTimeField(
-        required=False, label=gettext_lazy("To"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )  # fmt: skip
+    since = forms.DateTimeField(required=False, label=gettext_lazy("From"), localize=True)
+    until = forms.DateTimeField(required=False, label=gettext_lazy("To"), localize=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The time fields in the active language's format (Django's l10n: ``31/12/2026 21:30`` in Italian),
+        shown as a placeholder; ISO 8601 (``2026-12-31T21:30``, a ``datetime-local`` value) is read too."""
+        super().__init__(*args, **kwargs)
+        shown = next((f for f in get_format("DATETIME_INPUT_FORMATS") if "%S" not in f), "%Y-%m-%d %H:%M")
+        example = datetime(2026, 12, 31, 21, 30).strftime(shown)
+        for name in ("since", "until"):
+            widget = self.fields[name].widget
+            widget.format = shown
+            widget.attrs.update({"placeholder": example, "inputmode": "numeric", "autocomplete": "off"})
 
 
 @dataclass
@@ -589,6 +650,56 @@ def _seats(
     return seats
 
 
+def seat_position(index: int, size: int) -> tuple[str, str]:
+    """Where seat ``index`` of a ``size``-seat table is drawn on the replay's oval: ``(left, top)`` in
+    percent of the table (CSS ``left``/``top`` of the seat's centre), seat 1 at the bottom, the others
+    clockwise (as the players see it)."""
+    angle = math.pi / 2 + 2 * math.pi * index / max(size, 1)
+    return f"{50 + 47 * math.cos(angle):.1f}", f"{50 + 46 * math.sin(angle):.1f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    """A winner of the hand: ``seat`` (0-based), ``player``, ``chips`` won over every pot, ``pots`` (their
+    indexes, 0 = main), ``hand_label`` (the hand's name when shown, else ``""``: uncontested), ``cards``."""
+
+    seat: int
+    player: str
+    chips: int
+    pots: tuple[int, ...]
+    hand_label: str
+    cards: tuple[str, ...]
+
+
+def winners(hand: table_hands.Hand, steps: list[Step]) -> list[Winner]:
+    """The hand's winners, most chips first, from its ``PotAwarded`` events; their hands as shown
+    (``HandShown``) and their cards at the last step."""
+    game = find_game(hand.game)
+    names = {i: o.player for i, o in enumerate(game.facts(hand.before).seats) if o is not None}
+    chips: dict[int, int] = {}
+    pots: dict[int, list[int]] = {}
+    shown: dict[int, str] = {}
+    for event in hand.events:
+        if _is(event, "PotAwarded"):
+            for seat, amount in event.shares:
+                chips[seat] = chips.get(seat, 0) + amount
+                pots.setdefault(seat, []).append(event.index)
+        elif _is(event, "HandShown"):
+            shown[event.seat] = str(getattr(event, "label", ""))
+    final = {s["index"]: s for s in steps[-1].seats} if steps else {}
+    return [
+        Winner(
+            seat,
+            names.get(seat, f"#{seat + 1}"),
+            amount,
+            tuple(pots[seat]),
+            shown.get(seat, ""),
+            tuple(final.get(seat, {}).get("cards", ())),
+        )
+        for seat, amount in sorted(chips.items(), key=lambda item: -item[1])
+    ]
+
+
 def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[Step]:
     """The hand event by event (``recorded``: its engine events as stored, for their versions and times),
     folded with the game's ``evolve`` from the table before it. A ``TurnStarted`` is not a step of its own:
@@ -603,13 +714,24 @@ def replay_steps(hand: table_hands.Hand, recorded: list[RecordedEvent]) -> list[
     awarded = 0
     ended: Any | None = None
     steps: list[Step] = []
+    won: dict[int, int] = {}  # chips won so far, by seat
+    hand_labels: dict[int, str] = {}  # the hands shown so far (their names), by seat
+    size = len(game.facts(hand.before).seats)
     for event, stored in zip(hand.events, recorded, strict=True):
         state = game.evolve(state, event)
         if _is(event, "PotAwarded"):
             awarded += event.amount
+            for seat, chips in event.shares:
+                won[seat] = won.get(seat, 0) + chips
+        if _is(event, "HandShown"):
+            hand_labels[event.seat] = str(getattr(event, "label", ""))
         if _is(event, "HandEnded"):
             ended = event
         seats = _seats(game, state, hand.before, last, ended)
+        for entry in seats:  # where the seat sits on the drawn table, what it won, its hand's name
+            entry["x"], entry["y"] = seat_position(entry["index"], size)
+            entry["won"] = won.get(entry["index"], 0)
+            entry["hand_label"] = hand_labels.get(entry["index"], "")
         board: list[str] = []
         if getattr(state, "hand", None) is not None:
             table = game.view(state, None, reveal=True)
@@ -706,6 +828,8 @@ def hand(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
             "seed_matches": seed_matches,
             "stream_id": stream_id,
             "ended": next(e for e in found.events if _is(e, "HandEnded")),
+            "winners": winners(found, steps),
+            "pot_total": sum(e.amount for e in found.events if _is(e, "PotAwarded")),
             "words": ITALIAN_WORDS if find_game(found.game).family is GameFamily.ITALIAN else ENGLISH_WORDS,
         },
     )

@@ -118,6 +118,12 @@ class LoginView(auth_views.LoginView):
     """Django's login view; a refused form (wrong password, a user name with a NUL character) is answered
     400 with the form and its messages, instead of 200."""
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        """The form, and the demo accounts when ``manage.py demo`` has run (``demo_logins``)."""
+        from tournaments.management.commands.demo import demo_logins
+
+        return {**super().get_context_data(**kwargs), "demo_logins": demo_logins()}
+
     def form_invalid(self, form: Any) -> HttpResponse:
         response = super().form_invalid(form)
         response.status_code = status.HTTP_400_BAD_REQUEST

@@ -242,7 +242,12 @@ MAZZIERE_TIMERS = env.str("MAZZIERE_TIMERS", default="celery")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"expected_refusal": {"()": "config.logfilters.ExpectedRefusal"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
-    "loggers": {"mazziere": {"level": env.str("LOG_LEVEL", default="INFO")}},
+    "loggers": {
+        "mazziere": {"level": env.str("LOG_LEVEL", default="INFO")},
+        # a 403 is logged in one line, without the traceback Django adds (config/logfilters.py)
+        "django.request": {"filters": ["expected_refusal"]},
+    },
 }

@@ -12,7 +12,7 @@ from django.urls import include, path
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import authentication
+from config import authentication, errors
 from tables import api
 from tables import views as table_views
 from tournaments import api as tournaments_api
@@ -58,6 +58,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", errors.favicon, name="favicon"),
 ]
 
 API_NOT_FOUND = "Risorsa API inesistente."
@@ -73,3 +74,4 @@ def not_found(request: HttpRequest, exception: Any) -> HttpResponse:
 
 
 handler404 = not_found
+handler500 = errors.server_error

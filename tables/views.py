@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from tables import access, rendering, service
 
@@ -13,7 +14,7 @@ from tables import access, rendering, service
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if not access.may_watch(request.user):
-        raise PermissionDenied("Serve un account da giocatore, direttore o revisore.")
+        raise PermissionDenied(_("You need a player, director or auditor account."))
     try:
         loaded = service.load(table_id)
     except service.TableNotFound as error:

@@ -126,6 +126,8 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     ("accounts/logout/", "POST", "/accounts/logout/", {}, ("login",) * 6),
     ("i18n/setlang/", "POST", "/i18n/setlang/", {"language": "en", "next": "/"},
      ("302", "302", "302", "302", "302", "302")),
+    # the site's icon (issue 18): public, like the static files
+    ("favicon.ico", "GET", "/favicon.ico", None, ("200",) * 6),
 ]  # fmt: skip
 
 # The admin (Django's, for staff only: none of the roles is staff). Every route the same way.

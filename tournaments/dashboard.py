@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from engine.tournament import payouts
-from tournaments import labels
+from tournaments import labels, messages
 from tournaments.models import Tournament
 
 CHART_PLAYERS = 5
@@ -200,7 +202,7 @@ def deal(tournament: Tournament, method: str) -> Deal:
     stacks = [(p, c) for p, c in detail.get("chips", []) if p in set(tournament.remaining)]
     prizes = list(detail.get("payouts", []))[: len(stacks)]
     if not stacks:
-        return Deal(method, error="Nessun giocatore in gioco.")
+        return Deal(method, error=_("No player is still in the game."))
     total = sum(prizes)
     chips = [c for _, c in stacks]
     try:
@@ -210,10 +212,10 @@ def deal(tournament: Tournament, method: str) -> Deal:
             next_payout = prizes[len(stacks) - 1] if len(prizes) >= len(stacks) else 0
             exact = payouts.chip_chop(total, chips, next_payout)
         else:
-            return Deal(method, error=f"Metodo sconosciuto: {method!r} (icm o chop).")
+            return Deal(method, error=_("Unknown method: choose ICM or chip chop."))
         amounts = payouts.round_deal(exact, total)
     except payouts.PayoutError as error:
-        return Deal(method, error=str(error))
+        return Deal(method, error=messages.payout_refusal(error, len(stacks)))
     rows = tuple(
         {"player": p, "chips": c, "exact": float(Fraction(e)), "amount": a}
         for (p, c), e, a in zip(stacks, exact, amounts, strict=True)

@@ -30,6 +30,7 @@ from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig, TournamentConfigRefused, TournamentError
+from tournaments.messages import refusal
 
 LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
 
@@ -183,9 +184,10 @@ class SitAndGoForm(forms.Form):
             self._config = self._build()
             mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
         except TournamentConfigRefused as error:
-            self.add_error(error.field if error.field in self.fields else None, str(error))
+            # in the page's language (issue 18)
+            self.add_error(error.field if error.field in self.fields else None, refusal(error))
         except TournamentError as error:
-            self.add_error(None, str(error))
+            self.add_error(None, refusal(error))
         return data
 
     def _build(self) -> MttConfig:

@@ -14,6 +14,8 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
@@ -23,6 +25,7 @@ from tables.api import validated
 from tables.service import TableError
 from tournaments import api, dashboard, labels, mtt, service
 from tournaments.forms import ControlForm, MttForm, SitAndGoForm
+from tournaments.messages import refusal
 from tournaments.models import Tournament
 
 
@@ -32,21 +35,27 @@ def _base(request: HttpRequest) -> dict[str, Any]:
 
 def _watcher(request: HttpRequest) -> None:
     if not access.may_watch(request.user):
-        raise PermissionDenied("Serve un account da giocatore, direttore o revisore.")
+        raise PermissionDenied(_("You need a player, director or auditor account."))
 
 
 def _director(request: HttpRequest) -> None:
     if not access.may_direct(request.user):
-        raise PermissionDenied("Solo i direttori di torneo.")
+        raise PermissionDenied(_("Only tournament directors."))
 
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     _watcher(request)
-    tournaments = list(Tournament.objects.all()[:50])
-    for tournament in tournaments:  # the game and the forced bets in play (issue 17)
-        tournament.forced_label = labels.current_label(tournament.config or {}, tournament.level)
-    return render(request, "tournaments/lobby.html", {**_base(request), "tournaments": tournaments})
+    return render(request, "tournaments/lobby.html", {**_base(request), **lobby_context()})
+
+
+def lobby_context() -> dict[str, Any]:
+    """The lobby's ``tournaments`` (the 50 most recent, with game, limit, stakes, structure, start and
+    players: :func:`tournaments.lobby.rows`) and open ``tables`` (:func:`tournaments.lobby.open_tables`)."""
+    from tournaments import lobby as lobby_rows
+
+    tournaments = lobby_rows.rows(Tournament.objects.all()[:50])
+    return {"tournaments": tournaments, "tables": lobby_rows.open_tables(tournaments)}
 
 
 def bots(count: int) -> list[str]:
@@ -88,7 +97,7 @@ def new_mtt(request: HttpRequest) -> HttpResponse:
 def _get(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.filter(id=tournament_id).first()
     if tournament is None:
-        raise Http404("Torneo inesistente.")
+        raise Http404(_("No such tournament."))
     return tournament
 
 
@@ -123,6 +132,7 @@ def context(tournament: Tournament) -> dict[str, Any]:
         ),
         key=lambda r: (r["position"] is not None, r["position"] or 0, -r["stack"]),
     )
+    standings = rank_standings(standings)
     in_play = [r["stack"] for r in standings if r["position"] is None]
     if next_level is not None:
         next_level = {
@@ -146,6 +156,23 @@ def context(tournament: Tournament) -> dict[str, Any]:
         "average_stack": sum(in_play) // len(in_play) if in_play else 0,
         "largest_stack": max(in_play, default=0),
     }
+
+
+def rank_standings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings in rank order with ``rank`` set on every row (issue 18): the players still in by chips
+    (most first; equal stacks share a rank, "1, 2, 2, 4"), then the eliminated by finishing ``position``
+    (their rank). The winner of a finished tournament has position 1 and comes first."""
+    placed = sorted((r for r in rows if r["position"] is not None), key=lambda r: r["position"])
+    winners = [r for r in placed if r["position"] == 1]
+    out = [r for r in placed if r["position"] != 1]
+    playing = sorted((r for r in rows if r["position"] is None), key=lambda r: (-r["stack"], r["player"]))
+    ranked: list[dict[str, Any]] = [{**r, "rank": 1} for r in winners]
+    for index, row in enumerate(playing):
+        tied = index > 0 and playing[index - 1]["stack"] == row["stack"]
+        rank = ranked[-1]["rank"] if tied else len(ranked) + 1
+        ranked.append({**row, "rank": rank})
+    ranked.extend({**r, "rank": r["position"]} for r in out)
+    return ranked
 
 
 def _minutes(duration_ms: int) -> str:
@@ -207,7 +234,7 @@ def _action(
     try:
         run()
     except (TournamentError, TableError) as error:
-        messages.error(request, str(error))
+        messages.error(request, refusal(error))
     else:
         messages.success(request, done)
     return redirect(back, tournament_id=tournament_id)
@@ -216,7 +243,7 @@ def _action(
 def _registration(request: HttpRequest, tournament_id: int, operation: str, done: str) -> HttpResponse:
     """Register or unregister the player making the request (``operation``: the service's function)."""
     if not access.may_play(request.user):
-        raise PermissionDenied("Solo i giocatori possono iscriversi.")
+        raise PermissionDenied(_("Only players may register."))
     name = request.user.get_username()
     run = getattr(_service(tournament_id), operation)
     return _action(request, tournament_id, lambda: run(tournament_id, name), done, "tournament-detail")
@@ -225,13 +252,13 @@ def _registration(request: HttpRequest, tournament_id: int, operation: str, done
 @login_required
 @require_POST
 def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _registration(request, tournament_id, "register", "Iscritto.")
+    return _registration(request, tournament_id, "register", _("Registered."))
 
 
 @login_required
 @require_POST
 def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _registration(request, tournament_id, "unregister", "Iscrizione annullata.")
+    return _registration(request, tournament_id, "unregister", _("Registration cancelled."))
 
 
 @login_required
@@ -243,7 +270,7 @@ def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request,
         tournament_id,
         lambda: _service(tournament_id).start(tournament_id, name),
-        "Torneo iniziato.",
+        _("Tournament started."),
         "tournament-director",
     )
 
@@ -262,13 +289,13 @@ def _clock(
 @login_required
 @require_POST
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _clock(request, tournament_id, _service(tournament_id).pause, "In pausa.")
+    return _clock(request, tournament_id, _service(tournament_id).pause, _("Paused."))
 
 
 @login_required
 @require_POST
 def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _clock(request, tournament_id, _service(tournament_id).resume, "Ripreso.")
+    return _clock(request, tournament_id, _service(tournament_id).resume, _("Resumed."))
 
 
 @login_required
@@ -300,7 +327,7 @@ def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         number = data.pop("table")
         ids = {n: t for t, n in dashboard.table_numbers(tournament.detail or {}).items()}
         if number not in ids:
-            raise ValueError(f"Non c'è un tavolo {number}.")
+            raise ValueError(_("There is no table %(number)s.") % {"number": number})
         data["table_id"] = ids[number]
     if "seat" in data:
         data["seat"] = data["seat"] - 1
@@ -308,14 +335,14 @@ def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 
 
 DONE = {
-    "start": "Torneo iniziato.",
-    "pause": "In pausa.",
-    "resume": "Ripreso.",
-    "adjust_clock": "Orologio corretto.",
-    "move": "Spostamento registrato: avviene alla fine della mano.",
-    "chips": "Correzione delle fiches registrata.",
-    "disqualify": "Giocatore squalificato.",
-    "undo_elimination": "Eliminazione annullata.",
+    "start": gettext_lazy("Tournament started."),
+    "pause": gettext_lazy("Paused."),
+    "resume": gettext_lazy("Resumed."),
+    "adjust_clock": gettext_lazy("Clock adjusted."),
+    "move": gettext_lazy("Move recorded: it happens at the end of the hand."),
+    "chips": gettext_lazy("Chip correction recorded."),
+    "disqualify": gettext_lazy("Player disqualified."),
+    "undo_elimination": gettext_lazy("Elimination undone."),
 }
 
 
@@ -327,15 +354,15 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     tournament = _get(tournament_id)
     if tournament.kind != "mtt":
-        raise Http404("Controlli disponibili solo per i tornei multi-tavolo.")
+        raise Http404(_("Controls are available for multi-table tournaments only."))
     error, done, started = "", "", False
     try:
-        data = validated(api.ControlSerializer(data=_control_data(request, tournament)))
+        data = validated(api.ControlSerializer(data=_control_data(request, tournament)), _("Not accepted"))
         api.control(tournament_id, data, request.user.get_username())
-        done = DONE[data["action"]]
+        done = str(DONE[data["action"]])
         started = data["action"] == "start"  # the answer removes the Start button
     except (ValueError, TournamentError, TableError, APIException) as failure:
-        error = str(getattr(failure, "detail", failure))
+        error = refusal(failure)
     if request.htmx:
         context = {"error": error, "done": done, "started": started}
         html = render(request, "tournaments/_control_result.html", context)

@@ -48,6 +48,24 @@ def ensure_accounts() -> None:
         user.groups.add(Group.objects.get(name=group))
 
 
+ROLES = {access.DIRECTOR: "director", access.PLAYER: "player", access.AUDITOR: "auditor"}
+
+
+def demo_logins() -> list[dict[str, str]]:
+    """The demo accounts to show on the login page (issue 18): ``username``, ``password`` and ``role``
+    (``"player"``, ``"director"``, ``"auditor"``) of each of :data:`ACCOUNTS` that exists, when this command
+    has run (a demo tournament exists); ``[]`` otherwise (a service without the demo shows none)."""
+    if not Tournament.objects.filter(name__in=(DEMO_NAME, HOLDEM_NAME)).exists():
+        return []
+    names = [account[0] for account in ACCOUNTS]
+    existing = set(get_user_model().objects.filter(username__in=names).values_list("username", flat=True))
+    return [
+        {"username": name, "password": password, "role": ROLES[group]}
+        for name, password, group in ACCOUNTS
+        if name in existing
+    ]
+
+
 def demo_config() -> MttConfig:
     """The Italian demo: a 6-seat sit-and-go (a one-table tournament that starts when full, issue 17) of
     poker all'italiana pot limit, 1,000 chips, ten 5-minute levels of inviti 10 to 200 (T-LEVEL-1)."""
