@@ -123,7 +123,7 @@ def test_a_director_runs_a_three_table_tournament_from_the_dashboard_with_bots_a
         director.locator("#clock .clock-status", has_text="Running").wait_for()
         # a refused control (422) shows its message on the dashboard
         director.locator('[data-control="resume"]').click()
-        director.locator("#control-result .flash.error", has_text="pausa").wait_for()
+        director.locator("#control-result .flash.error", has_text="not paused").wait_for()
         paused = [
             e for e in in_thread(lambda: read_stream(mtt.stream_id(tournament_id))) if e.type == "ClockPaused"
         ]
