@@ -12,8 +12,9 @@ belongs to the player who sat in its seat *when it happened* (:mod:`engine.occup
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card
@@ -57,11 +58,14 @@ __all__ = [
     "legal_actions",
     "public_event",
     "public_log",
+    "redacted_log",
     "view",
 ]
 
 ARRIVALS = (PlayerSeated,)
+"""The events that seat a player (:mod:`engine.occupancy`), in every game."""
 DEPARTURES = (PlayerRemoved, PlayerEliminated)
+"""The events that empty a seat (:mod:`engine.occupancy`), in every game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,10 +370,28 @@ def public_event(event: Event, viewer: int | None = None, reveal: bool = False) 
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One event as a viewer may receive it, with the seating when it happened."""
+    """One event as a viewer may receive it, with the seating when it happened. ``event``: the game's
+    public form of the event (:data:`PublicEvent` for the core games; poker all'italiana's own)."""
 
-    event: PublicEvent
+    event: Any
     seating: Seating
+
+
+Redact = Callable[[Any, "int | None", bool], Any]
+"""A game's ``public_event(event, seat, reveal)``: the event as the player at ``seat`` then may see it."""
+
+
+def redacted_log(
+    events: Sequence[Any], now: Seating, viewer: str | None, reveal: bool, redact: Redact
+) -> tuple[LogEntry, ...]:
+    """``events`` (consecutive, the last leading to the seating ``now``) as the player named ``viewer``
+    may receive them, each redacted by ``redact`` for the seat that player held when it happened
+    (:func:`engine.occupancy.seatings` over :data:`ARRIVALS` and :data:`DEPARTURES`, issue 15). Every game's
+    ``public_log``: the core games' (:func:`public_log`) and poker all'italiana's."""
+    return tuple(
+        LogEntry(redact(event, seat_of(at, viewer), reveal), at)
+        for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True)
+    )
 
 
 def public_log(
@@ -377,7 +399,4 @@ def public_log(
 ) -> tuple[LogEntry, ...]:
     """``events`` (consecutive, the last leading to the seating ``now``) as the player ``viewer`` may
     receive them, each redacted for the seat that player held when it happened."""
-    return tuple(
-        LogEntry(public_event(event, seat_of(at, viewer), reveal), at)
-        for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True)
-    )
+    return redacted_log(events, now, viewer, reveal, public_event)
