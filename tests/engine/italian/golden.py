@@ -47,7 +47,8 @@ from engine.evaluation import MinimalBeatsRoyal
 from engine.shuffle import ALGORITHM, shuffle
 
 GOLDEN = Path(__file__).resolve().parents[2] / "data" / "italian_golden" / "golden.jsonl.xz"
-SESSIONS = 330
+SESSIONS = 400
+PAROL_FROM = 330  # the sessions from here on favour parol and partecipo (recorded on the same engine)
 MAX_STEPS = 600  # per hand: a safety net, never reached by a working decider
 VERSION = 1
 
@@ -118,6 +119,7 @@ class Session:
         self.seeds: list[str] = []
         self.steps = 0
         self.header: Record = {"session": index, "code": self.game.code, "config": canon(config)}
+        self.parol_bias = index >= PAROL_FROM  # players who say parol and pay the adeguamento (IT-PAROL-*)
 
     # --- stepping ---------------------------------------------------------------------------------------
 
@@ -342,6 +344,12 @@ class Session:
                 yield {"stuck": True, **self.snapshot()}
                 return
             seat = to_act[0]
+            if self.parol_bias:
+                kinds = [_kind(action) for action in game.legal_actions(self.state, seat)]
+                wanted = [kind for kind in ("parol", "partecipate") if kind in kinds]
+                if wanted and rng.random() < 0.85:
+                    yield self.player(seat, wanted[0])
+                    continue
             draw = rng.random()
             if draw < 0.45:
                 yield self.build(game.bot_command, self.state, seat, self.bot_rng, self.tick())
