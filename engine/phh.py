@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
 from engine.italian.model import (
@@ -798,22 +798,25 @@ def _amounts(raw: Mapping[str, Any], key: str, count: int, where: str) -> list[D
     return [_amount(v, key, where) for v in value]
 
 
-_CARD_LISTS: dict[str, tuple[Card | None, ...]] = {}
+_CARD_LISTS: dict[str, tuple[tuple[Card | None, ...], tuple[Card, ...]]] = {}
 _CARD_LISTS_MAX = 65_536
 
 
-def _card_list(text: str, where: str) -> tuple[Card | None, ...]:
-    """The cards of ``text`` (``None`` for ``??``); the same texts recur (``????``, boards): read once."""
-    cards = _CARD_LISTS.get(text)
-    if cards is not None:
-        return cards
+def _card_lists(text: str, where: str) -> tuple[tuple[Card | None, ...], tuple[Card, ...]]:
+    """The cards of ``text`` (``None`` for ``??``) and the known cards when every card is known (else
+    ``()``). The same texts recur (``????``, boards): read once, both kept (a ``None in cards`` test calls
+    ``Card.__eq__``, a Python method, for every card)."""
+    found = _CARD_LISTS.get(text)
+    if found is not None:
+        return found
     try:
         cards = parse_cards_or_unknown(text)
     except InvalidCard as error:
         raise MalformedHistory(where, str(error)) from None
+    known = () if any(card is None for card in cards) else cast(tuple[Card, ...], cards)
     if len(_CARD_LISTS) < _CARD_LISTS_MAX:
-        _CARD_LISTS[text] = cards
-    return cards
+        _CARD_LISTS[text] = cards, known
+    return cards, known
 
 
 _PLAYERS = {f"p{i}": i - 1 for i in range(1, 100)}
@@ -831,17 +834,15 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
         return Action(text, None, ""), None  # a no-op: empty, or a commentary alone
     if body[0] == "d":
         if len(body) == 4 and body[1] == "dh":
-            written = _card_list(body[3], where)
-            known = tuple(c for c in written if c is not None) if None not in written else ()
+            written, known = _card_lists(body[3], where)
             target = _PLAYERS.get(body[2])
             if target is None or target >= players:
                 target = _player(body[2], players, where)  # raises the reason
             return Action(text, None, "dh", target, None, known, illegal, written), None
         if len(body) == 3 and body[1] == "db":
-            written = _card_list(body[2], where)
-            if None in written:
+            written, known = _card_lists(body[2], where)
+            if len(known) != len(written):
                 raise MalformedHistory(where, f"{text!r}: board cards must be known")
-            known = tuple(c for c in written if c is not None)
             return Action(text, None, "db", None, None, known, illegal, written), None
         raise MalformedHistory(where, f"{text!r}: the dealer's actions are 'd dh pN CARDS' and 'd db CARDS'")
     if len(body) < 2 or body[1] not in _STANDARD_VERBS:
@@ -851,6 +852,8 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
         actor = _player(body[0], players, where)  # raises the reason
     verb, rest = body[1], body[2:]
     if verb == "cbr":
+        if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():  # a whole amount: no decimals
+            return Action(text, actor, verb, illegal=illegal), Decimal(int(rest[0]))
         if len(rest) != 1 or not _AMOUNT.fullmatch(rest[0]):
             raise MalformedHistory(where, f"{text!r}: 'cbr' takes one amount, like 40 or 3.50")
         amount = Decimal(rest[0])
@@ -862,8 +865,7 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
             raise MalformedHistory(where, f"{text!r}: cards are written together, like 7c8s9c")
         if verb == "sm" and rest == ["-"]:
             return Action(text, actor, verb, illegal=illegal, show_dealt=True), None
-        written = _card_list(rest[0], where) if rest else ()
-        known = tuple(c for c in written if c is not None) if None not in written else ()
+        written, known = _card_lists(rest[0], where) if rest else ((), ())
         return Action(text, actor, verb, cards=known, illegal=illegal, written=written), None
     if rest:
         raise MalformedHistory(where, f"{text!r}: '{verb}' takes nothing after it")

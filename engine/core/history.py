@@ -41,7 +41,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import Any, cast
 
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import IllegalAction
@@ -71,6 +72,7 @@ from engine.core.model import (
     HandShown,
     HandStarted,
     MuckHand,
+    PlayerSeated,
     PotAwarded,
     Raised,
     SeatPlayer,
@@ -171,6 +173,8 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     return forced, tuple(posts)
 
 
+_CODE = attrgetter("code")
+
 # --- unknown cards ----------------------------------------------------------------------------------------
 
 
@@ -229,6 +233,10 @@ class _Cards:
 
     def fill(self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...]) -> tuple[Card, ...]:
         """``written`` with each unknown card replaced by one the file never names (see the module doc)."""
+        if not any(card is None for card in written):  # every card known (the usual case)
+            known = cast(tuple[Card, ...], written)
+            self.used.update(known)
+            return known
         revealed = self.revealed.get(seat, [])
         written = tuple(
             card if card is not None or not revealed else revealed.pop(0) for card in written
@@ -238,7 +246,9 @@ class _Cards:
             result = tuple(card for card in written if card is not None)
             self.used.update(result)
             return result
-        free = [c for c in Deck.standard().cards if c not in self.named and c not in self.used]
+        taken = set(map(_CODE, self.named))  # codes, hashed in C (a card's __hash__ is Python's)
+        taken.update(map(_CODE, self.used))
+        free = [c for c in Deck.standard().cards if c.code not in taken]
         chosen: tuple[Card, ...] = tuple(free[:missing])
         if seat in self.to_showdown:
             known_hole = self.holes.get(seat, [])
@@ -286,6 +296,8 @@ class _Run:
     def apply(self, command: Command) -> None:
         self.state, events = self.game.apply(self.state, command)
         for event in events:
+            if type(event) not in _NOTED:  # most events (turns, bets): one look-up, not six isinstance
+                continue
             if isinstance(event, CardsDealt):
                 self.held.setdefault(event.seat, []).extend((*event.down, *event.up))
             elif isinstance(event, Discarded):
@@ -306,6 +318,10 @@ class _Run:
         if hand is None or not hand.showdown or hand.to_act is None:
             return None
         return int(hand.to_act)
+
+
+_NOTED = frozenset({CardsDealt, Discarded, HandShown, PotAwarded, UncalledBetReturned, HandEnded})
+"""The events :meth:`_Run.apply` notes."""
 
 
 def _command(action: Action, cards: tuple[Card, ...]) -> Command:
@@ -386,10 +402,17 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         state = game.initial_state(config)
     except ValueError as error:
         raise UnsupportedHistory(f"{game.name} cannot seat this hand: {error}") from None
+    seating = list(enumerate(zip(_names(history), history.starting_stacks, strict=True)))
+    if all(type(stack) is int and stack > 0 for _, (_, stack) in seating):
+        # seated in one step: the names are distinct (_names) and the stacks whole and positive, so each
+        # SeatPlayer would be accepted and emit exactly this PlayerSeated (a command each costs 4 µs)
+        for seat, (name, stack) in seating:
+            state = game.evolve(state, PlayerSeated(seat, name, stack))
+        seating = []
     run = _Run(game, state)
     runs.append(run)
     try:
-        for seat, (name, stack) in enumerate(zip(_names(history), history.starting_stacks, strict=True)):
+        for seat, (name, stack) in seating:  # stacks the decider refuses: its reason in the difference
             run.apply(SeatPlayer(seat, name, stack))
         run.apply(StartHand(button=n - 1, hand_id=history.hand_id, posts=posts))
     except IllegalAction as error:
@@ -533,6 +556,8 @@ def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, A
     draw first, then every replacement (``p1 sd …``, ``p2 sd …``, ``d dh p1 …``, ``d dh p2 …``): each such
     ``dh`` is moved to just after its player's discard."""
     indexed = list(enumerate(actions, 1))
+    if not any(action.verb == "sd" for action in actions):  # no draw: nothing to move
+        return indexed
     result: list[tuple[int, Action]] = []
     i = 0
     while i < len(indexed):

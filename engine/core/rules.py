@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from engine._replace import replacer
@@ -134,22 +134,29 @@ __all__ = [
 _hand_with = replacer(CoreHand)
 _state_with = replacer(CoreState)
 _occupant_with = replacer(SeatState)
+_CODE = attrgetter("code")
 
 # --- evolve ---------------------------------------------------------------------------------------------
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    changed = list(values)  # a list's item set: a third faster than joining two slices around the value
+    changed[index] = value
+    return tuple(changed)
 
 
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return (*values[:index], values[index] + amount, *values[index + 1 :])
+    changed = list(values)
+    changed[index] += amount
+    return tuple(changed)
 
 
 def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
-    occupant = seats[seat]
+    changed = list(seats)
+    occupant = changed[seat]
     assert occupant is not None
-    return _set(seats, seat, _occupant_with(occupant, stack=occupant.stack + delta))
+    changed[seat] = _occupant_with(occupant, stack=occupant.stack + delta)
+    return tuple(changed)
 
 
 def _seat_with(
@@ -171,7 +178,7 @@ def _take(stock: tuple[Card, ...], cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if stock[:count] == cards:
         return stock[count:]
     rest = list(stock)
-    codes = [card.code for card in stock]  # compared in C (a card's __eq__ is Python's)
+    codes = list(map(_CODE, stock))  # compared in C (a card's __eq__ is Python's)
     try:
         for card in cards:
             index = codes.index(card.code)
@@ -232,8 +239,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
     )
 
 
-def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
-    hand = _hand(state)
+def _forced_posted(state: CoreState, hand: CoreHand, e: ForcedBetPosted) -> None:
     seat = e.seat
     changes: dict[str, Any] = {}
     if e.dead:
@@ -255,17 +261,14 @@ def _ev_forced(state: CoreState, e: ForcedBetPosted) -> CoreState:
             changes["min_raise"] = max(hand.min_raise, nominal)
             changes["blind_anchor"] = seat
             changes["raises"] = hand.raises + 1
-    return _state_with(
-        state, seats=_with_stack(state.seats, seat, -e.amount), hand=_hand_with(hand, **changes)
-    )
+    hand.__dict__.update(changes)
+    state.__dict__["seats"] = _with_stack(state.seats, seat, -e.amount)
 
 
-def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
-    hand = _hand(state)
+def _street_started(state: CoreState, hand: CoreHand, e: StreetStarted) -> None:
     n = len(hand.round_bets)
     players = sum(1 for s in hand.dealt if s not in hand.folded)
-    hand = _hand_with(
-        hand,
+    hand.__dict__.update(
         street=e.street,
         betting=False,
         street_dealt=False,
@@ -282,43 +285,32 @@ def _ev_street(state: CoreState, e: StreetStarted) -> CoreState:
         last_actor=None,
         community=False,
     )
-    return _state_with(state, hand=hand)
 
 
-def _ev_dealt(state: CoreState, e: CardsDealt) -> CoreState:
-    hand = _hand(state)
+def _cards_dealt(state: CoreState, hand: CoreHand, e: CardsDealt) -> None:
     seat = e.seat
-    hand = _hand_with(
-        hand,
+    hand.__dict__.update(
         stock=_take(hand.stock, e.burn + e.down + e.up),
         down=_set(hand.down, seat, hand.down[seat] + e.down) if e.down else hand.down,
         up=_set(hand.up, seat, hand.up[seat] + e.up) if e.up else hand.up,
         burned=hand.burned + e.burn if e.burn else hand.burned,
         street_dealt=True,
     )
-    return _state_with(state, hand=hand)
 
 
-def _ev_board(state: CoreState, e: BoardDealt) -> CoreState:
-    hand = _hand(state)
-    hand = _hand_with(
-        hand,
+def _board_dealt(state: CoreState, hand: CoreHand, e: BoardDealt) -> None:
+    hand.__dict__.update(
         stock=_take(hand.stock, e.burn + e.cards),
         board=hand.board + e.cards,
         burned=hand.burned + e.burn if e.burn else hand.burned,
         street_dealt=True,
     )
-    return _state_with(state, hand=hand)
 
 
-def _ev_turn(state: CoreState, e: TurnStarted) -> CoreState:
-    hand = _hand(state)
+def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
     # a draw turn (someone has still to discard) is not the betting round's
     betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
-    hand = _hand_with(
-        hand, to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting
-    )
-    return _state_with(state, hand=hand)
+    hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
 def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
@@ -328,82 +320,50 @@ def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
     return _state_with(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
 
 
-def _ev_checked(state: CoreState, e: Checked) -> CoreState:
-    hand = _hand(state)
-    hand = _hand_with(
-        hand, acted_at=_set(hand.acted_at, e.seat, hand.current_bet), to_act=None, last_actor=e.seat
-    )
-    return _state_with(state, hand=hand)
+def _checked(state: CoreState, hand: CoreHand, e: Checked) -> None:
+    acted_at = _set(hand.acted_at, e.seat, hand.current_bet)
+    hand.__dict__.update(acted_at=acted_at, to_act=None, last_actor=e.seat)
 
 
-def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int, **changes: Any) -> CoreState:
+def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int) -> None:
     to = hand.round_bets[seat] + amount
     current = max(hand.current_bet, to)
-    hand = _hand_with(
-        hand,
+    hand.__dict__.update(
         round_bets=_set(hand.round_bets, seat, to),
         contributed=_add(hand.contributed, seat, amount),
         current_bet=current,
         acted_at=_set(hand.acted_at, seat, current),
         to_act=None,
         last_actor=seat,
-        **changes,
     )
-    return _state_with(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
+    state.__dict__["seats"] = _with_stack(state.seats, seat, -amount)
 
 
-def _ev_called(state: CoreState, e: Called) -> CoreState:
-    return _put_in(state, _hand(state), e.seat, e.amount)
+def _called(state: CoreState, hand: CoreHand, e: Called) -> None:
+    _put_in(state, hand, e.seat, e.amount)
 
 
-def _ev_bet(state: CoreState, e: BetPlaced) -> CoreState:
-    hand = _hand(state)
-    amount = e.to - hand.round_bets[e.seat]
+def _bet_or_raised(state: CoreState, hand: CoreHand, e: BetPlaced | Raised) -> None:
     increment = e.to - hand.current_bet
-    return _put_in(
-        state,
-        hand,
-        e.seat,
-        amount,
-        min_raise=max(hand.min_raise, increment) if e.full else hand.min_raise,
-        raises=hand.raises + 1 if e.full else hand.raises,
-        aggressor=e.seat,
-    )
+    if e.full:
+        hand.__dict__.update(min_raise=max(hand.min_raise, increment), raises=hand.raises + 1)
+    hand.__dict__["aggressor"] = e.seat
+    _put_in(state, hand, e.seat, e.to - hand.round_bets[e.seat])
 
 
-def _ev_raised(state: CoreState, e: Raised) -> CoreState:
-    hand = _hand(state)
-    amount = e.to - hand.round_bets[e.seat]
-    increment = e.to - hand.current_bet
-    return _put_in(
-        state,
-        hand,
-        e.seat,
-        amount,
-        min_raise=max(hand.min_raise, increment) if e.full else hand.min_raise,
-        raises=hand.raises + 1 if e.full else hand.raises,
-        aggressor=e.seat,
-    )
+def _folded(state: CoreState, hand: CoreHand, e: Folded) -> None:
+    hand.__dict__.update(folded=hand.folded | {e.seat}, to_act=None, last_actor=e.seat)
 
 
-def _ev_folded(state: CoreState, e: Folded) -> CoreState:
-    hand = _hand(state)
-    hand = _hand_with(hand, folded=hand.folded | {e.seat}, to_act=None, last_actor=e.seat)
-    return _state_with(state, hand=hand)
-
-
-def _ev_discarded(state: CoreState, e: Discarded) -> CoreState:
-    hand = _hand(state)
+def _discarded(state: CoreState, hand: CoreHand, e: Discarded) -> None:
     gone = set(e.cards)
-    hand = _hand_with(
-        hand,
+    hand.__dict__.update(
         down=_set(hand.down, e.seat, tuple(card for card in hand.down[e.seat] if card not in gone)),
         discards=_set(hand.discards, e.seat, hand.discards[e.seat] + e.cards),
         declared=hand.declared | {e.seat},
         to_act=None,
         last_actor=e.seat,
     )
-    return _state_with(state, hand=hand)
 
 
 def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
@@ -413,15 +373,15 @@ def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
 
 
 def _ev_shown(state: CoreState, e: HandShown) -> CoreState:
-    hand = state.hand
-    if hand is None:
-        return state
-    return _state_with(state, hand=_hand_with(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
+    return state if state.hand is None else _ev_shown_in_hand(state, e)
 
 
-def _ev_mucked(state: CoreState, e: HandMucked) -> CoreState:
-    hand = _hand(state)
-    return _state_with(state, hand=_hand_with(hand, mucked=hand.mucked | {e.seat}, to_act=None))
+def _shown(state: CoreState, hand: CoreHand, e: HandShown) -> None:
+    hand.__dict__.update(shown=(*hand.shown, (e.seat, e.cards)), to_act=None)
+
+
+def _mucked(state: CoreState, hand: CoreHand, e: HandMucked) -> None:
+    hand.__dict__.update(mucked=hand.mucked | {e.seat}, to_act=None)
 
 
 def _ev_sat_out(state: CoreState, e: PlayerSatOut) -> CoreState:
@@ -432,10 +392,9 @@ def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
     return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
 
 
-def _ev_returned_bet(state: CoreState, e: UncalledBetReturned) -> CoreState:
-    hand = _hand(state)
-    hand = _hand_with(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
-    return _state_with(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
+def _bet_returned(state: CoreState, hand: CoreHand, e: UncalledBetReturned) -> None:
+    hand.__dict__["contributed"] = _add(hand.contributed, e.seat, -e.amount)
+    state.__dict__["seats"] = _with_stack(state.seats, e.seat, e.amount)
 
 
 def _ev_pot(state: CoreState, e: PotAwarded) -> CoreState:
@@ -454,14 +413,74 @@ def _ev_nothing(state: CoreState, e: Any) -> CoreState:
     return state
 
 
-def _ev_showdown(state: CoreState, e: ShowdownStarted) -> CoreState:
-    hand = _hand_with(_hand(state), showdown=True, showdown_order=e.order, to_act=None)
-    return _state_with(state, hand=hand)
+def _showdown_started(state: CoreState, hand: CoreHand, e: ShowdownStarted) -> None:
+    hand.__dict__.update(showdown=True, showdown_order=e.order, to_act=None)
 
 
 def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
     return _state_with(state, seed_revealed=True)
 
+
+# --- the same events, changed in place ---------------------------------------------------------------------
+# The handlers above named without ``_ev_`` change a state and its hand **in place**: only on copies nobody
+# else holds (the builder's own, :class:`_Builder`, or the fresh copies of :func:`_copying`). Frozen
+# dataclasses refuse ``setattr``; their ``__dict__`` is written directly (CoreState and CoreHand have no
+# slots for this). This saves, per event of a command, the copy of the state and of its ~40-field hand.
+
+InPlace = Callable[[CoreState, CoreHand, Any], None]
+
+
+def _own(state: CoreState) -> CoreState:
+    """A copy of ``state`` with a copy of its hand (to be changed in place)."""
+    return _state_with(state, hand=_hand_with(_hand(state)))
+
+
+def _copying(in_place: InPlace) -> Callable[[CoreState, Any], CoreState]:
+    """The pure ``evolve`` handler of an in-place one: it changes fresh copies."""
+
+    def handler(state: CoreState, event: Any) -> CoreState:
+        copied = _own(state)
+        in_place(copied, _hand(copied), event)
+        return copied
+
+    return handler
+
+
+_IN_PLACE: dict[type, InPlace] = {
+    ForcedBetPosted: _forced_posted,
+    StreetStarted: _street_started,
+    CardsDealt: _cards_dealt,
+    BoardDealt: _board_dealt,
+    TurnStarted: _turn_started,
+    Checked: _checked,
+    Called: _called,
+    BetPlaced: _bet_or_raised,
+    Raised: _bet_or_raised,
+    Folded: _folded,
+    Discarded: _discarded,
+    ShowdownStarted: _showdown_started,
+    HandShown: _shown,
+    HandMucked: _mucked,
+    UncalledBetReturned: _bet_returned,
+}
+"""The events the builder applies in place (the others, rarer or changing the hand itself, go through
+``_EVOLVE``)."""
+
+_ev_forced = _copying(_forced_posted)
+_ev_street = _copying(_street_started)
+_ev_dealt = _copying(_cards_dealt)
+_ev_board = _copying(_board_dealt)
+_ev_turn = _copying(_turn_started)
+_ev_checked = _copying(_checked)
+_ev_called = _copying(_called)
+_ev_bet = _copying(_bet_or_raised)
+_ev_raised = _copying(_bet_or_raised)
+_ev_folded = _copying(_folded)
+_ev_discarded = _copying(_discarded)
+_ev_showdown = _copying(_showdown_started)
+_ev_shown_in_hand = _copying(_shown)
+_ev_mucked = _copying(_mucked)
+_ev_returned_bet = _copying(_bet_returned)
 
 _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     PlayerSeated: _ev_seated,
@@ -527,9 +546,13 @@ def _plan(spec: GameSpec) -> _Plan:
     return found[1]
 
 
-@cache
-def _standard_deck() -> frozenset[Card]:
-    return frozenset(Deck.standard().cards)
+_ALL_CODES = frozenset(range(52))
+
+
+def _is_standard_deck(deck: tuple[Any, ...]) -> bool:
+    """Whether ``deck`` holds every card of the 52-card deck once (by type and code, compared in C: a
+    set of the cards themselves calls ``Card.__hash__``, a Python method, 52 times a hand)."""
+    return len(deck) == 52 and set(map(type, deck)) == {Card} and set(map(_CODE, deck)) == _ALL_CODES
 
 
 # --- queries ---------------------------------------------------------------------------------------------
@@ -677,8 +700,22 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
     hand = state.hand
     if hand is None or hand.betting or hand.to_act is not None or hand.showdown:
         return None  # betting: this street's cards are all out
-    if spec.deal_hook is not None:
-        return spec.deal_hook(state, hand)
+    last = _LAST_DEAL[0]  # asked up to four times of one state (the step, the dealer, its command)
+    if last[0] is state and last[1] is spec:
+        return last[2]
+    due = spec.deal_hook(state, hand) if spec.deal_hook is not None else _next_deal(spec, hand)
+    _LAST_DEAL[0] = (state, spec, due)  # one tuple, swapped whole: safe between threads
+    return due
+
+
+_NO_DEAL: tuple[Any, Any, tuple[int, int, int, bool] | None] = (None, None, None)
+_LAST_DEAL = [_NO_DEAL]
+"""The last :func:`next_deal` answer with its state and spec (states are immutable: the same object,
+the same answer)."""
+
+
+def _next_deal(spec: GameSpec, hand: CoreHand) -> tuple[int, int, int, bool] | None:
+    """:func:`next_deal` without a ``deal_hook``, between betting rounds."""
     street = hand.street
     spec_street = spec.streets[street]
     plan = _plan(spec)
@@ -804,20 +841,38 @@ def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotL
 
 
 class _Builder:
-    """Collects events and keeps the state they lead to."""
+    """Collects events and keeps the state they lead to.
 
-    __slots__ = ("at", "events", "spec", "state", "values")
+    The state is folded event by event as ``evolve`` would, but the builder copies the state and its hand
+    once per command (at its first event in :data:`_IN_PLACE`) and then changes its own copies in place:
+    a hand read from the builder **before** an ``emit`` shows the changes after it (read what you need
+    first). The state returned by :func:`apply` is never changed again."""
+
+    __slots__ = ("at", "events", "owned", "spec", "state", "values")
 
     def __init__(self, spec: GameSpec, state: CoreState, at: int) -> None:
         self.spec = spec
         self.state = state
+        self.owned = False  # whether self.state and its hand are this builder's own copies
         self.values: dict[int, int] | None = None
         self.events: list[Event] = []
         self.at = at
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = _EVOLVE[type(event)](self.state, event)
+        state = self.state
+        in_place = _IN_PLACE.get(type(event))
+        hand = state.hand
+        if in_place is None or hand is None:
+            self.state = _EVOLVE[type(event)](state, event)  # the hand it keeps, if any, stays ours
+            return
+        if not self.owned:
+            state = self.state = _own(state)
+            hand = _hand(state)
+            self.owned = True
+        elif _LAST_DEAL[0][0] is state:  # about to change: next_deal's answer for it no longer holds
+            _LAST_DEAL[0] = _NO_DEAL
+        in_place(state, hand, event)
 
     @property
     def hand(self) -> CoreHand:
@@ -1211,7 +1266,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         raise BadAmount(f"{spec.name} needs a big blind")
     deck = tuple(c.deck)
     if deck:
-        if len(deck) != 52 or set(deck) != _standard_deck():
+        if not _is_standard_deck(deck):
             raise BadCards("the deck must hold every card of the 52-card deck exactly once")
     else:
         deck = Deck.standard().cards
@@ -1298,8 +1353,8 @@ def _check_cards(hand: CoreHand, cards: tuple[Card, ...]) -> None:
         return
     if len(set(cards)) != len(cards):
         raise BadCards(f"a card is repeated in {format_cards(cards)}")
-    stock = set(hand.stock)
-    missing = [card for card in cards if card not in stock]
+    stock = set(map(_CODE, hand.stock))  # codes, hashed in C (a card's __hash__ is Python's)
+    missing = [card for card in cards if not isinstance(card, Card) or card.code not in stock]
     if missing:
         raise BadCards(f"{format_cards(missing)} not in the stock")
 

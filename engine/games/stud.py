@@ -81,7 +81,20 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
 
 
 def _open_pair(hand: CoreHand) -> bool:
-    return hand.street == 1 and stud_rules.has_open_pair(hand.up[seat] for seat in in_hand(hand))
+    if hand.street != 1:
+        return False
+    up, folded = hand.up, hand.folded
+    last = _LAST_OPEN_PAIR[0]  # asked at every decision of 4th street: the up cards change only by a deal
+    if last[0] is up and last[1] is folded:
+        return last[2]
+    found = stud_rules.has_open_pair(up[seat] for seat in in_hand(hand))
+    _LAST_OPEN_PAIR[0] = (up, folded, found)  # one tuple, swapped whole: safe between threads
+    return found
+
+
+_LAST_OPEN_PAIR: list[tuple[Any, Any, bool]] = [((), frozenset(), False)]
+"""The last :func:`_open_pair` answer with the up cards and folded seats it was for (the same objects,
+immutable: the same answer)."""
 
 
 def _fixed_limit_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:

@@ -78,7 +78,7 @@ def visible_value(up_cards: Sequence[Card]) -> int:
     """
     if not 1 <= len(up_cards) <= 4:
         raise ValueError(f"a visible stud hand has 1 to 4 up cards, not {len(up_cards)}")
-    return _visible_value(tuple(sorted(card.rank for card in up_cards)))
+    return _visible_value(tuple(sorted([card.rank for card in up_cards])))
 
 
 @cache
