@@ -40,6 +40,7 @@ from typing import Any
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
+from engine.core import payout
 from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
@@ -108,7 +109,7 @@ from engine.core.model import (
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
-from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
+from engine.pots import PotLayout, build_pots
 
 __all__ = [
     "apply",
@@ -977,11 +978,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
 
 def _showdown_order(b: _Builder, hand: CoreHand) -> list[int]:
     """G-SHOW-1: the last aggressor of the last round first (if still in), else left of the button."""
-    players = set(in_hand(hand))
-    n = len(b.state.seats)
-    start = hand.aggressor if hand.aggressor in players else None
-    after = hand.button if start is None else (start - 1) % n
-    return [s for s in ((after + i) % n for i in range(1, n + 1)) if s in players]
+    return payout.showdown_order(len(b.state.seats), hand.button, hand.aggressor, set(in_hand(hand)))
 
 
 def _values(b: _Builder, hand: CoreHand) -> dict[int, int]:
@@ -997,31 +994,7 @@ def _pots(
     """``(returned, pots)``: what :func:`engine.pots.build_pots` gives for the hand (G-SHOW-2, G-POT-1,
     G-ANTE-1's dead money in the main pot), without its validation (the decider's own bookkeeping): the
     uncalled ``(seat, chips)`` and the pots ``(amount, eligible seats ascending)``, main pot first."""
-    chips = {s: hand.contributed[s] for s in sorted(hand.dealt)}
-    returned: list[tuple[int, int]] = []
-    ranked = sorted(chips.items(), key=lambda item: (-item[1], item[0]))
-    top_seat, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
-    if top > second:
-        returned.append((top_seat, top - second))
-        chips[top_seat] = second
-    live = [s for s in chips if s not in folded]
-    levels = sorted({chips[s] for s in live})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    previous = 0
-    puts = list(chips.values())
-    for index, level in enumerate(levels):
-        amount = sum(min(put, level) - min(put, previous) for put in puts)
-        if index == 0:
-            amount += hand.dead
-        if index == len(levels) - 1:
-            amount += sum(put - level for put in puts if put > level)
-        if amount > 0:
-            pots.append((amount, tuple(s for s in live if chips[s] >= level)))
-        previous = level
-    if not pots:
-        pots.append((0, tuple(live)))
-    return returned, pots
+    return payout.layout({s: hand.contributed[s] for s in sorted(hand.dealt)}, folded, hand.dead)
 
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
@@ -1065,31 +1038,22 @@ def _pay(
     b: _Builder, winners_of: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
 ) -> None:
     hand = b.hand
-    returned, pots = _pots(hand, b.state, folded)
-    for seat, amount in returned:
-        b.emit(UncalledBetReturned(seat, amount))
-    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
-    order = seats_left_of_button(occupied, hand.button)
-    for index, (amount, eligible) in enumerate(pots):
-        won = winners_of(eligible)
-        if b.spec.odd_chip_hook is not None:
-            ranked = b.spec.odd_chip_hook(b.state, hand, won)
-        else:
-            ranked = tuple(s for s in order if s in won)
-        b.emit(PotAwarded(index, amount, eligible, split_pot(amount, ranked)))
+    state = b.state
+    hook = b.spec.odd_chip_hook
+    occupied = [s for s, o in enumerate(state.seats) if o is not None]
+    odd_chips = None if hook is None else (lambda won: hook(state, hand, won))
+    for event in payout.award(_pots(hand, state, folded), winners_of, occupied, hand.button, odd_chips):
+        b.emit(event)
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
     """Everyone else folded: the uncalled part of the biggest bet back to its owner (G-SHOW-2), the rest to
     the winner (computed directly: the pots of :func:`engine.pots.build_pots` would all be his)."""
     hand = b.hand
-    contributed = hand.contributed
-    top = max(contributed)
-    leader = contributed.index(top)
-    second = max((c for s, c in enumerate(contributed) if s != leader), default=0)
-    if top > second:
-        b.emit(UncalledBetReturned(leader, top - second))
-    total = b.hand.dead + sum(b.hand.contributed)
+    returned, pots = payout.uncontested(hand.contributed, hand.dead, winner)
+    for seat, amount in returned:
+        b.emit(UncalledBetReturned(seat, amount))
+    total = pots[0][0]
     b.emit(PotAwarded(0, total, (winner,), ((winner, total),)))
     _end_hand(b, winner)
 
