@@ -26,7 +26,7 @@ bet), the cap holding heads-up in tournaments and lifted in ring games when two 
 rest of the board is dealt (TDA 16). Otherwise the last aggressor of the last round shows first (else the
 first player left of the button), then in seat order: a hand that beats or ties the best shown in a pot it
 contests, or that has no rival shown in one, is shown automatically; the others choose (show / muck;
-the time-out mucks). Pots are built by :func:`engine.pots.build_pots` (uncalled bet returned, G-SHOW-2;
+the time-out mucks). Pots are built by :mod:`engine.core.payout` (uncalled bet returned, G-SHOW-2;
 side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
 winner left of the button (G-POT-2).
 """
@@ -109,7 +109,6 @@ from engine.core.model import (
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
-from engine.pots import PotLayout, build_pots
 
 __all__ = [
     "apply",
@@ -126,7 +125,6 @@ __all__ = [
     "initial_state",
     "next_deal",
     "positions",
-    "pot_layout",
     "replay",
     "standard_bet_range",
     "top_deal",
@@ -825,17 +823,6 @@ _LABELS: dict[int, str] = {}
 _SUITED = frozenset(
     category.strength(Ranking.STANDARD) for category in (Category.FLUSH, Category.STRAIGHT_FLUSH)
 )
-
-
-def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotLayout:
-    """The pots of the hand as they stand (G-POT-1, G-SHOW-2, G-ANTE-1's dead big-blind ante)."""
-    dealt = hand.dealt
-    return build_pots(
-        {s: hand.contributed[s] for s in dealt},
-        folded=[s for s in dealt if s in folded],
-        all_in=[s for s in dealt if s not in folded and _stack(state, s) == 0],
-        dead_money=hand.dead,
-    )
 
 
 # --- decide ---------------------------------------------------------------------------------------------

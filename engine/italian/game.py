@@ -30,7 +30,7 @@ from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card, Deck, Rank, format_cards
-from engine.core import payout
+from engine.core import payout, reshuffle
 from engine.evaluation import HandValue, italian_evaluator, italian_pot_winners, meets_opening
 from engine.italian.errors import (
     ActionNotAllowed,
@@ -103,8 +103,6 @@ from engine.italian.model import (
     TurnStarted,
     UncalledBetReturned,
 )
-from engine.pots import PotLayout, build_pots
-from engine.shuffle import derive_seed, shuffle
 
 __all__ = [
     "apply",
@@ -743,16 +741,6 @@ def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
     return payout.layout(dict(enumerate(hand.contributed)), folded, hand.carried)
 
 
-def _layout(state: TableState, hand: HandState, folded: frozenset[int]) -> PotLayout:
-    """The pots of the hand as they stand, validated (the view's: :class:`PotError` while a round is open)."""
-    return build_pots(
-        dict(enumerate(hand.contributed)),
-        folded=folded,
-        all_in=[s for s in _in_hand(hand) if _stack(state, s) == 0],
-        dead_money=hand.carried,
-    )
-
-
 def _values(hand: HandState) -> dict[int, HandValue]:
     """Values of the hands still in, for comparing (labels are made only for the hands shown)."""
     evaluator = italian_evaluator(Rank(hand.lowest_rank))
@@ -916,9 +904,7 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
     the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
     """
-    digest = hashlib.sha256(format_cards(deck).encode()).digest()
-    ordered = sorted(pile, key=lambda card: card.code)
-    return shuffle(ordered, derive_seed(digest, f"cambio-reshuffle-{k}"))
+    return reshuffle.reshuffle_order(deck, pile, "cambio", k)
 
 
 def _start_showdown(b: _Builder) -> None:

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
-from engine.core.view import ARRIVALS, DEPARTURES, DiscardedHidden, LogEntry, PotView, redacted_log
-from engine.italian.game import _in_hand, _layout
+from engine.core.view import ARRIVALS, DEPARTURES, DiscardedHidden, LogEntry, PotView, pot_views, redacted_log
+from engine.italian.game import _in_hand, _stack
 from engine.italian.legal import LegalAction, legal_actions
 from engine.italian.model import (
     CardsDealt,
@@ -35,7 +35,6 @@ from engine.italian.model import (
     TableState,
 )
 from engine.occupancy import Seating
-from engine.pots import PotError
 
 __all__ = [
     "ARRIVALS",
@@ -51,6 +50,7 @@ __all__ = [
     "seating",
     "view",
 ]
+
 
 @dataclass(frozen=True, slots=True)
 class CardsDealtHidden:
@@ -160,11 +160,13 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
         )
     pots: tuple[PotView, ...] = ()
     if hand is not None:
-        try:
-            layout = _layout(state, hand, hand.folded)
-            pots = tuple(PotView(p.amount, p.eligible) for p in layout.pots)
-        except PotError:  # a betting round in progress: show one pot
-            pots = (PotView(hand.carried + sum(hand.contributed), tuple(sorted(in_hand))),)
+        pots = pot_views(
+            dict(enumerate(hand.contributed)),
+            hand.folded,
+            [s for s in _in_hand(hand) if _stack(state, s) == 0],
+            hand.carried,
+            in_hand,
+        )
     return TableView(
         viewer=viewer,
         hand_number=state.hand_number,
