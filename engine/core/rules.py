@@ -426,7 +426,7 @@ def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
 # dataclasses refuse ``setattr``; their ``__dict__`` is written directly (CoreState and CoreHand have no
 # slots for this). This saves, per event of a command, the copy of the state and of its ~40-field hand.
 
-InPlace = Callable[[CoreState, CoreHand, Any], None]
+_InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 
 def _own(state: CoreState) -> CoreState:
@@ -434,7 +434,7 @@ def _own(state: CoreState) -> CoreState:
     return _state_with(state, hand=_hand_with(_hand(state)))
 
 
-def _copying(in_place: InPlace) -> Callable[[CoreState, Any], CoreState]:
+def _copying(in_place: _InPlace) -> Callable[[CoreState, Any], CoreState]:
     """The pure ``evolve`` handler of an in-place one: it changes fresh copies."""
 
     def handler(state: CoreState, event: Any) -> CoreState:
@@ -445,7 +445,7 @@ def _copying(in_place: InPlace) -> Callable[[CoreState, Any], CoreState]:
     return handler
 
 
-_IN_PLACE: dict[type, InPlace] = {
+_IN_PLACE: dict[type, _InPlace] = {
     ForcedBetPosted: _forced_posted,
     StreetStarted: _street_started,
     CardsDealt: _cards_dealt,
@@ -709,8 +709,8 @@ def next_deal(spec: GameSpec, state: CoreState) -> tuple[int, int, int, bool] | 
 
 _NO_DEAL: tuple[Any, Any, tuple[int, int, int, bool] | None] = (None, None, None)
 _LAST_DEAL = [_NO_DEAL]
-"""The last :func:`next_deal` answer with its state and spec (states are immutable: the same object,
-the same answer)."""
+"""The last :func:`next_deal` answer with its state and spec (a state is immutable once returned: the
+same object, the same answer; the builder clears the entry before changing its own state in place)."""
 
 
 def _next_deal(spec: GameSpec, hand: CoreHand) -> tuple[int, int, int, bool] | None:
