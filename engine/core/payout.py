@@ -8,6 +8,7 @@ Pure functions over plain values (seat indexes, chip counts), so the core's deci
   :func:`engine.pots.build_pots`'s validation (a decider's own bookkeeping is consistent; the views keep the
   validated one, which tells a finished round from one in progress);
 - :func:`uncontested` — the same when everyone else folded, computed directly;
+- :func:`eliminations` — the players a tournament hand left without chips (T-ELIM-1);
 - :func:`award` — the events that pay it all: :class:`UncalledBetReturned` then one :class:`PotAwarded` per
   pot, main pot first, split in equal shares with the odd chips in the order the caller gives (G-POT-2:
   by default the first winner left of the button, board and draw games and poker all'italiana).
@@ -19,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 
-from engine.core.model import PotAwarded, UncalledBetReturned
+from engine.core.model import PlayerEliminated, PotAwarded, SeatState, UncalledBetReturned
 from engine.pots import seats_left_of_button, split_pot
 
-__all__ = ["Pots", "award", "layout", "showdown_order", "uncontested"]
+__all__ = ["Pots", "award", "eliminations", "layout", "showdown_order", "uncontested"]
 
 Pots = tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...]]]]
 """``(returned, pots)``: the uncalled ``(seat, chips)`` (none or one) and the pots ``(amount, eligible seats
@@ -103,3 +104,15 @@ def award(
         ranked = odd_chips(won) if odd_chips is not None else tuple(s for s in order if s in won)
         events.append(PotAwarded(index, amount, eligible, split_pot(amount, ranked)))
     return events
+
+
+def eliminations(
+    seats: tuple[SeatState | None, ...], hand_number: int, starting_stacks: tuple[int, ...]
+) -> list[PlayerEliminated]:
+    """T-ELIM-1: one :class:`PlayerEliminated` per occupied seat left with no chips after hand
+    ``hand_number`` (in a tournament), seat order, with the stack the player started the hand with."""
+    return [
+        PlayerEliminated(seat, occupant.player, hand_number, starting_stacks[seat])
+        for seat, occupant in enumerate(seats)
+        if occupant is not None and occupant.stack == 0
+    ]

@@ -1051,10 +1051,8 @@ def _end_hand(b: _Builder, uncontested: int | None) -> None:
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
     b.emit(HandEnded(hand.number, stacks, contributions, uncontested))
     if b.state.config.tournament:
-        for seat, stack in stacks:
-            occupant = b.state.seats[seat]
-            if stack == 0 and occupant is not None:
-                b.emit(PlayerEliminated(seat, occupant.player, hand.number, hand.starting_stacks[seat]))
+        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
+            b.emit(event)
 
 
 def _automatic_action(b: _Builder, seat: int) -> None:
