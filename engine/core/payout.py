@@ -4,6 +4,7 @@ Pure functions over plain values (seat indexes, chip counts), so the core's deci
 (:mod:`engine.core.rules`) and poker all'italiana's (:mod:`engine.italian.game`) use the same code:
 
 - :func:`showdown_order` — who shows first (G-SHOW-1);
+- :func:`must_show` — whether a hand is shown automatically at the showdown (G-SHOW-1, IT-SHOW-1);
 - :func:`layout` — the uncalled bet returned (G-SHOW-2) and the main and side pots (G-POT-1), without
   :func:`engine.pots.build_pots`'s validation (a decider's own bookkeeping is consistent; the views keep the
   validated one, which tells a finished round from one in progress);
@@ -23,7 +24,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from engine.core.model import PlayerEliminated, PotAwarded, SeatState, UncalledBetReturned
 from engine.pots import seats_left_of_button, split_pot
 
-__all__ = ["Pots", "award", "eliminations", "layout", "showdown_order", "uncontested"]
+__all__ = ["Pots", "award", "eliminations", "layout", "must_show", "showdown_order", "uncontested"]
 
 Pots = tuple[list[tuple[int, int]], list[tuple[int, tuple[int, ...]]]]
 """``(returned, pots)``: the uncalled ``(seat, chips)`` (none or one) and the pots ``(amount, eligible seats
@@ -36,6 +37,21 @@ def showdown_order(seats: int, button: int, aggressor: int | None, players: Coll
     start = aggressor if aggressor is not None and aggressor in players else None
     after = button if start is None else (start - 1) % seats
     return [s for s in ((after + i) % seats for i in range(1, seats + 1)) if s in players]
+
+
+def must_show(pots: Pots, seat: int, shown: Collection[int], holds: Callable[[list[int], int], bool]) -> bool:
+    """G-SHOW-1 / IT-SHOW-1: ``seat``'s hand is shown automatically when nobody has shown yet
+    (``shown`` empty), or in one of the ``pots`` it contests no rival has shown, or ``holds(rivals, seat)``
+    (the game's ranking: ``seat`` beats or ties the hands the ``rivals`` showed, in seat order)."""
+    if not shown:
+        return True
+    for _amount, eligible in pots[1]:
+        if seat not in eligible:
+            continue
+        rivals = [s for s in eligible if s in shown]
+        if not rivals or holds(rivals, seat):
+            return True
+    return False
 
 
 def layout(chips: Mapping[int, int], folded: Collection[int], dead: int) -> Pots:

@@ -989,14 +989,12 @@ def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -
     pot it contests, or no rival in one of its pots has shown."""
     if not hand.shown:
         return True
-    shown = {s for s, _ in hand.shown}
-    for _amount, eligible in _pots(hand, b.state, hand.folded | hand.mucked)[1]:
-        if seat not in eligible:
-            continue
-        rivals = [values[s] for s in eligible if s in shown]
-        if not rivals or values[seat] >= max(rivals):
-            return True
-    return False
+    return payout.must_show(
+        _pots(hand, b.state, hand.folded | hand.mucked),
+        seat,
+        {s for s, _ in hand.shown},
+        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+    )
 
 
 def _showdown_step(b: _Builder, hand: CoreHand) -> None:

@@ -719,19 +719,17 @@ def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
 
 
 def _must_show(hand: HandState, seat: int, values: dict[int, HandValue], state: TableState) -> bool:
+    """IT-SHOW-1 (the core's :func:`engine.core.payout.must_show`): shown when nobody has shown, by an
+    all-in raiser, or when it wins or ties against the hands shown in a pot it contests (IT-RANK-4 included)
+    or no rival there has shown."""
     if not hand.shown or seat in hand.all_in_raisers:
         return True
-    shown = {s: values[s] for s, _ in hand.shown}
-    for _amount, eligible in _pots(hand, hand.folded | hand.mucked)[1]:
-        if seat not in eligible:
-            continue
-        rivals = [values[s] for s in eligible if s in shown]
-        if not rivals:
-            return True
-        winners = italian_pot_winners([*rivals, values[seat]], state.config.minimal_beats_royal)
-        if len(rivals) in winners:
-            return True
-    return False
+    option = state.config.minimal_beats_royal
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        return len(rivals) in italian_pot_winners([*(values[s] for s in rivals), values[seat]], option)
+
+    return payout.must_show(_pots(hand, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds)
 
 
 def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
