@@ -4,6 +4,8 @@ and the generic game that plays any :class:`GameSpec` (:class:`CoreGame`).
 - :mod:`engine.core.spec`: a game as data (streets, opener, betting structure, hooks: the extension points
   for draw and stud are documented there);
 - :mod:`engine.core.model`: the core games' configuration, commands, events and state;
+- :mod:`engine.core.payout`: showdown order, pots and their award, shared with poker all'italiana;
+  :mod:`engine.core.reshuffle`: the order of a reshuffled stock (draw, stud, cambio);
 - :mod:`engine.core.rules`: the decider (``apply``/``evolve``), :mod:`engine.core.view` legal actions,
   views and the public log, :mod:`engine.core.bot` the bot, :mod:`engine.core.generic` the protocol.
 

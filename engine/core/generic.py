@@ -43,7 +43,7 @@ from engine.core.model import (
 from engine.core.spec import GameSpec, Structure
 from engine.core.view import CoreView, LegalAction, legal_actions, public_log, view
 
-__all__ = ["ACTIONS", "CoreGame"]
+__all__ = ["ACTIONS", "CoreGame", "SeatedGame"]
 
 ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise", "show", "muck", "sit_out", "return")
 """The action names a player sends (API and socket), those of poker all'italiana that apply."""
@@ -71,7 +71,65 @@ _GLOSSES: Mapping[str, str] = MappingProxyType(
 _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle"})
 
 
-class CoreGame:
+class SeatedGame:
+    """What every game of the registry does the same way (:class:`CoreGame`, poker all'italiana's
+    :class:`engine.games.italian.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the table
+    commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
+    :class:`TimeoutExpired`), the seats and the deadline the service reads (:meth:`seat_facts`,
+    :meth:`deadline`). ``state``: any table state with ``seats`` (``SeatState | None`` per seat) and ``hand``
+    (``None`` between hands, else with ``to_act``, ``deadline`` in ms and ``chips_required``)."""
+
+    __slots__ = ()
+
+    code: str
+    name: str
+
+    def __repr__(self) -> str:
+        return f"<game {self.code}: {self.name}>"
+
+    def to_act(self, state: Any) -> frozenset[int]:
+        hand = state.hand
+        return frozenset() if hand is None or hand.to_act is None else frozenset((hand.to_act,))
+
+    def seat_command(self, seat: int, player: str, stack: int, at: int) -> SeatPlayer:
+        return SeatPlayer(seat, player, stack, at)
+
+    def remove_command(self, seat: int, at: int) -> RemovePlayer:
+        return RemovePlayer(seat, at)
+
+    def reveal_command(self, seed: str, at: int) -> RevealSeed:
+        return RevealSeed(seed, at)
+
+    def timeout_command(self, state: Any, at: int) -> TimeoutExpired | None:
+        """:class:`TimeoutExpired` for the seat to act (``None``: nobody is); its ``decide`` refuses it before
+        the deadline (:attr:`too_early`)."""
+        hand = state.hand
+        if hand is None or hand.to_act is None:
+            return None
+        return TimeoutExpired(hand.to_act, at)
+
+    @staticmethod
+    def seat_facts(state: Any) -> tuple[SeatFacts | None, ...]:
+        """Each seat as the service sees it (``None``: empty)."""
+        return tuple(
+            None if o is None else SeatFacts(o.player, o.stack, o.sitting_out, o.time_bank)
+            for o in state.seats
+        )
+
+    @staticmethod
+    def deadline(state: Any) -> int | None:
+        """When the time of the seat to act runs out (epoch ms), its time bank included when chips are
+        required (IT-TIME-1, G-TIME-1); ``None``: nobody to act."""
+        hand = state.hand
+        if hand is None or hand.to_act is None:
+            return None
+        occupant = state.seats[hand.to_act]
+        bank = occupant.time_bank if occupant is not None and hand.chips_required else 0
+        deadline: int = hand.deadline + bank
+        return deadline
+
+
+class CoreGame(SeatedGame):
     """A game of the core, played from its :class:`GameSpec` (see :class:`engine.core.game.Game`).
 
     Chips are ``int``, seats 0-based, times epoch milliseconds.
@@ -113,9 +171,6 @@ class CoreGame:
         drawing = any(street.draw for street in spec.streets)
         self.actions: tuple[str, ...] = ACTIONS + (("discard",) if drawing else ())
 
-    def __repr__(self) -> str:
-        return f"<game {self.code}: {self.name}>"
-
     # --- the decider -----------------------------------------------------------------------------------
 
     def deck(self, players: int) -> Deck:
@@ -135,10 +190,6 @@ class CoreGame:
 
     def evolve(self, state: CoreState, event: Event) -> CoreState:
         return rules.evolve(state, event)
-
-    def to_act(self, state: CoreState) -> frozenset[int]:
-        hand = state.hand
-        return frozenset() if hand is None or hand.to_act is None else frozenset((hand.to_act,))
 
     def legal_actions(self, state: CoreState, seat: int) -> tuple[LegalAction, ...]:
         return legal_actions(self.spec, state, seat)
@@ -179,24 +230,15 @@ class CoreGame:
 
     def facts(self, state: CoreState) -> TableFacts:
         hand = state.hand
-        seats = tuple(
-            None if o is None else SeatFacts(o.player, o.stack, o.sitting_out, o.time_bank)
-            for o in state.seats
-        )
-        deadline = None
-        if hand is not None and hand.to_act is not None:
-            occupant = state.seats[hand.to_act]
-            bank = occupant.time_bank if occupant is not None and hand.chips_required else 0
-            deadline = hand.deadline + bank
         forced = hand.forced if hand is not None else state.forced
         return TableFacts(
             hand_number=state.hand_number,
             button=state.button,
             in_hand=hand is not None,
             to_act=self.to_act(state),
-            deadline_ms=deadline,
+            deadline_ms=self.deadline(state),
             forced_bet=forced.big_blind if self.spec.blinds else (forced.small_bet or forced.big_blind),
-            seats=seats,
+            seats=self.seat_facts(state),
             carried=0,
             reveal_due=hand is None and bool(state.commitment) and not state.seed_revealed,
             forced=forced,
@@ -270,21 +312,6 @@ class CoreGame:
         return StartHand(
             deck, at, forced, button, hand_id, commitment=commitment, shuffle_algorithm=algorithm
         )
-
-    def seat_command(self, seat: int, player: str, stack: int, at: int) -> SeatPlayer:
-        return SeatPlayer(seat, player, stack, at)
-
-    def remove_command(self, seat: int, at: int) -> RemovePlayer:
-        return RemovePlayer(seat, at)
-
-    def reveal_command(self, seed: str, at: int) -> RevealSeed:
-        return RevealSeed(seed, at)
-
-    def timeout_command(self, state: CoreState, at: int) -> TimeoutExpired | None:
-        hand = state.hand
-        if hand is None or hand.to_act is None:
-            return None
-        return TimeoutExpired(hand.to_act, at)
 
     def reshuffle_order(self, deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
         """No reshuffle in board games: the pile sorted by :attr:`Card.code`."""

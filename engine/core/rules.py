@@ -26,7 +26,7 @@ bet), the cap holding heads-up in tournaments and lifted in ring games when two 
 rest of the board is dealt (TDA 16). Otherwise the last aggressor of the last round shows first (else the
 first player left of the button), then in seat order: a hand that beats or ties the best shown in a pot it
 contests, or that has no rival shown in one, is shown automatically; the others choose (show / muck;
-the time-out mucks). Pots are built by :func:`engine.pots.build_pots` (uncalled bet returned, G-SHOW-2;
+the time-out mucks). Pots are built by :mod:`engine.core.payout` (uncalled bet returned, G-SHOW-2;
 side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
 winner left of the button (G-POT-2).
 """
@@ -40,6 +40,7 @@ from typing import Any
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
+from engine.core import payout
 from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
@@ -108,7 +109,6 @@ from engine.core.model import (
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
-from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
 
 __all__ = [
     "apply",
@@ -125,7 +125,6 @@ __all__ = [
     "initial_state",
     "next_deal",
     "positions",
-    "pot_layout",
     "replay",
     "standard_bet_range",
     "top_deal",
@@ -826,17 +825,6 @@ _SUITED = frozenset(
 )
 
 
-def pot_layout(hand: CoreHand, state: CoreState, folded: frozenset[int]) -> PotLayout:
-    """The pots of the hand as they stand (G-POT-1, G-SHOW-2, G-ANTE-1's dead big-blind ante)."""
-    dealt = hand.dealt
-    return build_pots(
-        {s: hand.contributed[s] for s in dealt},
-        folded=[s for s in dealt if s in folded],
-        all_in=[s for s in dealt if s not in folded and _stack(state, s) == 0],
-        dead_money=hand.dead,
-    )
-
-
 # --- decide ---------------------------------------------------------------------------------------------
 
 
@@ -977,11 +965,7 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
 
 def _showdown_order(b: _Builder, hand: CoreHand) -> list[int]:
     """G-SHOW-1: the last aggressor of the last round first (if still in), else left of the button."""
-    players = set(in_hand(hand))
-    n = len(b.state.seats)
-    start = hand.aggressor if hand.aggressor in players else None
-    after = hand.button if start is None else (start - 1) % n
-    return [s for s in ((after + i) % n for i in range(1, n + 1)) if s in players]
+    return payout.showdown_order(len(b.state.seats), hand.button, hand.aggressor, set(in_hand(hand)))
 
 
 def _values(b: _Builder, hand: CoreHand) -> dict[int, int]:
@@ -997,31 +981,7 @@ def _pots(
     """``(returned, pots)``: what :func:`engine.pots.build_pots` gives for the hand (G-SHOW-2, G-POT-1,
     G-ANTE-1's dead money in the main pot), without its validation (the decider's own bookkeeping): the
     uncalled ``(seat, chips)`` and the pots ``(amount, eligible seats ascending)``, main pot first."""
-    chips = {s: hand.contributed[s] for s in sorted(hand.dealt)}
-    returned: list[tuple[int, int]] = []
-    ranked = sorted(chips.items(), key=lambda item: (-item[1], item[0]))
-    top_seat, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
-    if top > second:
-        returned.append((top_seat, top - second))
-        chips[top_seat] = second
-    live = [s for s in chips if s not in folded]
-    levels = sorted({chips[s] for s in live})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    previous = 0
-    puts = list(chips.values())
-    for index, level in enumerate(levels):
-        amount = sum(min(put, level) - min(put, previous) for put in puts)
-        if index == 0:
-            amount += hand.dead
-        if index == len(levels) - 1:
-            amount += sum(put - level for put in puts if put > level)
-        if amount > 0:
-            pots.append((amount, tuple(s for s in live if chips[s] >= level)))
-        previous = level
-    if not pots:
-        pots.append((0, tuple(live)))
-    return returned, pots
+    return payout.layout({s: hand.contributed[s] for s in sorted(hand.dealt)}, folded, hand.dead)
 
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
@@ -1029,14 +989,12 @@ def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -
     pot it contests, or no rival in one of its pots has shown."""
     if not hand.shown:
         return True
-    shown = {s for s, _ in hand.shown}
-    for _amount, eligible in _pots(hand, b.state, hand.folded | hand.mucked)[1]:
-        if seat not in eligible:
-            continue
-        rivals = [values[s] for s in eligible if s in shown]
-        if not rivals or values[seat] >= max(rivals):
-            return True
-    return False
+    return payout.must_show(
+        _pots(hand, b.state, hand.folded | hand.mucked),
+        seat,
+        {s for s, _ in hand.shown},
+        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+    )
 
 
 def _showdown_step(b: _Builder, hand: CoreHand) -> None:
@@ -1065,31 +1023,22 @@ def _pay(
     b: _Builder, winners_of: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
 ) -> None:
     hand = b.hand
-    returned, pots = _pots(hand, b.state, folded)
-    for seat, amount in returned:
-        b.emit(UncalledBetReturned(seat, amount))
-    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
-    order = seats_left_of_button(occupied, hand.button)
-    for index, (amount, eligible) in enumerate(pots):
-        won = winners_of(eligible)
-        if b.spec.odd_chip_hook is not None:
-            ranked = b.spec.odd_chip_hook(b.state, hand, won)
-        else:
-            ranked = tuple(s for s in order if s in won)
-        b.emit(PotAwarded(index, amount, eligible, split_pot(amount, ranked)))
+    state = b.state
+    hook = b.spec.odd_chip_hook
+    occupied = [s for s, o in enumerate(state.seats) if o is not None]
+    odd_chips = None if hook is None else (lambda won: hook(state, hand, won))
+    for event in payout.award(_pots(hand, state, folded), winners_of, occupied, hand.button, odd_chips):
+        b.emit(event)
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
     """Everyone else folded: the uncalled part of the biggest bet back to its owner (G-SHOW-2), the rest to
     the winner (computed directly: the pots of :func:`engine.pots.build_pots` would all be his)."""
     hand = b.hand
-    contributed = hand.contributed
-    top = max(contributed)
-    leader = contributed.index(top)
-    second = max((c for s, c in enumerate(contributed) if s != leader), default=0)
-    if top > second:
-        b.emit(UncalledBetReturned(leader, top - second))
-    total = b.hand.dead + sum(b.hand.contributed)
+    returned, pots = payout.uncontested(hand.contributed, hand.dead, winner)
+    for seat, amount in returned:
+        b.emit(UncalledBetReturned(seat, amount))
+    total = pots[0][0]
     b.emit(PotAwarded(0, total, (winner,), ((winner, total),)))
     _end_hand(b, winner)
 
@@ -1100,10 +1049,8 @@ def _end_hand(b: _Builder, uncontested: int | None) -> None:
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
     b.emit(HandEnded(hand.number, stacks, contributions, uncontested))
     if b.state.config.tournament:
-        for seat, stack in stacks:
-            occupant = b.state.seats[seat]
-            if stack == 0 and occupant is not None:
-                b.emit(PlayerEliminated(seat, occupant.player, hand.number, hand.starting_stacks[seat]))
+        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
+            b.emit(event)
 
 
 def _automatic_action(b: _Builder, seat: int) -> None:

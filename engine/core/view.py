@@ -12,8 +12,9 @@ belongs to the player who sat in its seat *when it happened* (:mod:`engine.occup
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card
@@ -37,10 +38,10 @@ from engine.core.model import (
     ShowHand,
     StockReshuffled,
 )
-from engine.core.rules import bet_range, bring_in_due, in_hand, pot_layout
+from engine.core.rules import bet_range, bring_in_due, in_hand
 from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
-from engine.pots import PotError
+from engine.pots import PotError, build_pots
 
 __all__ = [
     "ARRIVALS",
@@ -55,13 +56,17 @@ __all__ = [
     "SeatView",
     "StockReshuffledPublic",
     "legal_actions",
+    "pot_views",
     "public_event",
     "public_log",
+    "redacted_log",
     "view",
 ]
 
 ARRIVALS = (PlayerSeated,)
+"""The events that seat a player (:mod:`engine.occupancy`), in every game."""
 DEPARTURES = (PlayerRemoved, PlayerEliminated)
+"""The events that empty a seat (:mod:`engine.occupancy`), in every game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +202,29 @@ class PotView:
     eligible: tuple[int, ...]
 
 
+def _seat_stack(state: CoreState, seat: int) -> int:
+    occupant = state.seats[seat]
+    return 0 if occupant is None else occupant.stack
+
+
+def pot_views(
+    chips: Mapping[int, int],
+    folded: Collection[int],
+    all_in: Collection[int],
+    dead: int,
+    players: Iterable[int],
+) -> tuple[PotView, ...]:
+    """The pots as a view shows them, for every game: :func:`engine.pots.build_pots` of ``chips`` (seat ->
+    chips put in this hand), the ``folded`` and ``all_in`` seats and the ``dead`` money (G-POT-1, G-SHOW-2);
+    while a betting round is still open (the pots not yet settled) one pot of everything, eligible to the
+    ``players`` still in."""
+    try:
+        layout = build_pots(chips, folded=folded, all_in=all_in, dead_money=dead)
+    except PotError:  # a betting round in progress: one pot
+        return (PotView(dead + sum(chips.values()), tuple(sorted(players))),)
+    return tuple(PotView(p.amount, p.eligible) for p in layout.pots)
+
+
 @dataclass(frozen=True, slots=True)
 class CoreView:
     """The table for ``viewer`` (a seat, or ``None``: a spectator). ``phase``: the street's phase value
@@ -274,11 +302,14 @@ def view(spec: GameSpec, state: CoreState, viewer: int | None = None, reveal: bo
         )
     pots: tuple[PotView, ...] = ()
     if hand is not None:
-        try:
-            layout = pot_layout(hand, state, hand.folded)
-            pots = tuple(PotView(p.amount, p.eligible) for p in layout.pots)
-        except PotError:  # a betting round in progress: one pot
-            pots = (PotView(hand.dead + sum(hand.contributed), tuple(sorted(players))),)
+        dealt = hand.dealt
+        pots = pot_views(
+            {s: hand.contributed[s] for s in dealt},
+            [s for s in dealt if s in hand.folded],
+            [s for s in dealt if s not in hand.folded and _seat_stack(state, s) == 0],
+            hand.dead,
+            players,
+        )
     phase = None
     if hand is not None:
         phase = "showdown" if hand.showdown else spec.streets[hand.street].phase
@@ -366,10 +397,28 @@ def public_event(event: Event, viewer: int | None = None, reveal: bool = False) 
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One event as a viewer may receive it, with the seating when it happened."""
+    """One event as a viewer may receive it, with the seating when it happened. ``event``: the game's
+    public form of the event (:data:`PublicEvent` for the core games; poker all'italiana's own)."""
 
-    event: PublicEvent
+    event: Any
     seating: Seating
+
+
+Redact = Callable[[Any, "int | None", bool], Any]
+"""A game's ``public_event(event, seat, reveal)``: the event as the player at ``seat`` then may see it."""
+
+
+def redacted_log(
+    events: Sequence[Any], now: Seating, viewer: str | None, reveal: bool, redact: Redact
+) -> tuple[LogEntry, ...]:
+    """``events`` (consecutive, the last leading to the seating ``now``) as the player named ``viewer``
+    may receive them, each redacted by ``redact`` for the seat that player held when it happened
+    (:func:`engine.occupancy.seatings` over :data:`ARRIVALS` and :data:`DEPARTURES`, issue 15). Every game's
+    ``public_log``: the core games' (:func:`public_log`) and poker all'italiana's."""
+    return tuple(
+        LogEntry(redact(event, seat_of(at, viewer), reveal), at)
+        for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True)
+    )
 
 
 def public_log(
@@ -377,7 +426,4 @@ def public_log(
 ) -> tuple[LogEntry, ...]:
     """``events`` (consecutive, the last leading to the seating ``now``) as the player ``viewer`` may
     receive them, each redacted for the seat that player held when it happened."""
-    return tuple(
-        LogEntry(public_event(event, seat_of(at, viewer), reveal), at)
-        for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True)
-    )
+    return redacted_log(events, now, viewer, reveal, public_event)

@@ -20,12 +20,11 @@ Decisions where FD-1 is silent (also in ``docs/rules-decisions.md``):
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, format_cards
-from engine.shuffle import derive_seed, shuffle
+from engine.core import reshuffle
 
 __all__ = [
     "MAX_DISCARD",
@@ -73,9 +72,7 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     the deck, hence from the hand's seed, so an auditor recomputes it (as the Italian cambio's,
     IT-CAMBIO-3, with its own label). Pure.
     """
-    digest = hashlib.sha256(format_cards(deck).encode()).digest()
-    ordered = sorted(pile, key=lambda card: card.code)
-    return shuffle(ordered, derive_seed(digest, f"draw-reshuffle-{k}"))
+    return reshuffle.reshuffle_order(deck, pile, "draw", k)
 
 
 def reshuffle_pile(

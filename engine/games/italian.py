@@ -16,7 +16,8 @@ from typing import Any
 from engine.cards import Card, Deck
 from engine.codec import registry
 from engine.core.forced import ForcedBets, ForcedBetsRefused
-from engine.core.game import Chooser, GameFamily, SeatFacts, TableFacts, register
+from engine.core.game import Chooser, GameFamily, TableFacts, register
+from engine.core.generic import SeatedGame
 from engine.italian import game as _game
 from engine.italian.bot import bot_command as _bot_command
 from engine.italian.errors import ActionNotAllowed, IllegalAction, TimeoutTooEarly
@@ -34,17 +35,13 @@ from engine.italian.model import (
     MuckHand,
     Partecipate,
     Phase,
-    RemovePlayer,
     ReturnToPlay,
-    RevealSeed,
     SayParol,
-    SeatPlayer,
     ShowHand,
     SitOut,
     StartHand,
     TableConfig,
     TableState,
-    TimeoutExpired,
 )
 from engine.italian.view import TableView, public_log, view
 from engine.phh import HandHistory
@@ -137,7 +134,7 @@ def deck_players(dealt: int) -> int:
     return max(2, min(dealt, 9))
 
 
-class ItalianGame:
+class ItalianGame(SeatedGame):
     """Poker all'italiana at one limit (``NIT``, ``PIT``, ``FIT``): see :class:`engine.core.game.Game`.
 
     Chips are ``int``, seats 0-based, times epoch milliseconds; refusals are
@@ -166,9 +163,6 @@ class ItalianGame:
         self.name: str = _NAMES[limit]
         self.short_name: str = f"Italiana {limit.value}"
 
-    def __repr__(self) -> str:
-        return f"<game {self.code}: {self.name}>"
-
     # --- the decider -----------------------------------------------------------------------------------
 
     def deck(self, players: int) -> Deck:
@@ -186,10 +180,6 @@ class ItalianGame:
 
     def evolve(self, state: TableState, event: Event) -> TableState:
         return _game.evolve(state, event)
-
-    def to_act(self, state: TableState) -> frozenset[int]:
-        hand = state.hand
-        return frozenset() if hand is None or hand.to_act is None else frozenset((hand.to_act,))
 
     def legal_actions(self, state: TableState, seat: int) -> tuple[LegalAction, ...]:
         return legal_actions(state, seat)
@@ -234,24 +224,15 @@ class ItalianGame:
 
     def facts(self, state: TableState) -> TableFacts:
         hand = state.hand
-        seats = tuple(
-            None if o is None else SeatFacts(o.player, o.stack, o.sitting_out, o.time_bank)
-            for o in state.seats
-        )
-        deadline = None
         invito = hand.invito if hand is not None else state.invito
-        if hand is not None and hand.to_act is not None:
-            occupant = state.seats[hand.to_act]
-            bank = occupant.time_bank if occupant is not None and hand.chips_required else 0
-            deadline = hand.deadline + bank
         return TableFacts(
             hand_number=state.hand_number,
             button=state.button,
             in_hand=hand is not None,
             to_act=self.to_act(state),
-            deadline_ms=deadline,
+            deadline_ms=self.deadline(state),
             forced_bet=invito,
-            seats=seats,
+            seats=self.seat_facts(state),
             carried=state.carried,
             reveal_due=hand is None and bool(state.commitment) and not state.seed_revealed,
             forced=ForcedBets(invito=invito),
@@ -303,22 +284,6 @@ class ItalianGame:
         return StartHand(
             deck, at, forced_bet, button, hand_id, commitment=commitment, shuffle_algorithm=algorithm
         )
-
-    def seat_command(self, seat: int, player: str, stack: int, at: int) -> SeatPlayer:
-        return SeatPlayer(seat, player, stack, at)
-
-    def remove_command(self, seat: int, at: int) -> RemovePlayer:
-        return RemovePlayer(seat, at)
-
-    def reveal_command(self, seed: str, at: int) -> RevealSeed:
-        return RevealSeed(seed, at)
-
-    def timeout_command(self, state: TableState, at: int) -> TimeoutExpired | None:
-        """:class:`TimeoutExpired` for the seat to act (IT-SIT-1); ``TimeoutTooEarly`` before its deadline."""
-        hand = state.hand
-        if hand is None or hand.to_act is None:
-            return None
-        return TimeoutExpired(hand.to_act, at)
 
     def reshuffle_order(self, deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
         return _game.reshuffle_order(deck, pile, k)

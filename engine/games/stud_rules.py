@@ -20,14 +20,13 @@ Decisions where the rules are silent (also in ``docs/rules-decisions.md``):
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.cards import Card, format_cards
+from engine.cards import Card
+from engine.core import reshuffle
 from engine.evaluation.common import Category, Ranking, group_ranks, ranks_field
-from engine.shuffle import derive_seed, shuffle
 
 __all__ = [
     "SeventhStreetSupply",
@@ -135,9 +134,7 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     the deck, hence from the hand's seed, so an auditor recomputes it (as the Italian cambio's,
     IT-CAMBIO-3, with its own label). Pure.
     """
-    digest = hashlib.sha256(format_cards(deck).encode()).digest()
-    ordered = sorted(pile, key=lambda card: card.code)
-    return shuffle(ordered, derive_seed(digest, f"stud-reshuffle-{k}"))
+    return reshuffle.reshuffle_order(deck, pile, "stud", k)
 
 
 @dataclass(frozen=True, slots=True)

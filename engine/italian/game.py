@@ -30,6 +30,7 @@ from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card, Deck, Rank, format_cards
+from engine.core import payout, reshuffle
 from engine.evaluation import HandValue, italian_evaluator, italian_pot_winners, meets_opening
 from engine.italian.errors import (
     ActionNotAllowed,
@@ -102,8 +103,6 @@ from engine.italian.model import (
     TurnStarted,
     UncalledBetReturned,
 )
-from engine.pots import PotLayout, build_pots, seats_left_of_button, split_pot
-from engine.shuffle import derive_seed, shuffle
 
 __all__ = [
     "apply",
@@ -720,29 +719,24 @@ def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
 
 
 def _must_show(hand: HandState, seat: int, values: dict[int, HandValue], state: TableState) -> bool:
+    """IT-SHOW-1 (the core's :func:`engine.core.payout.must_show`): shown when nobody has shown, by an
+    all-in raiser, or when it wins or ties against the hands shown in a pot it contests (IT-RANK-4 included)
+    or no rival there has shown."""
     if not hand.shown or seat in hand.all_in_raisers:
         return True
-    shown = {s: values[s] for s, _ in hand.shown}
-    for pot in _layout(state, hand, hand.folded | hand.mucked).pots:
-        if seat not in pot.eligible:
-            continue
-        rivals = [values[s] for s in pot.eligible if s in shown]
-        if not rivals:
-            return True
-        winners = italian_pot_winners([*rivals, values[seat]], state.config.minimal_beats_royal)
-        if len(rivals) in winners:
-            return True
-    return False
+    option = state.config.minimal_beats_royal
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        return len(rivals) in italian_pot_winners([*(values[s] for s in rivals), values[seat]], option)
+
+    return payout.must_show(_pots(hand, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds)
 
 
-def _layout(state: TableState, hand: HandState, folded: frozenset[int]) -> PotLayout:
-    """The pots of the hand as they stand, ``folded`` seats (and mucked hands) excluded (G-POT-1)."""
-    return build_pots(
-        dict(enumerate(hand.contributed)),
-        folded=folded,
-        all_in=[s for s in _in_hand(hand) if _stack(state, s) == 0],
-        dead_money=hand.carried,
-    )
+def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
+    """The pots of the finished betting (the core's :func:`engine.core.payout.layout`, G-POT-1, G-SHOW-2):
+    every seat's chips, ``folded`` seats (the seats not dealt in, the folded and mucked hands) never win, the
+    pot carried from an unopened or parol hand (IT-OPEN-4) in the main pot."""
+    return payout.layout(dict(enumerate(hand.contributed)), folded, hand.carried)
 
 
 def _values(hand: HandState) -> dict[int, HandValue]:
@@ -908,20 +902,12 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
     the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
     """
-    digest = hashlib.sha256(format_cards(deck).encode()).digest()
-    ordered = sorted(pile, key=lambda card: card.code)
-    return shuffle(ordered, derive_seed(digest, f"cambio-reshuffle-{k}"))
+    return reshuffle.reshuffle_order(deck, pile, "cambio", k)
 
 
 def _start_showdown(b: _Builder) -> None:
     hand = b.hand
-    in_hand = _in_hand(hand)
-    start = hand.final_aggressor if hand.final_aggressor in in_hand else None
-    n = len(b.state.seats)
-    if start is None:
-        order = [s for s in _clockwise(n, hand.button) if s in in_hand]
-    else:
-        order = [s for s in _clockwise(n, (start - 1) % n) if s in in_hand]
+    order = payout.showdown_order(len(b.state.seats), hand.button, hand.final_aggressor, _in_hand(hand))
     b.emit(PhaseStarted(Phase.SHOWDOWN, hand.button, tuple(order)))
 
 
@@ -939,24 +925,18 @@ def _showdown_step(b: _Builder, hand: HandState) -> None:
     _award_showdown(b, values)
 
 
-def _pay(
-    b: _Builder, contested: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
-) -> None:
+def _pay(b: _Builder, pots: payout.Pots, contested: Callable[[tuple[int, ...]], tuple[int, ...]]) -> None:
+    """The core's award (:func:`engine.core.payout.award`): the uncalled bet back, each pot to its winners,
+    the odd chips from the left of the button (G-POT-2)."""
     hand = b.hand
-    layout = _layout(b.state, hand, folded)
-    for seat, amount in layout.returned:
-        b.emit(UncalledBetReturned(seat, amount))
     occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
-    order = seats_left_of_button(occupied, hand.button)
-    for index, pot in enumerate(layout.pots):
-        winners = contested(pot.eligible)
-        ranked = tuple(s for s in order if s in winners)
-        b.emit(PotAwarded(index, pot.amount, pot.eligible, split_pot(pot.amount, ranked)))
+    for event in payout.award(pots, contested, occupied, hand.button):
+        b.emit(event)
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
-    folded = frozenset(s for s in range(len(b.state.seats)) if s != winner)
-    _pay(b, lambda eligible: (winner,), folded)
+    hand = b.hand
+    _pay(b, payout.uncontested(hand.contributed, hand.carried, winner), lambda eligible: (winner,))
     _end_hand(b, HandResult.AWARDED, carried=0, uncontested=winner)
 
 
@@ -970,7 +950,7 @@ def _award_showdown(b: _Builder, values: dict[int, HandValue]) -> None:
         winners = italian_pot_winners([values[s] for s in contenders], option)
         return tuple(contenders[i] for i in winners)
 
-    _pay(b, contested, hand.folded | hand.mucked)
+    _pay(b, _pots(hand, hand.folded | hand.mucked), contested)
     _end_hand(b, HandResult.AWARDED, carried=0)
 
 
@@ -1019,10 +999,8 @@ def _end_hand(
         )
     )
     if state.config.tournament:
-        for seat, stack in stacks:
-            occupant = b.state.seats[seat]
-            if stack == 0 and occupant is not None:
-                b.emit(PlayerEliminated(seat, occupant.player, hand.number, hand.starting_stacks[seat]))
+        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
+            b.emit(event)
 
 
 def _automatic_action(b: _Builder, seat: int) -> None:

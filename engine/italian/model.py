@@ -13,6 +13,20 @@ unawarded for the next hand (the *piatto di parol*); *adeguamento* — topping u
 bet / raise / call; *resto* — any bet, raise or call that puts the whole stack in; *va bene* — the last
 blind bettor's "no raise"; *mostro / nascondo* — show / hide at the showdown; *giro pazzo* — a round of
 Telesina hands after a big showdown (TL-GIRO-1, a later issue: see ``TableState.giro_pazzo_hands``).
+
+**The core's vocabulary** (issue 16): every value poker all'italiana shares with the other games, field for
+field and by name, is the core's own class (:mod:`engine.core.model`), imported here: the seat
+(:class:`SeatState`), the table commands (:class:`SeatPlayer`, :class:`RemovePlayer`, :class:`SitOut`,
+:class:`ReturnToPlay` — *sono tornato* —, :class:`TimeoutExpired`, :class:`RevealSeed`), the betting and
+showdown commands (:class:`BetOrRaise` — *punto*, apertura, *rilancio*, *resto*, and before the deal the
+blind bets *buio*, *controbuio*, *over*; :class:`CheckOrCall` — *busso*, *vedo*, *va bene*;
+:class:`Fold` — *passo*, also declining the adeguamento; :class:`Discard` — the cambio, none = *servito*;
+:class:`ShowHand` — *mostro*; :class:`MuckHand` — *nascondo*) and the events of the same names
+(``PlayerSeated``, ``Checked``, ``Called`` — ``all_in``: *resto* —, ``Folded``, ``Discarded``, ``HandShown``,
+``PotAwarded``, ``TurnStarted``, …). Their event type names and JSON shapes are unchanged (the store keeps
+them). What only poker all'italiana has (the invito and the opening requirement in :class:`HandStarted`, the
+phases, buio, parol, adeguamento, the Italian :class:`HandEnded`, :class:`Raised` with ``reopens``) is
+defined below.
 """
 
 from __future__ import annotations
@@ -21,7 +35,97 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, Rank
+from engine.core.model import (
+    BetOrRaise,
+    Called,
+    Checked,
+    CheckOrCall,
+    Discard,
+    Discarded,
+    Fold,
+    Folded,
+    HandMucked,
+    HandShown,
+    MuckHand,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerReturned,
+    PlayerSatOut,
+    PlayerSeated,
+    PlayerTimedOut,
+    PotAwarded,
+    RemovePlayer,
+    ReturnToPlay,
+    RevealSeed,
+    SeatPlayer,
+    SeatState,
+    SeedRevealed,
+    ShowHand,
+    SitOut,
+    TimeBankUsed,
+    TimeoutExpired,
+    TurnStarted,
+    UncalledBetReturned,
+)
 from engine.evaluation import MinimalBeatsRoyal
+
+__all__ = [
+    "AdeguamentoDeclined",
+    "AdeguamentoPaid",
+    "BetOrRaise",
+    "BetPlaced",
+    "BlindBetPlaced",
+    "BlindDeclined",
+    "Called",
+    "CardsDealt",
+    "CheckOrCall",
+    "Checked",
+    "Command",
+    "DealCards",
+    "DeclineBlind",
+    "Discard",
+    "Discarded",
+    "DiscardsReshuffled",
+    "Event",
+    "Fold",
+    "Folded",
+    "HandEnded",
+    "HandMucked",
+    "HandResult",
+    "HandShown",
+    "HandStarted",
+    "HandState",
+    "Limit",
+    "MuckHand",
+    "ParolSaid",
+    "Partecipate",
+    "Phase",
+    "PhaseStarted",
+    "PlayerEliminated",
+    "PlayerRemoved",
+    "PlayerReturned",
+    "PlayerSatOut",
+    "PlayerSeated",
+    "PlayerTimedOut",
+    "PotAwarded",
+    "Raised",
+    "RemovePlayer",
+    "ReturnToPlay",
+    "RevealSeed",
+    "SayParol",
+    "SeatPlayer",
+    "SeatState",
+    "SeedRevealed",
+    "ShowHand",
+    "SitOut",
+    "StartHand",
+    "TableConfig",
+    "TableState",
+    "TimeBankUsed",
+    "TimeoutExpired",
+    "TurnStarted",
+    "UncalledBetReturned",
+]
 
 # --- configuration -------------------------------------------------------------------------------------
 
@@ -79,24 +183,6 @@ class HandResult(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatPlayer:
-    """Seat ``player`` at ``seat`` with ``stack`` chips (between hands)."""
-
-    seat: int
-    player: str
-    stack: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class RemovePlayer:
-    """Remove the player at ``seat`` (between hands); their chips leave with them."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class StartHand:
     """Start the next hand with ``deck`` (the shuffled deck for this hand's number of players).
 
@@ -136,32 +222,6 @@ class DealCards:
 
 
 @dataclass(frozen=True, slots=True)
-class BetOrRaise:
-    """Bet or raise **to** ``to`` chips in this betting round: *punto*, apertura, *rilancio*, *resto*;
-    before the deal a blind bet: *buio*, *controbuio*, *over* (PHH ``cbr``)."""
-
-    seat: int
-    to: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class CheckOrCall:
-    """Check or call: *busso*, *vedo*, *va bene*, or passing the word in the opening round (PHH ``cc``)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Fold:
-    """*Passo*: fold; before a parol hand, decline the adeguamento (PHH ``f``)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class SayParol:
     """*Parol* (IT-PAROL-1, PHH extension ``pa``)."""
 
@@ -182,70 +242,6 @@ class Partecipate:
     """*Partecipo*: pay the adeguamento and play the parol hand (IT-PAROL-4, PHH extension ``pt``)."""
 
     seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """Change these cards in the cambio (0–4; none = *servito*) (IT-CAMBIO-1, PHH ``sd``)."""
-
-    seat: int
-    cards: tuple[Card, ...] = ()
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ShowHand:
-    """*Mostro*: show the hand at the showdown, or after winning uncontested (IT-SHOW-1, PHH ``sm``)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class MuckHand:
-    """*Nascondo*: hide the hand at the showdown, giving up the pot (IT-SHOW-1, PHH ``sm`` with no cards)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TimeoutExpired:
-    """The action time (and time bank when chips were required) of the seat to act ran out (IT-SIT-1)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SitOut:
-    """The player leaves the game for now (sit-out, IT-SIT-1)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnToPlay:
-    """*Sono tornato*: end the sit-out (IT-SIT-1)."""
-
-    seat: int
-    at: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class RevealSeed:
-    """The dealer reveals the seed of the hand just ended (provably fair shuffle).
-
-    ``seed``: the 32-byte seed as 64 lowercase hex digits; ``sha256`` of those bytes must equal the last
-    hand's :attr:`HandStarted.commitment`. Accepted only between hands, once per hand with a commitment;
-    otherwise :class:`~engine.italian.errors.NoHandInProgress` (a hand is running),
-    :class:`~engine.italian.errors.NothingToReveal` (no commitment, or already revealed) or
-    :class:`~engine.italian.errors.SeedMismatch` (malformed, or not the committed seed).
-    """
-
-    seed: str
     at: int = 0
 
 
@@ -270,20 +266,6 @@ Command = (
 )
 
 # --- events ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSeated:
-    seat: int
-    player: str
-    stack: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRemoved:
-    seat: int
-    player: str
-    stack: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,22 +301,6 @@ class PhaseStarted:
     phase: Phase
     anchor: int
     order: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
-    """``seat`` must decide by ``deadline`` (ms); ``time_bank`` ms are left, usable if ``chips_required``."""
-
-    seat: int
-    deadline: int
-    time_bank: int
-    chips_required: bool
-
-
-@dataclass(frozen=True, slots=True)
-class TimeBankUsed:
-    seat: int
-    used: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,20 +350,6 @@ class DiscardsReshuffled:
 
 
 @dataclass(frozen=True, slots=True)
-class Checked:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Called:
-    """Called ``amount`` more chips (``all_in``: *resto*)."""
-
-    seat: int
-    amount: int
-    all_in: bool
-
-
-@dataclass(frozen=True, slots=True)
 class BetPlaced:
     """A first bet of the round (apertura in the opening round, *punto* later) **to** ``to`` chips."""
 
@@ -417,64 +369,8 @@ class Raised:
 
 
 @dataclass(frozen=True, slots=True)
-class Folded:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class ParolSaid:
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """The seat changed these cards (``()`` = *servito*); the others see only how many."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandShown:
-    seat: int
-    cards: tuple[Card, ...]
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class HandMucked:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerTimedOut:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSatOut:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerReturned:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PotAwarded:
-    """One pot (``index`` 0 = main) of ``amount`` chips split as ``shares`` ``(seat, chips)``."""
-
-    index: int
-    amount: int
-    eligible: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class UncalledBetReturned:
-    seat: int
-    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,26 +388,6 @@ class HandEnded:
     parol_stake: int
     contributions: tuple[tuple[int, int], ...]
     uncontested_winner: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerEliminated:
-    """Tournament: ``seat`` ended hand ``hand`` with no chips (T-ELIM-1); ``starting_stack`` ranks
-    simultaneous busts."""
-
-    seat: int
-    player: str
-    hand: int
-    starting_stack: int
-
-
-@dataclass(frozen=True, slots=True)
-class SeedRevealed:
-    """The seed of hand ``number`` (64 lowercase hex digits), whose ``sha256`` is that hand's commitment.
-    The hand's last event: anyone can now recompute its deck and every card dealt (``audit/shuffles.py``)."""
-
-    number: int
-    seed: str
 
 
 Event = (
@@ -547,16 +423,6 @@ Event = (
 )
 
 # --- state -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """A seated player: ``stack`` behind (chips not yet in the middle), sit-out flag, time bank left (ms)."""
-
-    player: str
-    stack: int
-    sitting_out: bool = False
-    time_bank: int = 0
 
 
 @dataclass(frozen=True, slots=True)

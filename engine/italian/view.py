@@ -8,6 +8,12 @@ public; an auditor (``reveal=True``) sees every card and the stock. The service 
 An event belongs to the player who sat in its seat *when it happened*: :func:`public_log` redacts and names
 each event of a window of the log by that seating (:mod:`engine.occupancy`), never by today's, so a player
 moved into a seat someone just left sees none of that player's cards (issue 15).
+
+Shared with every game (:mod:`engine.core.view`, issue 16): :data:`ARRIVALS` / :data:`DEPARTURES`, the
+redaction of a log window by seating (:func:`engine.core.view.redacted_log`), :class:`LogEntry`,
+:class:`PotView` and :class:`DiscardedHidden` (another player changed ``count`` cards; 0 = *servito*).
+What is Italian stays here: the view of the table (:class:`TableView`: invito, opening requirement, parol
+hand…) and :class:`CardsDealtHidden` (five cards down, no up cards nor burn).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
-from engine.italian.game import _in_hand, _layout
+from engine.core.view import ARRIVALS, DEPARTURES, DiscardedHidden, LogEntry, PotView, pot_views, redacted_log
+from engine.italian.game import _in_hand, _stack
 from engine.italian.legal import LegalAction, legal_actions
 from engine.italian.model import (
     CardsDealt,
@@ -25,13 +32,9 @@ from engine.italian.model import (
     Event,
     HandStarted,
     Phase,
-    PlayerEliminated,
-    PlayerRemoved,
-    PlayerSeated,
     TableState,
 )
-from engine.occupancy import Seating, seat_of, seatings
-from engine.pots import PotError
+from engine.occupancy import Seating
 
 __all__ = [
     "ARRIVALS",
@@ -48,23 +51,10 @@ __all__ = [
     "view",
 ]
 
-ARRIVALS = (PlayerSeated,)
-"""The events that seat a player (:mod:`engine.occupancy`)."""
-DEPARTURES = (PlayerRemoved, PlayerEliminated)
-"""The events that empty a seat (:mod:`engine.occupancy`)."""
-
 
 @dataclass(frozen=True, slots=True)
 class CardsDealtHidden:
     """Another player received ``count`` cards (the public side of :class:`CardsDealt`)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardedHidden:
-    """Another player changed ``count`` cards (the public side of :class:`Discarded`; 0 = *servito*)."""
 
     seat: int
     count: int
@@ -89,12 +79,6 @@ class SeatView:
     discards: tuple[Card, ...]
     shown: bool
     time_bank: int
-
-
-@dataclass(frozen=True, slots=True)
-class PotView:
-    amount: int
-    eligible: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +160,13 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
         )
     pots: tuple[PotView, ...] = ()
     if hand is not None:
-        try:
-            layout = _layout(state, hand, hand.folded)
-            pots = tuple(PotView(p.amount, p.eligible) for p in layout.pots)
-        except PotError:  # a betting round in progress: show one pot
-            pots = (PotView(hand.carried + sum(hand.contributed), tuple(sorted(in_hand))),)
+        pots = pot_views(
+            dict(enumerate(hand.contributed)),
+            hand.folded,
+            [s for s in _in_hand(hand) if _stack(state, s) == 0],
+            hand.carried,
+            in_hand,
+        )
     return TableView(
         viewer=viewer,
         hand_number=state.hand_number,
@@ -225,15 +211,6 @@ def public_event(event: Event, viewer: int | None = None, reveal: bool = False) 
     return event
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One event of the log as a viewer may receive it: ``event`` redacted for them, ``seating`` who sat
-    where when it happened (the names of its seats)."""
-
-    event: PublicEvent
-    seating: Seating
-
-
 def seating(state: TableState) -> Seating:
     """Who sits where at ``state``: one player name (or ``None``) per seat."""
     return tuple(o.player if o is not None else None for o in state.seats)
@@ -249,7 +226,4 @@ def public_log(
     (:func:`engine.occupancy.seatings`, from :data:`ARRIVALS` and :data:`DEPARTURES`): cards dealt to a seat
     before ``viewer`` sat there stay hidden from them, and each entry carries the seating that names its
     seats. ``reveal``: every event unchanged (auditors)."""
-    entries = []
-    for event, at in zip(events, seatings(events, now, ARRIVALS, DEPARTURES), strict=True):
-        entries.append(LogEntry(public_event(event, seat_of(at, viewer), reveal), at))
-    return tuple(entries)
+    return redacted_log(events, now, viewer, reveal, public_event)
