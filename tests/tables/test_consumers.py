@@ -126,8 +126,9 @@ async def test_stale_action_gets_a_message_and_appends_nothing(players, dealt_ta
         {"action": "check", "expected_version": loaded.version - 1, "command_id": str(uuid.uuid4())}
     )
     reply = await communicator.receive_from(timeout=TIMEOUT)
+    # issue 18: a human message, no version numbers
     assert error_of(reply) == (
-        f"Il tavolo è cambiato: versione {loaded.version}, non {loaded.version - 1}. Ricarica."
+        "Il tavolo è andato avanti prima che la tua azione arrivasse: non è successo nulla. Scegli di nuovo."
     )
     assert 'id="table"' not in reply
     assert await count(dealt_table) == before
