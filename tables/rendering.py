@@ -138,7 +138,11 @@ def _cards_of(seat_view: Any) -> tuple[list[str | None], list[str]]:
 
 
 def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: int) -> dict[str, Any]:
-    position = (index - viewer) % n if viewer is not None else index
+    # the seat's place on the oval (``seat-pos-*``, the viewer at the bottom): a short table's seats spread
+    # around the 6 (or 9) places, not bunched on one side
+    relative = (index - viewer) % n if viewer is not None else index
+    slots = 6 if n <= 6 else 9
+    position = round(relative * slots / n) % slots
     if seat_view is None:
         return {"index": index, "position": position, "empty": True}
     down, up = _cards_of(seat_view)
@@ -745,10 +749,12 @@ def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict
     start = max(
         (i for i, (_v, event, _n) in enumerate(entries) if type(event).__name__ == "HandStarted"), default=-1
     )
-    shown, won = [], []
+    shown, won, board = [], [], []
     for _version, event, names in entries[start + 1 :]:
         kind = type(event).__name__
-        if kind == "HandShown":
+        if kind in ("BoardDealt", "BoardDealtPublic"):
+            board.extend(_known(event.cards))
+        elif kind == "HandShown":
             name = names.get(event.seat, f"#{event.seat + 1}")
             shown.append({"player": name, "cards": _known(event.cards), "label": getattr(event, "label", "")})
         elif kind == "PotAwarded":
@@ -763,7 +769,7 @@ def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict
     for index, pot in enumerate(won):
         pot["delay_ms"] = index * POT_PUSH_MS  # one pot after the other
     hand_id = entries[start][0] if start >= 0 else 0
-    return {"shown": shown, "won": won, "hand": hand_id}
+    return {"shown": shown, "won": won, "hand": hand_id, "board": board}
 
 
 POT_PUSH_MS = 700
