@@ -279,6 +279,11 @@ _ACTS: dict[int, HandActs] = {}
 """The tracker of each table this process renders (:func:`hand_acts`), folded forward as versions come."""
 
 
+def forget() -> None:
+    """Drop every table's :class:`HandActs` (tests; the next render reads the hand back)."""
+    _ACTS.clear()
+
+
 def _fold_act(acts: HandActs, recorded: RecordedEvent) -> None:
     kind, data = recorded.type, recorded.data
     seat = data.get("seat")

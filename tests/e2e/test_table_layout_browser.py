@@ -49,13 +49,16 @@ new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(n => {
 }))).observe(document, {childList: true, subtree: true});
 let started = 0;
 document.addEventListener('htmx:wsBeforeMessage', () => { started = performance.now(); });
-document.addEventListener('htmx:wsAfterMessage', () => { window.__applied.push(performance.now() - started); });
+document.addEventListener('htmx:wsAfterMessage', () => {
+  window.__applied.push(performance.now() - started);
+});
 """
 
 BOXES = """() => {
   const box = s => { const e = document.querySelector(s); if (!e) return null;
     const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-  return {actions: box('#actions'), timer: box('.seat.me .timer-ring'), hero: box('.seat.me'), pot: box('.pot'),
+  return {actions: box('#actions'), timer: box('.seat.me .timer-ring'), hero: box('.seat.me'),
+          pot: box('.pot'),
           log: box('#hand-log'), last: box('#hand-log > div:not(.earlier):last-child'),
           width: document.documentElement.scrollWidth};
 }"""
@@ -96,7 +99,9 @@ def wait_for_turn(page: Any) -> None:
 
 
 def inside(box: list[float] | None, width: int, height: int) -> bool:
-    return box is not None and box[0] >= 0 and box[1] >= 0 and box[2] <= width + 0.5 and box[3] <= height + 0.5
+    return (
+        box is not None and box[0] >= 0 and box[1] >= 0 and box[2] <= width + 0.5 and box[3] <= height + 0.5
+    )
 
 
 def assert_one_screen(page: Any, width: int, height: int, what: str) -> None:
@@ -108,12 +113,18 @@ def assert_one_screen(page: Any, width: int, height: int, what: str) -> None:
     for name in ("actions", "timer", "hero", "pot", "log"):
         assert inside(boxes[name], width, height), (what, name, boxes)
     log, last = boxes["log"], boxes["last"]
-    assert last is not None and last[1] >= log[1] - 0.5 and last[3] <= log[3] + 0.5, (what, "newest line", boxes)
+    assert last is not None and last[1] >= log[1] - 0.5 and last[3] <= log[3] + 0.5, (
+        what,
+        "newest line",
+        boxes,
+    )
     assert boxes["width"] <= width, (what, "horizontal overflow", boxes)
 
 
 def press(page: Any) -> str | None:
-    offered = set(page.eval_on_selector_all("#actions button[data-key]", "els => els.map(e => e.dataset.key)"))
+    offered = set(
+        page.eval_on_selector_all("#actions button[data-key]", "els => els.map(e => e.dataset.key)")
+    )
     for key in KEYS:
         if key in offered:
             before = int(page.locator("#table").first.get_attribute("data-version") or 0)
