@@ -153,7 +153,8 @@ def test_the_table_on_one_screen_and_on_a_phone(
         # the first render: the first contentful paint, else the end of DOMContentLoaded (ms from the start)
         paint = page.evaluate(
             "() => { const p = performance.getEntriesByName('first-contentful-paint')[0];"
-            " return p ? p.startTime : performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd; }"
+            " const nav = performance.getEntriesByType('navigation')[0];"
+            " return p ? p.startTime : nav.domContentLoadedEventEnd; }"
         )
         wait_for_turn(page)
         assert_one_screen(page, 1280, 800, "1280×800")

@@ -258,5 +258,6 @@ async def test_i_am_back_is_confirmed_near_the_action_bar(players, table) -> Non
     )
     reply = await communicator.receive_from(timeout=TIMEOUT)
     assert not (await load(table)).state.seats[0].sitting_out
-    assert '<div class="flash" role="status">Bentornato: riceverai le carte dalla prossima mano.</div>' in reply
+    welcome = "Bentornato: riceverai le carte dalla prossima mano."
+    assert f'<div class="flash" role="status">{welcome}</div>' in reply
     await communicator.disconnect()
