@@ -116,7 +116,17 @@
     moment.setAttribute("data-showdown", "");
     box.parentNode.insertBefore(moment, box);
     var pots = moment.querySelectorAll(".pot-won").length;
-    setTimeout(function () { moment.remove(); }, 3000 + 700 * Math.max(0, pots - 1));
+    winners = Array.from(moment.querySelectorAll(".pot-won"), function (el) { return el.dataset.player; });
+    markWinners();
+    setTimeout(function () { moment.remove(); winners = []; markWinners(); }, 3000 + 700 * Math.max(0, pots - 1));
+  }
+  // the winners' seats glow while the moment lasts (again after each new #table fragment)
+  var winners = [];
+  function markWinners() {
+    document.querySelectorAll("#table .seat[data-seat]").forEach(function (seat) {
+      var name = seat.querySelector(".seat-name");
+      seat.classList.toggle("winner", !!name && winners.indexOf(name.textContent.trim()) >= 0);
+    });
   }
   // "Your turn" sound: off by default, a toggle in the page's head (remembered in this browser)
   var SOUND_KEY = "mazziere-sound";
@@ -153,7 +163,7 @@
     var open = bar.classList.toggle("open");
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { tidyLog(); showdownMoment(); yourTurn(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { tidyLog(); showdownMoment(); markWinners(); yourTurn(); });
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("last-hand");
     if (box) { shownHand = box.dataset.hand; }  // a fresh page does not replay the last hand's moment

@@ -38,6 +38,7 @@ GAMES = {
     "NT": ForcedBets(small_blind=10, big_blind=20),
     "F7S": ForcedBets(ante=5, bring_in=10, small_bet=20, big_bet=40),
     "N5D": ForcedBets(small_blind=10, big_blind=20),
+    "NT-9": ForcedBets(small_blind=10, big_blind=20),  # hold'em at a 9-seat table, 3 seats taken
 }
 
 # records the showdown moments (static/js/mazziere.js) and how long each socket fragment takes to apply
@@ -47,6 +48,12 @@ window.__applied = [];
 new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(n => {
   if (n.classList && n.classList.contains('showdown-moment')) { window.__moments.push(n.innerText); }
 }))).observe(document, {childList: true, subtree: true});
+window.__winnerSeats = [];
+new MutationObserver(records => records.forEach(r => {
+  if (r.target.classList && r.target.classList.contains('winner')) {
+    window.__winnerSeats.push(r.target.querySelector('.seat-name').textContent);
+  }
+})).observe(document, {attributes: true, attributeFilter: ['class'], subtree: true});
 let started = 0;
 document.addEventListener('htmx:wsBeforeMessage', () => { started = performance.now(); });
 document.addEventListener('htmx:wsAfterMessage', () => {
@@ -74,12 +81,15 @@ def new_page(browser: Any, base_url: str, width: int, height: int) -> Any:
     return context.new_page()
 
 
-def open_table(code: str) -> int:
+def open_table(name: str) -> int:
+    code, _, seats = name.partition("-")
     config = find_game(code).table_config(
-        seats=3, tournament=False, forced=GAMES[code], action_time_ms=60_000, time_bank_ms=30_000
-    )
-    seated = [(0, PLAYER, 1000), (1, BOTS[0], 1000), (2, BOTS[1], 1000)]
-    return tables.open_table(f"{code} layout", config, seated, game=code, first_button=0).table_id
+        seats=int(seats or 3), tournament=False, forced=GAMES[name], action_time_ms=60_000,
+        time_bank_ms=30_000,
+    )  # fmt: skip
+    seated = [(0, PLAYER, 1000), (3, BOTS[0], 1000), (6, BOTS[1], 1000)] if seats else [
+        (0, PLAYER, 1000), (1, BOTS[0], 1000), (2, BOTS[1], 1000)]  # fmt: skip
+    return tables.open_table(f"{name} layout", config, seated, game=code, first_button=0).table_id
 
 
 def my_turn(page: Any) -> bool:
@@ -178,6 +188,8 @@ def test_the_table_on_one_screen_and_on_a_phone(
                 moment_shot = True
         moments = page.evaluate("() => window.__moments")
         assert any(" wins " in text for text in moments), moments
+        page.wait_for_function("() => window.__winnerSeats.length > 0")  # the winner's seat glows
+        assert any(f"{name} wins" in "".join(moments) for name in page.evaluate("() => window.__winnerSeats"))
         if not moment_shot and page.locator(".showdown-moment").count():
             page.screenshot(path=str(shot("showdown")))
         assert page.locator("#hand-log > div.hand-start").count() >= 1
