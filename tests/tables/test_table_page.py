@@ -144,3 +144,22 @@ def test_a_short_table_spreads_its_seats_round_the_oval(players) -> None:
     html = rendering.table_html(loaded, "bruno")
     assert re.search(r'class="seat seat-pos-0[^"]*" data-seat="1"', html)
     assert sorted(re.findall(r'class="seat seat-pos-(\d)', html)) == ["0", "2", "4"]
+
+
+@pytest.mark.django_db
+def test_a_tournament_table_page_shows_its_number_in_the_tournament(players, web_as) -> None:
+    """The tournament's pages number its tables 1, 2, … in the order they opened; the table's own page
+    says the same number, not the database id its stored name carries (issue 18)."""
+    for _ in range(3):  # other tables first: the ids are not the numbers
+        open_three("Altro")
+    first = service.open_table(
+        "Domenica — tavolo 98", TableConfig(seats=3), [(0, "anna", 500), (1, "bruno", 500)], tournament_id=77
+    ).table_id
+    second = service.open_table(
+        "Domenica — tavolo 99", TableConfig(seats=3), [(0, "carla", 500)], tournament_id=77
+    ).table_id
+    assert second > first > 3
+    html = web_as(players["anna"]).get(f"/tables/{second}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>Domenica — table 2</h1>" in html
+    html = web_as(players["anna"]).get(f"/tables/{first}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "<h1>Domenica — tavolo 1</h1>" in html
