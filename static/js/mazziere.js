@@ -166,7 +166,8 @@
   document.addEventListener("htmx:wsAfterMessage", function () { tidyLog(); showdownMoment(); markWinners(); yourTurn(); });
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("last-hand");
-    if (box) { shownHand = box.dataset.hand; }  // a fresh page does not replay the last hand's moment
+    // a fresh page does not replay the moment of a hand already won; a hand running still gets its own
+    if (box && box.hasAttribute("data-won")) { shownHand = box.dataset.hand; }
     tidyLog(); soundButtons();
   });
   document.addEventListener("change", function (e) {
