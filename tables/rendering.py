@@ -335,19 +335,23 @@ def _fold_act(acts: HandActs, recorded: RecordedEvent) -> None:
 
 
 def hand_acts(loaded: Loaded, events: list[RecordedEvent] | None = None) -> HandActs:
-    """The :class:`HandActs` of ``loaded`` at its version: the process's tracker folded forward with
-    ``events`` (consecutive, the last at ``loaded.version``) when they continue it, else read back from the
-    stream (the last :func:`recent_events`, from the hand's start)."""
+    """The :class:`HandActs` of ``loaded`` at its version, from this process's tracker folded forward with
+    ``events`` (consecutive, the last at ``loaded.version``). Without a tracker, ``events`` are folded
+    alone when they hold the hand's start, or when they are a broadcast's batch (no query for a socket's
+    update: the seats' labels then begin with the batch; a page's first render, which reads the recent
+    events anyway, builds the whole hand). With no events, or a gap after the tracker, the recent events
+    are read back from the stream."""
     acts = _ACTS.get(loaded.table_id)
     if acts is not None and (acts.version, acts.last_at) == (loaded.version, loaded.last_at):
         return acts
     if acts is not None and acts.version >= loaded.version:
         acts = None  # another stream under the same id (a database reset), or an older copy of the table
-    continues = bool(events) and acts is not None and events[0].version <= acts.version + 1
-    if not continues or events is None or events[-1].version != loaded.version:
-        acts, events = HandActs(), recent_events(loaded, 0)
-    assert acts is not None
-    for recorded in events:
+    batch = events if events and events[-1].version == loaded.version else None
+    if batch is None or (acts is not None and batch[0].version > acts.version + 1):
+        acts, batch = HandActs(), recent_events(loaded, 0)  # nothing to fold forward: read the hand back
+    elif acts is None:
+        acts = HandActs()
+    for recorded in batch:
         if recorded.version > acts.version:
             _fold_act(acts, recorded)
     acts.version, acts.last_at = loaded.version, loaded.last_at

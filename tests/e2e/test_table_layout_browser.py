@@ -192,7 +192,15 @@ def test_the_table_on_one_screen_and_on_a_phone(
         assert any(f"{name} wins" in "".join(moments) for name in page.evaluate("() => window.__winnerSeats"))
         if not moment_shot and page.locator(".showdown-moment").count():
             page.screenshot(path=str(shot("showdown")))
-        assert page.locator("#hand-log > div.hand-start").count() >= 1
+        # the log: the current hand's lines; earlier hands behind "Earlier hands", newest line in view
+        if page.locator("#hand-log > div.hand-start").count() >= 2:
+            earlier = page.locator("#hand-log > div.earlier")
+            assert earlier.count() and not earlier.first.is_visible()
+            page.locator(".log-toggle").click()
+            assert earlier.first.is_visible()
+            page.locator(".log-toggle").click()
+            assert not earlier.first.is_visible()
+        assert page.locator("#hand-log > div:not(.earlier)").last.is_visible()
         applied = page.evaluate("() => window.__applied")
     finally:
         screenshot(page, shot("desktop-end"))

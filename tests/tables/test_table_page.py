@@ -47,6 +47,7 @@ def test_va_bene_is_logged_and_shown_as_va_bene_not_busso(players) -> None:
     legal = {o.label for o in loaded.rules.legal_actions(loaded.state, to_act(table_id)[0])}
     assert "VA BENE" in legal
     before = loaded.version
+    rendering.fragments(loaded, "anna", 0)  # the page as its socket first sent it
     loaded = act(table_id, bettor, "check")
     update = rendering.fragments(loaded, "anna", before)
     assert f"{bettor}: VA BENE" in update and f"{bettor}: BUSSO" not in update
