@@ -10,8 +10,9 @@ who sat in the viewer's seat before them). Phase names and button glosses are th
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -277,11 +278,13 @@ class HandActs:
 
 _ACTS: dict[int, HandActs] = {}
 """The tracker of each table this process renders (:func:`hand_acts`), folded forward as versions come."""
+_ACTS_LOCK = threading.Lock()  # sockets render in parallel threads (tables.consumers.in_pool)
 
 
 def forget() -> None:
     """Drop every table's :class:`HandActs` (tests; the next render reads the hand back)."""
-    _ACTS.clear()
+    with _ACTS_LOCK:
+        _ACTS.clear()
 
 
 def _fold_act(acts: HandActs, recorded: RecordedEvent) -> None:
@@ -341,6 +344,12 @@ def hand_acts(loaded: Loaded, events: list[RecordedEvent] | None = None) -> Hand
     update: the seats' labels then begin with the batch; a page's first render, which reads the recent
     events anyway, builds the whole hand). With no events, or a gap after the tracker, the recent events
     are read back from the stream."""
+    with _ACTS_LOCK:
+        acts = _hand_acts(loaded, events)
+        return replace(acts, last=dict(acts.last), va_bene=set(acts.va_bene))  # a copy: others fold on
+
+
+def _hand_acts(loaded: Loaded, events: list[RecordedEvent] | None) -> HandActs:
     acts = _ACTS.get(loaded.table_id)
     if acts is not None and (acts.version, acts.last_at) == (loaded.version, loaded.last_at):
         return acts
@@ -462,6 +471,7 @@ def context(
         "sitting_out": me is not None and me.sitting_out,
         "timer": timer,
         "watching": seat is None,
+        "my_busted": mine is not None and mine["busted"],
     }
 
 
