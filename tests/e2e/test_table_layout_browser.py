@@ -173,6 +173,21 @@ def test_the_table_on_one_screen_and_on_a_phone(
         assert_one_screen(page, 1366, 768, "1366×768")
         page.screenshot(path=str(shot("1366x768")))
         page.set_viewport_size({"width": 1280, "height": 800})
+        # a double click: the second press is refused in human words, next to the action bar
+        key = next(k for k in KEYS if page.locator(f'#actions button[data-key="{k}"]').count())
+        press_twice = (
+            "k => { const b = document.querySelector(`#actions button[data-key='${k}']`);"
+            " b.click(); b.click(); }"
+        )
+        page.evaluate(press_twice, key)
+        error = page.locator("#messages .error")
+        error.wait_for()
+        text = error.inner_text()
+        assert "version" not in text.lower() and inside(error.bounding_box() and [
+            error.bounding_box()["x"], error.bounding_box()["y"],
+            error.bounding_box()["x"] + error.bounding_box()["width"],
+            error.bounding_box()["y"] + error.bounding_box()["height"]], 1280, 800), text  # fmt: skip
+        page.screenshot(path=str(shot("refused")))
         # play until a hand is won: the moment over the felt names the winner
         deadline = time.monotonic() + PLAY_SECONDS
         moment_shot = False
