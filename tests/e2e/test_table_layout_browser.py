@@ -166,6 +166,11 @@ def test_the_table_on_one_screen_and_on_a_phone(
             " const nav = performance.getEntriesByType('navigation')[0];"
             " return p ? p.startTime : nav.domContentLoadedEventEnd; }"
         )
+        # the "your turn" sound: off by default, a toggle
+        toggle = page.locator(".sound-toggle")
+        assert toggle.get_attribute("aria-pressed") == "false"
+        toggle.click()
+        assert toggle.get_attribute("aria-pressed") == "true"
         wait_for_turn(page)
         assert_one_screen(page, 1280, 800, "1280×800")
         page.screenshot(path=str(shot("1280x800")))
