@@ -241,6 +241,12 @@ def test_the_table_on_one_screen_and_on_a_phone(
         phone.locator(".menu-toggle").click()
         assert phone.locator(".topbar nav").is_visible()
         phone.screenshot(path=str(shot("phone-menu")))
+        # a tablet held upright: the same stacked table, nothing overflowing
+        phone.set_viewport_size({"width": 820, "height": 1180})
+        phone.wait_for_timeout(150)
+        boxes = phone.evaluate(BOXES)
+        assert boxes["width"] <= 820 and inside(boxes["hero"], 820, 1180), ("tablet", boxes)
+        phone.screenshot(path=str(shot("tablet")))
     finally:
         screenshot(phone, shot("phone-end"))
     median = statistics.median(applied) if applied else -1
