@@ -27,6 +27,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework.exceptions import APIException
 
@@ -83,6 +85,9 @@ ENGLISH = {
     "Il tavolo è chiuso.": "The table is closed.",
 }
 """The service's usual refusals (Italian, as the API gives them) for a page in English."""
+STALE_TEXT = gettext_noop("The table moved on before your action arrived: nothing was done. Choose again.")
+"""A refused stale action (a double click, a click on an old table), in the page's language (issue 18)."""
+ANOTHER_FIRST = "Un'altra azione è arrivata prima. Ricarica."
 _STALE = re.compile(r"Il tavolo è cambiato: versione (\d+), non (\d+)\. Ricarica\.")
 
 
@@ -229,7 +234,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error(self._refusal(error))
             return
         html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
-        await self._send(html + render_to_string("tables/_messages.html", {}), version)
+        notice = ""
+        if isinstance(body, dict) and body.get("action") == "return":  # "I'm back", confirmed
+            with translation.override(self.language):
+                notice = str(_("Welcome back: you are dealt in from the next hand."))
+        await self._send(html + render_to_string("tables/_messages.html", {"notice": notice}), version)
 
     @staticmethod
     def _frame(text_data: str | None, bytes_data: bytes | None) -> Any:
@@ -246,6 +255,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         English (``english``, also on the service's ``BadRequest`` wrapping them); the service's own
         messages are Italian, the usual ones English too (:data:`ENGLISH`)."""
         italian = str(getattr(error, "detail", error))
+        if _STALE.fullmatch(italian) or italian == ANOTHER_FIRST:
+            with translation.override(self.language):  # a double click, or a click on an old table
+                return str(_(STALE_TEXT))
         if self.language == "it":
             return italian
         english = getattr(error, "english", None) or getattr(error.__cause__, "english", None)

@@ -10,7 +10,9 @@ who sat in the viewer's seat before them). Phase names and button glosses are th
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -76,9 +78,15 @@ SHORTCUTS: dict[str, str] = {
     "muck": "m",
     "parol": "p",
     "post": "p",
+    "decline_blind": "c",
+    "partecipate": "c",
 }
 """The key that presses a button of the action bar, by action kind (``static/js/mazziere.js`` listens; not
 while the player types in a field). A button carrying the whole stack (RESTO, All-in) answers ``a``."""
+
+FORCED_WORDS_SHORT = {"small_blind": "SB", "big_blind": "BB", "ante": "Ante", "big_blind_ante": "BB ante",
+                      "straddle": "Straddle", "bring_in": "Bring-in"}  # fmt: skip
+"""A forced bet as a seat's last action on the felt (:data:`ACT_WORDS`)."""
 
 ENGLISH_LABELS: dict[str, str] = {
     "fold": "Fold",
@@ -131,7 +139,11 @@ def _cards_of(seat_view: Any) -> tuple[list[str | None], list[str]]:
 
 
 def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: int) -> dict[str, Any]:
-    position = (index - viewer) % n if viewer is not None else index
+    # the seat's place on the oval (``seat-pos-*``, the viewer at the bottom): a short table's seats spread
+    # around the 6 (or 9) places, not bunched on one side
+    relative = (index - viewer) % n if viewer is not None else index
+    slots = 6 if n <= 6 else 9
+    position = round(relative * slots / n) % slots
     if seat_view is None:
         return {"index": index, "position": position, "empty": True}
     down, up = _cards_of(seat_view)
@@ -157,6 +169,8 @@ def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: in
         "discarded": getattr(seat_view, "discarded", 0),
         "shown": getattr(seat_view, "shown", False),
         "hand_label": getattr(seat_view, "hand_label", "") or "",
+        "busted": seat_view.stack == 0 and not getattr(seat_view, "in_hand", False)
+        and not getattr(seat_view, "all_in", False),
     }
 
 
@@ -242,12 +256,172 @@ def _presets(
     return presets
 
 
+# --- what each seat did last (the seat's label on the felt) and VA BENE in the log ------------------------
+
+
+@dataclass
+class HandActs:
+    """What the players did in the hand running at a table, as of ``version``: ``last`` is each seat's last
+    action of the current betting round ``(kind, chips)`` (``kind``: a key of :data:`ACT_WORDS`; chips
+    ``None`` when the action has none), ``va_bene``: the versions of the ``Checked`` events that were the
+    last blind bettor's *va bene* (IT-BUIO-2: the answer "no raise" to a called blind opening, not a
+    *busso*). Built from the stored events (their public fields only: seats, amounts, counts)."""
+
+    version: int = 0
+    last: dict[int, tuple[str, int | None]] = field(default_factory=dict)
+    va_bene: set[int] = field(default_factory=set)
+    blind_last: int | None = None
+    phase: str = ""
+    answered: bool = False
+    last_at: int = 0
+
+
+_ACTS: dict[int, HandActs] = {}
+"""The tracker of each table this process renders (:func:`hand_acts`), folded forward as versions come."""
+_ACTS_LOCK = threading.Lock()  # sockets render in parallel threads (tables.consumers.in_pool)
+
+
+def forget() -> None:
+    """Drop every table's :class:`HandActs` (tests; the next render reads the hand back)."""
+    with _ACTS_LOCK:
+        _ACTS.clear()
+
+
+def _fold_act(acts: HandActs, recorded: RecordedEvent) -> None:
+    kind, data = recorded.type, recorded.data
+    seat = data.get("seat")
+    if kind == "HandStarted":
+        acts.last, acts.va_bene = {}, set()
+        acts.blind_last, acts.phase, acts.answered = None, "", False
+    elif kind in ("PhaseStarted", "StreetStarted"):
+        acts.phase = str(data.get("phase", data.get("street", "")))
+        # a new betting round: the words of the last one go, a fold stays
+        acts.last = {s: act for s, act in acts.last.items() if act[0] in ("fold", "sat_out")}
+    elif kind == "BlindBetPlaced":
+        acts.blind_last = seat
+        acts.last[seat] = (("buio", "controbuio", "over")[int(data.get("stage", 1)) - 1], data.get("to"))
+    elif kind == "Checked":
+        va_bene = acts.phase == "opening" and seat == acts.blind_last and not acts.answered
+        if va_bene:
+            acts.va_bene.add(recorded.version)
+            acts.answered = True
+        acts.last[seat] = ("va_bene" if va_bene else "check", None)
+    elif kind == "Folded":
+        acts.last[seat] = ("fold", None)
+    elif kind == "Called":
+        acts.last[seat] = ("all_in" if data.get("all_in") else "call", data.get("amount"))
+    elif kind in ("BetPlaced", "Raised"):
+        word = "all_in" if data.get("all_in") else ("bet" if kind == "BetPlaced" else "raise")
+        if data.get("bring_in"):
+            word = "bring_in"
+        elif data.get("complete"):
+            word = "complete"
+        acts.last[seat] = (word, data.get("to"))
+    elif kind == "ForcedBetPosted":
+        acts.last[seat] = (str(data.get("kind", "post")), data.get("amount"))
+    elif kind == "Discarded":
+        count = len(data.get("cards") or ())  # the count only: the cards are the player's secret
+        acts.last[seat] = ("discard" if count else "stand_pat", count or None)
+    elif kind == "ParolSaid":
+        acts.last[seat] = ("parol", None)
+    elif kind == "AdeguamentoPaid":
+        acts.last[seat] = ("partecipate", data.get("amount"))
+    elif kind == "BlindDeclined":
+        acts.last[seat] = ("decline_blind", None)
+    elif kind == "HandShown":
+        acts.last[seat] = ("show", None)
+    elif kind == "HandMucked":
+        acts.last[seat] = ("muck", None)
+    elif kind == "PlayerTimedOut":
+        acts.last[seat] = ("timed_out", None)
+    acts.version = recorded.version
+
+
+def hand_acts(loaded: Loaded, events: list[RecordedEvent] | None = None) -> HandActs:
+    """The :class:`HandActs` of ``loaded`` at its version, from this process's tracker folded forward with
+    ``events`` (consecutive, the last at ``loaded.version``). Without a tracker, ``events`` are folded
+    alone when they hold the hand's start, or when they are a broadcast's batch (no query for a socket's
+    update: the seats' labels then begin with the batch; a page's first render, which reads the recent
+    events anyway, builds the whole hand). With no events, or a gap after the tracker, the recent events
+    are read back from the stream."""
+    with _ACTS_LOCK:
+        acts = _hand_acts(loaded, events)
+        return replace(acts, last=dict(acts.last), va_bene=set(acts.va_bene))  # a copy: others fold on
+
+
+def _hand_acts(loaded: Loaded, events: list[RecordedEvent] | None) -> HandActs:
+    acts = _ACTS.get(loaded.table_id)
+    if acts is not None and (acts.version, acts.last_at) == (loaded.version, loaded.last_at):
+        return acts
+    if acts is not None and acts.version >= loaded.version:
+        acts = None  # another stream under the same id (a database reset), or an older copy of the table
+    batch = events if events and events[-1].version == loaded.version else None
+    if batch is None or (acts is not None and batch[0].version > acts.version + 1):
+        acts, batch = HandActs(), recent_events(loaded, 0)  # nothing to fold forward: read the hand back
+    elif acts is None:
+        acts = HandActs()
+    for recorded in batch:
+        if recorded.version > acts.version:
+            _fold_act(acts, recorded)
+    acts.version, acts.last_at = loaded.version, loaded.last_at
+    _ACTS[loaded.table_id] = acts
+    return acts
+
+
+ITALIAN_ACT_WORDS = {
+    "check": "BUSSO", "va_bene": "VA BENE", "call": "VEDO", "bet": "PUNTO", "raise": "RILANCIO",
+    "all_in": "RESTO", "fold": "PASSO", "buio": "BUIO", "controbuio": "CONTROBUIO", "over": "OVER",
+    "discard": "CAMBIO", "stand_pat": "SERVITO", "parol": "PAROL", "partecipate": "PARTECIPO",
+    "decline_blind": "DAI CARTE", "show": "MOSTRO", "muck": "NASCONDO",
+}  # fmt: skip
+"""A seat's last action on the felt of poker all'italiana: the word said at the table."""
+
+ACT_WORDS = {
+    "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All-in", "fold": "Fold",
+    "bring_in": "Bring-in", "complete": "Complete", "discard": "Draw", "stand_pat": "Stand pat",
+    "show": "Show", "muck": "Muck", **FORCED_WORDS_SHORT,
+}  # fmt: skip
+"""A seat's last action on the felt of the international games: English poker words."""
+
+
+def act_text(game: Game, act: tuple[str, int | None] | None) -> str:
+    """The label of a seat's last action (:class:`HandActs`), ``""`` for none: ``VEDO 20``, ``Raise 300``,
+    ``Draw 2`` (a time-out in the page's language)."""
+    if act is None:
+        return ""
+    kind, chips = act
+    if kind == "timed_out":
+        return _("Timed out")
+    words = ITALIAN_ACT_WORDS if game.family is GameFamily.ITALIAN else ACT_WORDS
+    word = words.get(kind, kind)
+    return f"{word} {chips}" if chips else word
+
+
 def _forced_line(game: Game, loaded: Loaded, table_view: Any) -> str:
     """The forced bets of the hand running (else the next one) on the info line (:func:`forced_text`)."""
     return forced_text(getattr(table_view, "forced", None) or loaded.facts.forced)
 
 
-def context(loaded: Loaded, username: str) -> dict[str, Any]:
+def _timer(loaded: Loaded, deadline: int | None) -> dict[str, int] | None:
+    """The acting seat's clock (epoch ms): ``action_end`` when the action time runs out, ``bank_end`` when
+    the time bank does too (the same when no bank can be used now, IT-TIME-1), ``action_ms`` the whole
+    action time and ``bank_ms`` the bank usable now; ``None`` with no deadline."""
+    if deadline is None:
+        return None
+    hand = getattr(loaded.state, "hand", None)
+    action_end = getattr(hand, "deadline", 0) or deadline
+    action_ms = getattr(getattr(loaded.state, "config", None), "action_time_ms", 0) or 30_000
+    return {
+        "action_end": min(action_end, deadline),
+        "bank_end": deadline,
+        "action_ms": action_ms,
+        "bank_ms": max(0, deadline - action_end),
+    }
+
+
+def context(
+    loaded: Loaded, username: str, events: list[RecordedEvent] | None = None
+) -> dict[str, Any]:
     """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
     timer, action form) and the family's partials (:func:`partials`). A view is read by the members every
     game's view has (``seats`` with ``player``/``stack``, ``legal``, ``to_act``, ``button``, ``pot``,
@@ -262,11 +436,18 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
     actions, bet, discard = _actions(game, table_view, mine)
     me = table_view.seats[seat] if seat is not None else None
     deadline = None
+    timer = None
     if getattr(table_view, "to_act", None) is not None:
         deadline = service.row(loaded)["deadline_ms"]
+        timer = _timer(loaded, deadline)
     italian = game.family is GameFamily.ITALIAN
-    if bet is not None and not italian and mine is not None:
+    if bet is not None and mine is not None:
         bet["presets"] = _presets(table_view, mine, bet, any(a["all_in"] for a in actions))
+    acts = hand_acts(loaded, events)
+    for entry in seats:
+        if not entry["empty"]:
+            entry["last"] = act_text(game, acts.last.get(entry["index"])) if entry["in_hand"] else ""
+            entry["timer"] = timer if entry["to_act"] else None
     return {
         "table": loaded,
         "game": game,
@@ -288,11 +469,15 @@ def context(loaded: Loaded, username: str) -> dict[str, Any]:
         "deadline": deadline,
         "my_turn": seat is not None and getattr(table_view, "to_act", None) == seat,
         "sitting_out": me is not None and me.sitting_out,
+        "timer": timer,
+        "watching": seat is None,
+        "my_busted": mine is not None and mine["busted"],
     }
 
 
-def table_html(loaded: Loaded, username: str) -> str:
-    return render_to_string("tables/_table.html", context(loaded, username))
+def table_html(loaded: Loaded, username: str, events: list[RecordedEvent] | None = None) -> str:
+    """The ``#table`` fragment for ``username`` (``events``: the new ones, for :func:`hand_acts`)."""
+    return render_to_string("tables/_table.html", context(loaded, username, events))
 
 
 # --- the hand log ----------------------------------------------------------------------------------------
@@ -548,6 +733,13 @@ def log_lines(
     if entries is None:
         entries = public_entries(loaded, username, events)
     texts = {version: describe(event, names, game) for version, event, names in entries}
+    if game.family is GameFamily.ITALIAN:  # a last blind bettor's check that answers a call: VA BENE
+        local = HandActs()
+        for recorded in events:
+            _fold_act(local, recorded)
+        for version in local.va_bene | hand_acts(loaded, events).va_bene:
+            if texts.get(version):
+                texts[version] = str(texts[version]).replace(": BUSSO", ": VA BENE")
     lines = []
     for recorded in events:
         text = texts.get(recorded.version)
@@ -576,10 +768,12 @@ def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict
     start = max(
         (i for i, (_v, event, _n) in enumerate(entries) if type(event).__name__ == "HandStarted"), default=-1
     )
-    shown, won = [], []
+    shown, won, board = [], [], []
     for _version, event, names in entries[start + 1 :]:
         kind = type(event).__name__
-        if kind == "HandShown":
+        if kind in ("BoardDealt", "BoardDealtPublic"):
+            board.extend(_known(event.cards))
+        elif kind == "HandShown":
             name = names.get(event.seat, f"#{event.seat + 1}")
             shown.append({"player": name, "cards": _known(event.cards), "label": getattr(event, "label", "")})
         elif kind == "PotAwarded":
@@ -588,7 +782,19 @@ def showdown(entries: list[tuple[int, Any, dict[int, str]]], full: bool) -> dict
             )
     if not shown and not won and start < 0 and not full:
         return None
-    return {"shown": shown, "won": won}
+    winners = {w["player"] for w in won}
+    for hand in shown:
+        hand["winner"] = hand["player"] in winners
+    for index, pot in enumerate(won):
+        pot["delay_ms"] = index * POT_PUSH_MS  # one pot after the other
+    hand_id = entries[start][0] if start >= 0 else 0
+    return {"shown": shown, "won": won, "hand": hand_id, "board": board}
+
+
+POT_PUSH_MS = 700
+"""The showdown moment (``templates/tables/_last_hand.html``): each pot is pushed to its winner this many
+milliseconds after the previous one; the page holds the moment 3 s after the last pot
+(``static/js/mazziere.js``), while the table itself already shows the next hand."""
 
 
 def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:
@@ -602,15 +808,18 @@ def fragments(loaded: Loaded, username: str, after: int, events: list[RecordedEv
         events = recent_events(loaded, after)
     entries = public_entries(loaded, username, events)
     lines = log_lines(loaded, username, events, entries)
-    log = render_to_string("tables/_log.html", {"lines": lines, "replace": after == 0})
-    html = table_html(loaded, username)
-    if loaded.rules.family is not GameFamily.ITALIAN:  # the showdown box of the international games
-        result = showdown(entries, after == 0)
-        started = any(type(event).__name__ == "HandStarted" for _v, event, _n in entries)
-        if result is not None and after and not started:
-            # an update in the middle of a showdown: the box shows the whole hand's, read back (rare)
-            everything = recent_events(loaded, 0)
-            result = showdown(public_entries(loaded, username, everything), True)
-        if result is not None:
-            html += render_to_string("tables/_last_hand.html", result)
+    # a hand's first line starts a group: the page shows the current hand's, earlier ones a click away
+    starts = {v for v, event, _n in entries if type(event).__name__ == "HandStarted"}
+    starts |= {e.version for e in events if e.type == "TableGameChanged"}
+    triples = [(version, text, version in starts) for version, text in lines]
+    log = render_to_string("tables/_log.html", {"lines": triples, "replace": after == 0})
+    html = table_html(loaded, username, events)
+    result = showdown(entries, after == 0)
+    started = any(type(event).__name__ == "HandStarted" for _v, event, _n in entries)
+    if result is not None and after and not started:
+        # an update in the middle of a showdown: the box shows the whole hand's, read back (rare)
+        everything = recent_events(loaded, 0)
+        result = showdown(public_entries(loaded, username, everything), True)
+    if result is not None:
+        html += render_to_string("tables/_last_hand.html", result)
     return html + log

@@ -9,6 +9,21 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tables import access, rendering, service
+from tables.models import Table
+
+TOURNAMENT_SUFFIX = " — tavolo "
+"""How a tournament names its tables when it opens them (``"<tournament> — tavolo <id>"``)."""
+
+
+def page_title(loaded: service.Loaded) -> str:
+    """The table's name on its page. A tournament's table shows its number in the tournament, as the
+    tournament's pages do (1, 2, … in the order the tables opened: their ids rise, closed ones counted),
+    not the database id its stored name carries: "Sunday — Table 2" (issue 18)."""
+    if loaded.tournament_id is None:
+        return loaded.name
+    number = Table.objects.filter(tournament_id=loaded.tournament_id, id__lte=loaded.table_id).count()
+    tournament = loaded.name.rsplit(TOURNAMENT_SUFFIX, 1)[0]
+    return _("%(tournament)s — table %(number)s") % {"tournament": tournament, "number": number}
 
 
 @login_required
@@ -25,6 +40,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "tables/table.html",
         {
             "table": loaded,
+            "title": page_title(loaded),
             "initial": initial,
             "is_director": access.may_direct(request.user),
             "stream_id": service.stream_id(table_id),

@@ -17,6 +17,26 @@
       el.textContent = pad(Math.floor(s / 60)) + ":" + pad(s % 60);
     });
   }
+  // the action timer ring on the acting seat (templates/tables/_timer.html): the action time, then the time
+  // bank drawn apart (another colour); the number is the seconds left of the time running now
+  function rings(now) {
+    document.querySelectorAll(".timer-ring[data-action-end]").forEach(function (el) {
+      var actionEnd = +el.dataset.actionEnd, bankEnd = +el.dataset.bankEnd;
+      var inBank = now >= actionEnd && bankEnd > actionEnd;
+      var left = inBank ? bankEnd - now : actionEnd - now;
+      var whole = inBank ? +el.dataset.bankMs : +el.dataset.actionMs;
+      var fraction = Math.max(0, Math.min(1, whole > 0 ? left / whole : 0));
+      var circle = el.querySelector(".ring-time");
+      if (circle) { circle.style.strokeDashoffset = String(100 - fraction * 100); }
+      var seconds = Math.max(0, Math.ceil(left / 1000));
+      var text = el.querySelector(".timer-text");
+      if (text) { text.textContent = String(seconds); }
+      el.classList.toggle("in-bank", inBank);
+      el.classList.toggle("urgent", seconds <= 5);
+    });
+  }
+  setInterval(function () { rings(Date.now()); }, 250);
+  document.addEventListener("htmx:wsAfterMessage", function () { rings(Date.now()); });
   setInterval(tick, 250);
   document.addEventListener("htmx:wsAfterMessage", tick);
   // a notice with data-redirect (moved to another table of the tournament): go there after the delay
@@ -55,6 +75,100 @@
     box.querySelectorAll("input[type=number], input[type=range]").forEach(function (input) {
       input.value = preset.dataset.amount;
     });
+  });
+  // The hand log (templates/tables/_log.html): the current hand's lines, newest at the bottom and scrolled
+  // into view; the lines of earlier hands are marked "earlier" (hidden until "Earlier hands" is pressed).
+  function tidyLog() {
+    var log = document.getElementById("hand-log");
+    if (!log) { return; }
+    var starts = log.querySelectorAll(":scope > .hand-start");
+    var last = starts.length ? starts[starts.length - 1] : null;
+    if (last) {
+      for (var el = last.previousElementSibling; el && !el.classList.contains("earlier"); el = el.previousElementSibling) {
+        el.classList.add("earlier");
+      }
+    }
+    log.scrollTop = log.scrollHeight;
+  }
+  document.addEventListener("click", function (e) {
+    var toggle = e.target.closest && e.target.closest(".log-toggle");
+    if (!toggle) { return; }
+    var log = document.getElementById("hand-log");
+    var all = log && log.classList.toggle("show-all");
+    toggle.setAttribute("aria-expanded", all ? "true" : "false");
+    toggle.textContent = all ? toggle.dataset.less : toggle.dataset.more;
+    tidyLog();
+  });
+  // The showdown moment: when a hand's result arrives (#last-hand with data-won), a copy is held over the
+  // felt for the pots to be pushed one after the other, then 3 s more; the table itself is never held back
+  // (the next hand's fragment replaces #table at once, under it).
+  var shownHand = null;
+  function showdownMoment() {
+    var box = document.getElementById("last-hand");
+    if (!box || !box.hasAttribute("data-won") || box.dataset.hand === shownHand) { return; }
+    shownHand = box.dataset.hand;
+    var old = document.querySelector(".showdown-moment");
+    if (old) { old.remove(); }
+    var moment = box.cloneNode(true);
+    moment.removeAttribute("id");
+    moment.removeAttribute("hx-swap-oob");
+    moment.classList.add("showdown-moment");
+    moment.setAttribute("data-showdown", "");
+    box.parentNode.insertBefore(moment, box);
+    var pots = moment.querySelectorAll(".pot-won").length;
+    winners = Array.from(moment.querySelectorAll(".pot-won"), function (el) { return el.dataset.player; });
+    markWinners();
+    setTimeout(function () { moment.remove(); winners = []; markWinners(); }, 3000 + 700 * Math.max(0, pots - 1));
+  }
+  // the winners' seats glow while the moment lasts (again after each new #table fragment)
+  var winners = [];
+  function markWinners() {
+    document.querySelectorAll("#table .seat[data-seat]").forEach(function (seat) {
+      var name = seat.querySelector(".seat-name");
+      seat.classList.toggle("winner", !!name && winners.indexOf(name.textContent.trim()) >= 0);
+    });
+  }
+  // "Your turn" sound: off by default, a toggle in the page's head (remembered in this browser)
+  var SOUND_KEY = "mazziere-sound";
+  var wasMyTurn = false;
+  function soundOn() { try { return localStorage.getItem(SOUND_KEY) === "on"; } catch (err) { return false; } }
+  function beep() {
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      var ctx = new Ctx(), osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.18);
+    } catch (err) { /* no audio: nothing to do */ }
+  }
+  function yourTurn() {
+    var mine = !!document.querySelector("#table [data-my-turn]");
+    if (mine && !wasMyTurn && soundOn()) { beep(); }
+    wasMyTurn = mine;
+  }
+  function soundButtons() {
+    document.querySelectorAll(".sound-toggle").forEach(function (b) { b.setAttribute("aria-pressed", soundOn() ? "true" : "false"); });
+  }
+  document.addEventListener("click", function (e) {
+    var toggle = e.target.closest && e.target.closest(".sound-toggle");
+    if (!toggle) { return; }
+    try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (err) { /* private mode */ }
+    soundButtons();
+  });
+  // the phone's collapsed header menu (templates/base.html)
+  document.addEventListener("click", function (e) {
+    var toggle = e.target.closest && e.target.closest(".menu-toggle");
+    if (!toggle) { return; }
+    var bar = toggle.closest(".topbar");
+    var open = bar.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { tidyLog(); showdownMoment(); markWinners(); yourTurn(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("last-hand");
+    // a fresh page does not replay the moment of a hand already won; a hand running still gets its own
+    if (box && box.hasAttribute("data-won")) { shownHand = box.dataset.hand; }
+    tidyLog(); soundButtons();
   });
   document.addEventListener("change", function (e) {
     if (e.target.matches(".cambio-cards input[type=checkbox]")) {

@@ -15,7 +15,7 @@ from factory.django import DjangoModelFactory
 from rest_framework.test import APIClient
 
 from engine.italian.model import TableConfig
-from tables import access, service, timers
+from tables import access, rendering, service, timers
 from tests.tables import helpers
 
 
@@ -41,6 +41,7 @@ class UserFactory(DjangoModelFactory):
 def _fresh_table_cache() -> Iterator[None]:
     """No folded table (nor bot lookup) leaks from one test into another."""
     service.forget_cache()
+    rendering.forget()
     timers.is_bot.cache_clear()
     yield
     service.forget_cache()

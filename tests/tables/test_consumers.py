@@ -126,8 +126,9 @@ async def test_stale_action_gets_a_message_and_appends_nothing(players, dealt_ta
         {"action": "check", "expected_version": loaded.version - 1, "command_id": str(uuid.uuid4())}
     )
     reply = await communicator.receive_from(timeout=TIMEOUT)
+    # issue 18: a human message, no version numbers
     assert error_of(reply) == (
-        f"Il tavolo è cambiato: versione {loaded.version}, non {loaded.version - 1}. Ricarica."
+        "Il tavolo è andato avanti prima che la tua azione arrivasse: non è successo nulla. Scegli di nuovo."
     )
     assert 'id="table"' not in reply
     assert await count(dealt_table) == before
@@ -242,3 +243,21 @@ async def test_legal_action_is_appended_and_reaches_every_socket(players, dealt_
     assert await actor.receive_nothing()  # the sender already has this version: nothing twice
     await actor.disconnect()
     await watcher.disconnect()
+
+
+async def test_i_am_back_is_confirmed_near_the_action_bar(players, table) -> None:
+    """Issue 18: a player sitting out presses "I'm back" (action ``return``): the table says so and the
+    ``#messages`` box, under the action bar, confirms it in the page's language."""
+    await database_sync_to_async(service.act)(table, "anna", "sit_out")
+    assert (await load(table)).state.seats[0].sitting_out
+    communicator, first = await connected(table, players["anna"])
+    assert 'data-action="return"' in first
+    loaded = await load(table)
+    await communicator.send_json_to(
+        {"action": "return", "expected_version": loaded.version, "command_id": str(uuid.uuid4())}
+    )
+    reply = await communicator.receive_from(timeout=TIMEOUT)
+    assert not (await load(table)).state.seats[0].sitting_out
+    welcome = "Bentornato: riceverai le carte dalla prossima mano."
+    assert f'<div class="flash" role="status">{welcome}</div>' in reply
+    await communicator.disconnect()

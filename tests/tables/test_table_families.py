@@ -104,8 +104,8 @@ def test_the_blind_round_has_shortcuts(web_as, players, table) -> None:
 @pytest.mark.parametrize(
     ("language", "message", "stale"),
     [
-        ("it", "Non è il tuo turno.", "Il tavolo è cambiato: versione"),
-        ("en", "It is not seat ", "The table has changed: version"),
+        ("it", "Non è il tuo turno.", "Il tavolo è andato avanti prima"),  # issue 18: human words
+        ("en", "It is not seat ", "The table moved on before your action"),
     ],
 )
 async def test_a_refusal_over_the_socket_speaks_the_page_language(
