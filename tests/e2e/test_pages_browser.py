@@ -97,6 +97,9 @@ def test_login_lobby_and_replay_in_english(
     assert not page.get_by_role("button", name="Vai").is_visible()  # no "Go" button with JavaScript
     shot(page, request, output_dir, "login-it")
     # choosing English reloads the page in English
+    toggle = page.locator("button.menu-toggle")
+    if toggle.is_visible():  # on a phone the header menu is collapsed (issue 18): open it first
+        toggle.click()
     with page.expect_navigation():
         page.select_option("select[name=language]", "en")
     assert page.locator("h1").inner_text() == "Log in"
