@@ -122,14 +122,20 @@ def fold(
     state: MttState, extra: dict[str, Any], events: Sequence[RecordedEvent], legacy: bool = False
 ) -> tuple[MttState, dict[str, Any]]:
     """Fold recorded events; ``extra`` keeps what the pages show beyond the decider's state (recent moves,
-    eliminations in order, chip counts of the top players over time). ``legacy``: a stream of the former
+    eliminations in order, chip counts of the top players over time, ``pause_reason``: what the director
+    typed when pausing the clock, ``""`` while running — issue 18). ``legacy``: a stream of the former
     sit-and-go decider (:func:`decoded`)."""
     moves = list(extra.get("moves", []))
     chart = list(extra.get("chart", []))
+    pause_reason = str(extra.get("pause_reason", ""))
     for recorded in events:
         for event in decoded(state, recorded, legacy):
             state, moves, chart = _fold_one(state, moves, chart, event)
-    return state, {"moves": moves, "chart": chart}
+            if isinstance(event, mtt.ClockPaused):
+                pause_reason = event.reason
+            elif isinstance(event, mtt.ClockResumed):
+                pause_reason = ""
+    return state, {"moves": moves, "chart": chart, "pause_reason": pause_reason}
 
 
 def _fold_one(
@@ -269,6 +275,7 @@ def row(version: int, state: MttState, extra: dict[str, Any], stream: str = "") 
         "hand_for_hand": state.hand_for_hand,
         "moves": extra.get("moves", []),
         "chart": extra.get("chart", []),
+        "pause_reason": extra.get("pause_reason", "") if state.status is Status.PAUSED else "",
         "results": [[p, pos, prize] for p, pos, prize in state.finished],
         "registration_open": state.registration_open,
         "final_table": state.final_table,

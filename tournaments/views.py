@@ -300,16 +300,14 @@ def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The tournament clock for a projector, live through ``/ws/tournaments/<id>/?view=clock``: level,
-    invito, time left, next level, players left and stacks; for a multi-table tournament also the next break
-    and the field (``tournaments/mtt_clock.html``), for a sit-and-go ``tournaments/clock.html``."""
+    """The clock screen of every tournament, made to be projected (issue 18; ``tournaments/clock.html``),
+    live through ``/ws/tournaments/<id>/?view=clock``: level, forced bets of this and the next level, time
+    left, the next break, a paused banner with the director's reason, players left and entries, the average
+    stack (chips and big blinds / inviti / small bets), prize pool and payouts, time of day, and the
+    late-registration countdown while it is open."""
     _watcher(request)
     tournament = _get(tournament_id)
-    if tournament.kind == "mtt":
-        return render(
-            request, "tournaments/mtt_clock.html", {**_base(request), **dashboard.context(tournament)}
-        )
-    return render(request, "tournaments/clock.html", {**_base(request), **context(tournament)})
+    return render(request, "tournaments/clock.html", {**_base(request), **dashboard.context(tournament)})
 
 
 def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:

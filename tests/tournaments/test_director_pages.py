@@ -1,51 +1,111 @@
-"""The director's controls through the pages (T-LEVEL-1 pause/resume): tournament events and 403s."""
+"""The director's pages of issue 18: the clock screen of every tournament (average stack in big blinds,
+inviti or small bets; the late-registration countdown; payouts) and the director's controls."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from engine.tournament.sitgo import Level, TournamentConfig
-from eventstore.store import read_stream
-from tournaments import service
-from tournaments.management.commands.demo import ensure_accounts
+from tables import access
+from tournaments import dashboard
 from tournaments.models import Tournament
 
+MINUTE = 60_000
 
-def client_for(username: str) -> Client:
-    client = Client()
-    client.force_login(get_user_model().objects.get(username=username))
-    return client
+
+def row(**fields: Any) -> Tournament:
+    """An unsaved projection row (the clock screen only reads the row)."""
+    base: dict[str, Any] = {
+        "name": "T",
+        "kind": "mtt",
+        "config": {},
+        "detail": {},
+        "players": [],
+        "remaining": [],
+    }
+    return Tournament(**{**base, **fields})
+
+
+def holdem(late: int = 0) -> dict[str, Any]:
+    blinds = [(10, 20), (20, 40), (50, 100)]
+    levels = [
+        {"game": "NT", "forced": {"small_blind": sb, "big_blind": bb}, "duration_ms": 10 * MINUTE}
+        for sb, bb in blinds
+    ]
+    return {"game": "NT", "starting_stack": 1500, "levels": levels, "late_registration_levels": late}
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def test_the_average_stack_in_big_blinds_inviti_or_small_bets() -> None:
+    running = {"status": "running", "level": 1, "detail": {"average_stack": 3000}}
+    assert dashboard.average_in_units(row(config=holdem(), **running)) == {"value": "75", "unit": "BB"}
+    italian = {"game": "PIT", "levels": [{"game": "PIT", "forced": {"invito": 40}, "duration_ms": MINUTE}]}
+    tournament = row(config=italian, status="running", level=0, detail={"average_stack": 1500})
+    assert dashboard.average_in_units(tournament) == {"value": "37.5", "unit": "inviti"}
+    stud = {
+        "game": "7S",
+        "levels": [
+            {
+                "game": "7S",
+                "forced": {"ante": 5, "bring_in": 10, "small_bet": 40, "big_bet": 80},
+                "duration_ms": MINUTE,
+            }
+        ],
+    }
+    tournament = row(config=stud, status="running", level=0, detail={"average_stack": 2000})
+    assert dashboard.average_in_units(tournament) == {"value": "50", "unit": "small bets"}
+
+
+def test_the_late_registration_countdown_reaches_the_end_of_its_last_level() -> None:
+    """T-SEAT-1: open until the end of ``late_registration_levels`` levels (level 1 of 2 running: this one's
+    end plus the whole next level)."""
+    detail = {"registration_open": True}
+    running = row(config=holdem(late=2), status="running", level=0, ends_at_ms=1_000_000, detail=detail)
+    assert dashboard.late_registration(running) == {"ends_at_ms": 1_000_000 + 10 * MINUTE, "remaining_ms": 0}
+    paused = row(config=holdem(late=2), status="paused", level=1, remaining_ms=5_000, detail=detail)
+    assert dashboard.late_registration(paused) == {"ends_at_ms": 0, "remaining_ms": 5_000}
+    closed = row(config=holdem(late=2), status="running", level=2, ends_at_ms=1, detail={})
+    assert dashboard.late_registration(closed) is None
+
+
+def account(name: str, group: str) -> User:
+    user = User.objects.create_user(name)
+    user.groups.add(Group.objects.get_or_create(name=group)[0])
+    return user
 
 
 @pytest.mark.django_db
-def test_director_pauses_and_resumes_with_a_reason_and_a_player_may_not() -> None:
-    ensure_accounts()
-    config = TournamentConfig("Clock", seats=2, levels=(Level(10, 60_000), Level(20, 60_000)))
-    tournament_id = service.create(config, "direttore", ["ospite", "ospite2"])  # full: starts
-    stream = service.stream_id(tournament_id)
-    assert stream == f"mtt-{tournament_id}"  # one tournament model (issue 17): the multi-table stream
-
-    refused = client_for("ospite").post(f"/tournaments/{tournament_id}/pause/", {"reason": "no"})
-    assert refused.status_code == 403
-    assert Tournament.objects.get(id=tournament_id).status == "running"
-
-    director = client_for("direttore")
-    paused = director.post(f"/tournaments/{tournament_id}/pause/", {"reason": "cena"})
-    assert paused.status_code == 302
-    assert paused["Location"].endswith(f"/tournaments/{tournament_id}/director/")
-    row = Tournament.objects.get(id=tournament_id)
-    assert row.status == "paused" and 0 < row.remaining_ms <= 60_000
-    last = read_stream(stream)[-1]
-    assert last.type == "ClockPaused" and last.metadata["actor"] == "direttore"
-    assert last.metadata["reason"] == "cena"
-
-    again = director.post(f"/tournaments/{tournament_id}/pause/", follow=True)
-    assert "non è in corso" in again.content.decode()  # refused with the decider's message, nothing appended
-    assert read_stream(stream)[-1].version == last.version
-
-    resumed = director.post(f"/tournaments/{tournament_id}/resume/", {"reason": "dopo cena"})
-    assert resumed.status_code == 302
-    assert Tournament.objects.get(id=tournament_id).status == "running"
-    assert read_stream(stream)[-1].type == "ClockResumed"
+def test_the_clock_screen_of_a_holdem_tournament_with_late_registration_and_payouts() -> None:
+    tournament = Tournament.objects.create(
+        name="Serale",
+        kind="mtt",
+        status="running",
+        config=holdem(late=2),
+        level=0,
+        ends_at_ms=1_000_000,
+        players=["a", "b", "c", "d"],
+        remaining=["a", "b", "c"],
+        detail={
+            "entries": 5,
+            "average_stack": 2500,
+            "prize_pool": 500,
+            "payouts": [300, 200],
+            "registration_open": True,
+        },
+    )
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("aldo", access.AUDITOR))
+    html = page.get(f"/tournaments/{tournament.id}/clock/").content.decode()
+    shown = text(html)
+    assert "Level 1" in shown and "NLHE 10/20" in shown and "Next level: NLHE 20/40" in shown
+    assert "Players left 3" in shown and "Entries 5" in shown and "Average stack 2500 125 BB" in shown
+    assert "Prize pool 500" in shown and "1° 300" in shown and "2° 200" in shown
+    assert f'data-late-registration data-ends-at="{1_000_000 + 10 * MINUTE}"' in html
+    assert "Late registration closes in" in shown
