@@ -504,8 +504,26 @@ def resume(tournament_id: int, actor: str, reason: str = "") -> MttState:
     return state
 
 
+ADJUST_GRACE_MS = 60_000
+"""How far past the time left a removal may go (the clock runs while the director types): a minute."""
+
+
 def adjust_clock(tournament_id: int, delta_ms: int, actor: str, reason: str = "") -> MttState:
-    return _directed(tournament_id, lambda s, at: mtt.AdjustClock(delta_ms, reason, at), actor, reason)
+    """Director: add (``delta_ms`` > 0) or remove time of the current level (T-LEVEL-1). A removal of more
+    than the time left plus :data:`ADJUST_GRACE_MS` is refused (``TournamentError``; issue 18: −999 minutes
+    on a 10-minute level was silently accepted): the level can be brought to its end, not beyond."""
+
+    def command(state: MttState, at: int) -> mtt.AdjustClock:
+        left = state.remaining_ms if state.status is Status.PAUSED else max(0, state.ends_at - at)
+        if state.ends_at and delta_ms < 0 and -delta_ms > left + ADJUST_GRACE_MS:
+            minutes = f"{left / 60_000:.1f}".removesuffix(".0")
+            raise TournamentError(
+                f"L'orologio può tornare indietro al massimo dei {minutes} minuti che restano al livello.",
+                f"the clock can go back at most the {minutes} minutes left in this level",
+            )
+        return mtt.AdjustClock(delta_ms, reason, at)
+
+    return _directed(tournament_id, command, actor, reason)
 
 
 def move_player(

@@ -347,12 +347,12 @@ DONE = {
 @login_required
 @require_POST
 def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """A director's control from the dashboard (the same as ``POST /api/tournaments/{id}/control/``): an
-    htmx request gets the outcome as a fragment (422 when refused), a plain form a redirect with a message."""
+    """A director's control from the director's page of any tournament (one model: a sit-and-go has the
+    multi-table tournament's controls; the same as ``POST /api/tournaments/{id}/control/``): an htmx request
+    gets the outcome as a fragment (422 when refused) with the clock's controls redrawn for the new status,
+    a plain form a redirect with a message."""
     _director(request)
     tournament = _get(tournament_id)
-    if tournament.kind != "mtt":
-        raise Http404(_("Controls are available for multi-table tournaments only."))
     error, done, started = "", "", False
     try:
         data = validated(api.ControlSerializer(data=_control_data(request, tournament)), _("Not accepted"))
@@ -362,7 +362,8 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except (ValueError, TournamentError, TableError, APIException) as failure:
         error = refusal(failure)
     if request.htmx:
-        context = {"error": error, "done": done, "started": started}
+        tournament.refresh_from_db()  # the clock's buttons follow the new status (Resume primary if paused)
+        context = {"error": error, "done": done, "started": started, "tournament": tournament, "oob": True}
         html = render(request, "tournaments/_control_result.html", context)
         html.status_code = 422 if error else 200
         return html

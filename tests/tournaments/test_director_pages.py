@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from django.utils import translation
 
 from tables import access
 from tournaments import dashboard
@@ -43,6 +44,7 @@ def text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
 
+@translation.override("en")
 def test_the_average_stack_in_big_blinds_inviti_or_small_bets() -> None:
     running = {"status": "running", "level": 1, "detail": {"average_stack": 3000}}
     assert dashboard.average_in_units(row(config=holdem(), **running)) == {"value": "75", "unit": "BB"}
@@ -109,3 +111,79 @@ def test_the_clock_screen_of_a_holdem_tournament_with_late_registration_and_payo
     assert "Prize pool 500" in shown and "1° 300" in shown and "2° 200" in shown
     assert f'data-late-registration data-ends-at="{1_000_000 + 10 * MINUTE}"' in html
     assert "Late registration closes in" in shown
+
+
+def running_sitgo() -> int:
+    """Three players on a 3-seat sit-and-go (levels of 5 minutes): full, so started."""
+    from engine.tournament.sitgo import Level, TournamentConfig
+    from tournaments import service
+
+    for name in ("p1", "p2", "p3"):
+        account(name, access.PLAYER)
+    levels = (Level(10, 300_000), Level(15, 300_000))
+    config = TournamentConfig("Giovedì", seats=3, starting_stack=1500, levels=levels)
+    return service.create(config, "capo", ["p1", "p2", "p3"])
+
+
+@pytest.mark.django_db
+def test_the_sit_and_go_has_the_grouped_labelled_controls_of_the_multi_table_tournament() -> None:
+    tournament_id = running_sitgo()
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("capo", access.DIRECTOR))
+    html = page.get(f"/tournaments/{tournament_id}/director/").content.decode()
+    for group in ("Clock", "Players", "Cannot be undone", "Deal"):
+        assert f"<legend>{group}</legend>" in html
+    for control in ("pause", "resume", "adjust_clock", "chips", "disqualify", "undo_elimination", "deal"):
+        assert f'data-control="{control}"' in html
+    assert 'for="chips-player"' in html and 'id="chips-player"' in html  # every box has its label
+    assert "hx-confirm=" in html  # what cannot be undone asks first
+    # running: Resume is not the primary button; paused (through the page): it is
+    assert 'class="btn" type="submit" name="action" value="resume"' in html
+    answer = page.post(
+        f"/tournaments/{tournament_id}/control/",
+        {"action": "pause", "reason": "cena"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 200
+    fragment = answer.content.decode()
+    assert 'id="clock-controls"' in fragment and 'hx-swap-oob="true"' in fragment
+    assert 'class="btn btn-primary" type="submit" name="action" value="resume"' in fragment
+    assert Tournament.objects.get(id=tournament_id).status == "paused"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_clock_adjustment_beyond_the_time_left_is_refused_with_a_message(paused: bool) -> None:
+    """Issue 18: −999 minutes on a 5-minute level was silently accepted (T-LEVEL-1)."""
+    tournament_id = running_sitgo()
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("capo", access.DIRECTOR))
+    control = f"/tournaments/{tournament_id}/control/"
+    if paused:
+        page.post(control, {"action": "pause"}, HTTP_HX_REQUEST="true")
+    before = Tournament.objects.get(id=tournament_id)
+    answer = page.post(control, {"action": "adjust_clock", "minutes": "-999"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 422
+    refused = text(answer.content.decode())
+    assert re.search(r"The clock can go back at most the (5|4\.\d) minutes left in this level", refused)
+    after = Tournament.objects.get(id=tournament_id)
+    assert (after.version, after.ends_at_ms, after.remaining_ms) == (
+        before.version,
+        before.ends_at_ms,
+        before.remaining_ms,
+    )
+    answer = page.post(control, {"action": "adjust_clock", "minutes": "-2"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and "Clock adjusted." in text(answer.content.decode())
+
+
+@pytest.mark.django_db
+def test_no_moves_yet_is_a_note() -> None:
+    from tournaments import mtt
+    from engine.tournament.mtt import Level, MttConfig
+
+    config = MttConfig("Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000),), buy_in=10)
+    tournament_id = mtt.create(config, "capo", [])
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("capo", access.DIRECTOR))
+    html = page.get(f"/tournaments/{tournament_id}/director/").content.decode()
+    assert '<li class="muted">No moves yet.</li>' in html and "director.css" in html
