@@ -178,8 +178,8 @@ def test_a_clock_adjustment_beyond_the_time_left_is_refused_with_a_message(pause
 
 @pytest.mark.django_db
 def test_no_moves_yet_is_a_note() -> None:
-    from tournaments import mtt
     from engine.tournament.mtt import Level, MttConfig
+    from tournaments import mtt
 
     config = MttConfig("Serale", seats=5, starting_stack=1000, levels=(Level(10, 600_000),), buy_in=10)
     tournament_id = mtt.create(config, "capo", [])
