@@ -408,7 +408,10 @@ def _open_table(
     config = state.config
     assert config is not None
     game = mtt.current_game(state)
-    number = 1 if config.sit_and_go else table_id  # a sit-and-go's one table is "tavolo 1", as before
+    # the table's number within its tournament (1, 2, … in the order the tables opened: ids rise), as the
+    # tournament's pages (tournaments.dashboard.table_numbers) and the table's page show it, not its database
+    # id (issue 18: the tournament page said "table 2" while the table's page said "tavolo 4")
+    number = Table.objects.filter(tournament_id=tournament_id, id__lte=table_id).count() or 1
     tables.open_table(
         f"{config.name} — tavolo {number}",
         table_config(config, mtt.current_forced(state), game),

@@ -187,3 +187,26 @@ def test_no_moves_yet_is_a_note() -> None:
     page.force_login(account("capo", access.DIRECTOR))
     html = page.get(f"/tournaments/{tournament_id}/director/").content.decode()
     assert '<li class="muted">No moves yet.</li>' in html and "director.css" in html
+
+
+@pytest.mark.django_db
+def test_the_tournament_page_and_the_table_page_give_a_table_the_same_number() -> None:
+    """Issue 18: the tournament page said "table 2" while that table's page said "tavolo 4" (its database
+    id): every table is named by its number within its tournament, everywhere."""
+    from tables.models import Table
+    from tests.tournaments.test_mtt_pages import started_tournament
+
+    Table.objects.create(name="altro")  # another table first: ids and numbers differ
+    tournament_id = started_tournament()
+    tournament = Tournament.objects.get(id=tournament_id)
+    numbers = dashboard.table_numbers(tournament.detail)
+    assert sorted(numbers.values()) == [1, 2, 3] and sorted(numbers) != [1, 2, 3]
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("aldo", access.AUDITOR))
+    dashboard_html = page.get(f"/tournaments/{tournament_id}/").content.decode()
+    for table_id, number in numbers.items():
+        assert Table.objects.get(id=table_id).name == f"Serale — tavolo {number}"
+        assert f'<a href="/tables/{table_id}/">Table {number}</a>' in dashboard_html
+        table_html = page.get(f"/tables/{table_id}/").content.decode()
+        assert f"Serale — table {number}" in table_html
+        assert f"table {table_id}<" not in table_html or table_id == number
