@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
+from engine.codec import to_data
 from engine.tournament.mtt import TournamentError
 from tables import access
 from tables.api import validated
@@ -76,11 +77,35 @@ def _create(request: HttpRequest, form: Any, create: Callable[..., int], templat
     """A director's creation page: ``form`` (with ``config()`` and a ``bots`` field), ``create(config,
     actor, players)`` of the tournament kind's service; on success, to the director's page."""
     _director(request)
+    if request.method == "POST" and request.POST.get("preview"):  # the structure preview (htmx partial)
+        preview = structure_preview(form.config()) if form.is_valid() else None
+        return render(request, "tournaments/_structure_preview.html", {"preview": preview, "form": form})
     if request.method == "POST" and form.is_valid():
         tournament_id = create(form.config(), request.user.get_username(), bots(form.cleaned_data["bots"]))
         return redirect("tournament-director", tournament_id=tournament_id)
     refused = request.method == "POST"  # the form again, with a message on each refused field
     return render(request, template, {**_base(request), "form": form}, status=400 if refused else 200)
+
+
+def structure_preview(config: Any) -> dict[str, Any]:
+    """What the creation forms show before creating (issue 18): ``levels`` ``[{"number" (1-based, breaks
+    not counted, ``None`` for a break), "label" (game and forced bets), "minutes" (text)}]`` and the
+    estimated ``hours`` / ``minutes`` of the whole structure (every level played to its end, breaks
+    included; the last level runs until a winner, so it counts once)."""
+    data = to_data(config)
+    levels, number = [], 0
+    for level in data.get("levels", []):
+        is_break = bool(level.get("is_break"))
+        number += 0 if is_break else 1
+        levels.append(
+            {
+                "number": None if is_break else number,
+                "label": "" if is_break else labels.level_label(data, level),
+                "minutes": _minutes(int(level.get("duration_ms") or 0)),
+            }
+        )
+    total = sum(int(level.get("duration_ms") or 0) for level in data.get("levels", [])) // 60_000
+    return {"levels": levels, "hours": total // 60, "minutes": total % 60, "count": number}
 
 
 @login_required

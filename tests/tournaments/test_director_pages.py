@@ -210,3 +210,38 @@ def test_the_tournament_page_and_the_table_page_give_a_table_the_same_number() -
         table_html = page.get(f"/tables/{table_id}/").content.decode()
         assert f"Serale — table {number}" in table_html
         assert f"table {table_id}<" not in table_html or table_id == number
+
+
+@pytest.mark.django_db
+def test_the_creation_forms_group_their_fields_and_preview_the_structure() -> None:
+    """Issue 18: field groups with labels, one unit for level lengths (minutes) in both forms, and the
+    structure (levels, estimated duration) shown before creating — nothing is created by a preview."""
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("capo", access.DIRECTOR))
+    for url in ("/tournaments/new/", "/tournaments/new-mtt/"):
+        html = page.get(url).content.decode()
+        assert "<legend>Game and table</legend>" in html and "<legend>Chips and levels</legend>" in html
+        assert 'name="level_minutes"' in html and "level_seconds" not in html
+        assert 'for="id_starting_stack"' in html and 'hx-vals=\'{"preview": "1"}\'' in html
+    fields = {
+        "name": "Prova", "game": "NT", "seats": 6, "starting_stack": 1500, "structure": "hyper",
+        "level_minutes": "3", "action_seconds": 30, "time_bank_seconds": 0, "bots": 0, "preview": "1",
+    }  # fmt: skip
+    answer = page.post("/tournaments/new/", fields, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    shown = text(answer.content.decode())
+    assert re.search(r"(\d+) levels, about (\d+) h (\d+) min", shown), shown
+    count, hours, minutes = map(int, re.search(r"(\d+) levels, about (\d+) h (\d+) min", shown).groups())
+    assert hours * 60 + minutes == 3 * count  # every level 3 minutes
+    assert "1 NLHE " in shown and " 3 " in shown
+    refused = page.post("/tournaments/new/", {**fields, "level_minutes": "-1"}, HTTP_HX_REQUEST="true")
+    assert "Fix the fields marked in the form" in text(refused.content.decode())
+    mtt_fields = {
+        "name": "Serale", "game": "NT", "seats": 6, "starting_stack": 5000, "buy_in": 10,
+        "structure": "regular", "late_registration_levels": 0, "max_entries": 1,
+        "action_seconds": 30, "time_bank_seconds": 0,
+        "percent_paid": 15, "bots": 0, "preview": "1",
+    }  # fmt: skip
+    shown = text(page.post("/tournaments/new-mtt/", mtt_fields, HTTP_HX_REQUEST="true").content.decode())
+    assert "Break" in shown and "levels, about" in shown
+    assert not Tournament.objects.exists()
