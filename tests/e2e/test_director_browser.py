@@ -155,3 +155,19 @@ def test_the_clock_screen_and_the_director_controls(
     assert size <= 17, size
     assert overflow(page) == 0, wide(page)
     shot("mtt-director")
+
+    # the creation form: field groups, and the structure previewed before creating
+    page.goto("/tournaments/new-mtt/")
+    for legend in ("Game and table", "Chips and levels", "Entries", "Payouts"):
+        assert page.locator("legend", has_text=legend).first.is_visible(), legend
+    estimate = page.locator("[data-estimate]")
+    estimate.wait_for()
+    first = estimate.inner_text()
+    assert re.search(r"\d+ levels, about \d+ h \d+ min", first), first
+    page.select_option("select[name=structure]", "hyper")
+    page.wait_for_function(
+        "t => (document.querySelector('[data-estimate]') || {}).textContent?.trim() !== t", arg=first.strip()
+    )
+    assert page.locator("#structure-preview tbody tr").first.is_visible()
+    assert overflow(page) == 0, wide(page)
+    shot("mtt-new-preview")
