@@ -74,6 +74,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return None, None
         self.stream_group = tournament.stream_id
         self.coalesce = tournament.kind == "mtt"
+        if self.view == "clock":  # the projector screen of every tournament (tournaments/clock.html)
+            with translation.override(self.language):
+                html = render_to_string("tournaments/_projector.html", dashboard.context(tournament))
+            return html, None
         if tournament.kind == "mtt":
             with translation.override(self.language):
                 html = render_to_string(
@@ -87,9 +91,6 @@ class TournamentConsumer(AsyncWebsocketConsumer):
                 )
             return html, None
         with translation.override(self.language):
-            if self.view == "clock":  # the projector screen (tournaments/clock.html)
-                html = render_to_string("tournaments/_sitgo_clock.html", context(tournament))
-                return html, tournament.table_id
             html = render_to_string(
                 "tournaments/_live.html", {**context(tournament), "is_director": self.director}
             )

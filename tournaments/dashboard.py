@@ -223,6 +223,46 @@ def deal(tournament: Tournament, method: str) -> Deal:
     return Deal(method, total, rows)
 
 
+def average_in_units(tournament: Tournament) -> dict[str, Any] | None:
+    """The average stack in the unit of the forced bets in play (issue 18, for the clock screen):
+    ``{"value": "37.5", "unit": "BB"}`` — big blinds, or *inviti* (poker all'italiana's ante, IT-ANTE-1)
+    or small bets (fixed-limit stud, G-LIMIT-1) when there is no big blind; ``None`` when nothing applies
+    (no level, no stack)."""
+    config = tournament.config or {}
+    level = labels.playing_level(config, max(tournament.level, 0))
+    average = stats(tournament)["average_stack"] or int(config.get("starting_stack") or 0)
+    if level is None or not average:
+        return None
+    try:
+        forced = labels.level_forced(config, level)[1]
+    except (TypeError, ValueError):
+        return None
+    for size, unit in (
+        (forced.big_blind, _("BB")),
+        (forced.invito, _("inviti")),
+        (forced.small_bet, _("small bets")),
+    ):
+        if size:
+            return {"value": f"{average / size:.1f}".removesuffix(".0"), "unit": unit}
+    return None
+
+
+def late_registration(tournament: Tournament) -> dict[str, Any] | None:
+    """While late registration is open on a started tournament (T-SEAT-1): when it closes,
+    ``{"ends_at_ms", "remaining_ms"}`` (the end of level ``late_registration_levels - 1``: ``ends_at_ms``
+    while running, ``remaining_ms`` while paused, as the clock's own countdown); else ``None``."""
+    detail, config = tournament.detail or {}, tournament.config or {}
+    late_levels = int(config.get("late_registration_levels") or 0)
+    if tournament.status not in ("running", "paused") or not detail.get("registration_open"):
+        return None
+    if not 0 <= tournament.level < late_levels:
+        return None
+    gap = sum(int(level["duration_ms"]) for level in _levels(tournament)[tournament.level + 1 : late_levels])
+    if tournament.status == "paused":
+        return {"ends_at_ms": 0, "remaining_ms": tournament.remaining_ms + gap}
+    return {"ends_at_ms": tournament.ends_at_ms + gap if tournament.ends_at_ms else 0, "remaining_ms": 0}
+
+
 def context(tournament: Tournament, player: str = "") -> dict[str, Any]:
     """Everything the multi-table pages render; ``player``: the viewer (their table, seat, result)."""
     detail = tournament.detail or {}
@@ -248,6 +288,9 @@ def context(tournament: Tournament, player: str = "") -> dict[str, Any]:
         "user_name": player,
         "registered": player in tournament.players,
         "registration_open": detail.get("registration_open", tournament.status == "registering"),
+        "pause_reason": detail.get("pause_reason", "") if tournament.status == "paused" else "",
+        "average_units": average_in_units(tournament),
+        "late_registration": late_registration(tournament),
         "chart_width": CHART_WIDTH,
         "chart_height": CHART_HEIGHT,
     }

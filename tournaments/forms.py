@@ -140,7 +140,32 @@ PRESETS_MINUTES = (("regular", 10), ("turbo", 5), ("hyper", 2))
 """The level length (minutes) of each sit-and-go preset."""
 
 
-class SitAndGoForm(forms.Form):
+class GroupedForm(forms.Form):
+    """A creation form drawn in labelled field groups (issue 18): ``GROUPS`` ``(legend, field names)``;
+    fields in no group go in a last "More" group."""
+
+    GROUPS: tuple[tuple[Any, tuple[str, ...]], ...] = ()
+
+    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """``[(legend, bound fields)]`` in the order of :attr:`GROUPS`, empty groups left out."""
+        placed = {name for _, names in self.GROUPS for name in names}
+        groups = [
+            (str(legend), [self[n] for n in names if n in self.fields]) for legend, names in self.GROUPS
+        ]
+        rest = [self[name] for name in self.fields if name not in placed]
+        if rest:
+            groups.append((str(_("More")), rest))
+        return [(legend, fields) for legend, fields in groups if fields]
+
+
+class SitAndGoForm(GroupedForm):
+    GROUPS = (
+        (_("Game and table"), ("name", "game", "limit", "seats", "table_size")),
+        (_("Chips and levels"), ("starting_stack", "structure", "level_minutes")),
+        (_("Time to act"), ("action_seconds", "time_bank_seconds")),
+        (_("Players and start"), ("bots", "auto_start")),
+    )
+
     name = forms.CharField(label=_("Name"), max_length=80, initial="Sit & Go")
     game = forms.ChoiceField(label=_("Game"), choices=game_choices, required=False, initial="")
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=9, initial=6)
@@ -157,10 +182,10 @@ class SitAndGoForm(forms.Form):
     structure = forms.ChoiceField(
         label=_("Levels"), choices=[(k, k.title()) for k in PRESETS], initial="regular"
     )
-    level_seconds = forms.IntegerField(
-        label=_("Level length (seconds, 0 = preset)"),
+    level_minutes = forms.FloatField(  # minutes, as the multi-table form's (issue 18: one unit)
+        label=_("Level length in minutes (0 = the preset's)"),
         min_value=0,
-        max_value=MAX_LEVEL_MINUTES * 60,
+        max_value=MAX_LEVEL_MINUTES,
         initial=0,
         required=False,
     )
@@ -190,23 +215,29 @@ class SitAndGoForm(forms.Form):
             self.add_error(None, refusal(error))
         return data
 
+    def clean_level_minutes(self) -> float | None:
+        minutes = self.cleaned_data.get("level_minutes")
+        if minutes and minutes * 60_000 < MIN_LEVEL_MS:
+            raise forms.ValidationError(_("A level lasts at least 1 second."))
+        return minutes
+
     def _build(self) -> MttConfig:
         """The sit-and-go as a one-table multi-table tournament that starts when full (issue 17:
         :func:`engine.tournament.mtt.sit_and_go_config`; no buy-in, as before)."""
         data = self.cleaned_data
-        seconds = data.get("level_seconds") or 0
+        length_ms = round((data.get("level_minutes") or 0) * 60_000)
         code = chosen_game(data)
         game = find_game(code)
         if game.family is GameFamily.ITALIAN:
             levels = tuple(
-                MttLevel(invito, (seconds or minutes * 60) * 1000)
+                MttLevel(invito, length_ms or minutes * 60_000)
                 for invito, minutes in PRESETS[data["structure"]]
             )
         else:  # the multi-table preset's playing levels on the sit-and-go's clock
             minutes_of = {name: dict(PRESETS_MINUTES)[name] for name in PRESETS}
             levels = tuple(
                 MttLevel(
-                    level.invito, (seconds or minutes_of[data["structure"]] * 60) * 1000, False, level.forced
+                    level.invito, length_ms or minutes_of[data["structure"]] * 60_000, False, level.forced
                 )
                 for level in mtt_decider.structure_preset(data["structure"], data["starting_stack"], code)
                 if not level.is_break
@@ -304,12 +335,23 @@ def _level(number: int, forced: ForcedBets, duration: int, own: str, game: str, 
     return MttLevel(amount, duration, forced=forced, game=own)
 
 
-class MttForm(forms.Form):
+class MttForm(GroupedForm):
     """A multi-table tournament of any registered game (issue 5 §1, issue 17): the game, the table size, the
     structure from a preset (regular, turbo, hyper: :func:`engine.tournament.mtt.structure_preset` with the
     game's forced bets) or custom lines, a rotation of games by level (mixed games); late registration,
     re-entry, table clocks, giro pazzo, payouts (preset by field size with the percentage of the field paid,
     or edited percentages, T-PAY-1) and bots to register."""
+
+    GROUPS = (
+        (_("Game and table"), ("name", "game", "limit", "seats", "table_size", "giro_pazzo")),
+        (
+            _("Chips and levels"),
+            ("starting_stack", "structure", "level_minutes", "custom_levels", "rotation"),
+        ),
+        (_("Entries"), ("buy_in", "late_registration_levels", "max_entries", "bots")),
+        (_("Payouts"), ("percent_paid", "payout_percentages", "hand_for_hand")),
+        (_("Time to act"), ("action_seconds", "time_bank_seconds")),
+    )
 
     name = forms.CharField(label=_("Name"), max_length=80, initial="Torneo")
     game = forms.ChoiceField(label=_("Game"), choices=game_choices, required=False, initial="")

@@ -122,14 +122,20 @@ def fold(
     state: MttState, extra: dict[str, Any], events: Sequence[RecordedEvent], legacy: bool = False
 ) -> tuple[MttState, dict[str, Any]]:
     """Fold recorded events; ``extra`` keeps what the pages show beyond the decider's state (recent moves,
-    eliminations in order, chip counts of the top players over time). ``legacy``: a stream of the former
+    eliminations in order, chip counts of the top players over time, ``pause_reason``: what the director
+    typed when pausing the clock, ``""`` while running — issue 18). ``legacy``: a stream of the former
     sit-and-go decider (:func:`decoded`)."""
     moves = list(extra.get("moves", []))
     chart = list(extra.get("chart", []))
+    pause_reason = str(extra.get("pause_reason", ""))
     for recorded in events:
         for event in decoded(state, recorded, legacy):
             state, moves, chart = _fold_one(state, moves, chart, event)
-    return state, {"moves": moves, "chart": chart}
+            if isinstance(event, mtt.ClockPaused):
+                pause_reason = event.reason
+            elif isinstance(event, mtt.ClockResumed):
+                pause_reason = ""
+    return state, {"moves": moves, "chart": chart, "pause_reason": pause_reason}
 
 
 def _fold_one(
@@ -269,6 +275,7 @@ def row(version: int, state: MttState, extra: dict[str, Any], stream: str = "") 
         "hand_for_hand": state.hand_for_hand,
         "moves": extra.get("moves", []),
         "chart": extra.get("chart", []),
+        "pause_reason": extra.get("pause_reason", "") if state.status is Status.PAUSED else "",
         "results": [[p, pos, prize] for p, pos, prize in state.finished],
         "registration_open": state.registration_open,
         "final_table": state.final_table,
@@ -401,7 +408,10 @@ def _open_table(
     config = state.config
     assert config is not None
     game = mtt.current_game(state)
-    number = 1 if config.sit_and_go else table_id  # a sit-and-go's one table is "tavolo 1", as before
+    # the table's number within its tournament (1, 2, … in the order the tables opened: ids rise), as the
+    # tournament's pages (tournaments.dashboard.table_numbers) and the table's page show it, not its database
+    # id (issue 18: the tournament page said "table 2" while the table's page said "tavolo 4")
+    number = Table.objects.filter(tournament_id=tournament_id, id__lte=table_id).count() or 1
     tables.open_table(
         f"{config.name} — tavolo {number}",
         table_config(config, mtt.current_forced(state), game),
@@ -497,8 +507,26 @@ def resume(tournament_id: int, actor: str, reason: str = "") -> MttState:
     return state
 
 
+ADJUST_GRACE_MS = 60_000
+"""How far past the time left a removal may go (the clock runs while the director types): a minute."""
+
+
 def adjust_clock(tournament_id: int, delta_ms: int, actor: str, reason: str = "") -> MttState:
-    return _directed(tournament_id, lambda s, at: mtt.AdjustClock(delta_ms, reason, at), actor, reason)
+    """Director: add (``delta_ms`` > 0) or remove time of the current level (T-LEVEL-1). A removal of more
+    than the time left plus :data:`ADJUST_GRACE_MS` is refused (``TournamentError``; issue 18: −999 minutes
+    on a 10-minute level was silently accepted): the level can be brought to its end, not beyond."""
+
+    def command(state: MttState, at: int) -> mtt.AdjustClock:
+        left = state.remaining_ms if state.status is Status.PAUSED else max(0, state.ends_at - at)
+        if state.ends_at and delta_ms < 0 and -delta_ms > left + ADJUST_GRACE_MS:
+            minutes = f"{left / 60_000:.1f}".removesuffix(".0")
+            raise TournamentError(
+                f"L'orologio può tornare indietro al massimo dei {minutes} minuti che restano al livello.",
+                f"the clock can go back at most the {minutes} minutes left in this level",
+            )
+        return mtt.AdjustClock(delta_ms, reason, at)
+
+    return _directed(tournament_id, command, actor, reason)
 
 
 def move_player(

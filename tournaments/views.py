@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
+from engine.codec import to_data
 from engine.tournament.mtt import TournamentError
 from tables import access
 from tables.api import validated
@@ -76,11 +77,35 @@ def _create(request: HttpRequest, form: Any, create: Callable[..., int], templat
     """A director's creation page: ``form`` (with ``config()`` and a ``bots`` field), ``create(config,
     actor, players)`` of the tournament kind's service; on success, to the director's page."""
     _director(request)
+    if request.method == "POST" and request.POST.get("preview"):  # the structure preview (htmx partial)
+        preview = structure_preview(form.config()) if form.is_valid() else None
+        return render(request, "tournaments/_structure_preview.html", {"preview": preview, "form": form})
     if request.method == "POST" and form.is_valid():
         tournament_id = create(form.config(), request.user.get_username(), bots(form.cleaned_data["bots"]))
         return redirect("tournament-director", tournament_id=tournament_id)
     refused = request.method == "POST"  # the form again, with a message on each refused field
     return render(request, template, {**_base(request), "form": form}, status=400 if refused else 200)
+
+
+def structure_preview(config: Any) -> dict[str, Any]:
+    """What the creation forms show before creating (issue 18): ``levels`` ``[{"number" (1-based, breaks
+    not counted, ``None`` for a break), "label" (game and forced bets), "minutes" (text)}]`` and the
+    estimated ``hours`` / ``minutes`` of the whole structure (every level played to its end, breaks
+    included; the last level runs until a winner, so it counts once)."""
+    data = to_data(config)
+    levels, number = [], 0
+    for level in data.get("levels", []):
+        is_break = bool(level.get("is_break"))
+        number += 0 if is_break else 1
+        levels.append(
+            {
+                "number": None if is_break else number,
+                "label": "" if is_break else labels.level_label(data, level),
+                "minutes": _minutes(int(level.get("duration_ms") or 0)),
+            }
+        )
+    total = sum(int(level.get("duration_ms") or 0) for level in data.get("levels", [])) // 60_000
+    return {"levels": levels, "hours": total // 60, "minutes": total % 60, "count": number}
 
 
 @login_required
@@ -300,16 +325,14 @@ def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The tournament clock for a projector, live through ``/ws/tournaments/<id>/?view=clock``: level,
-    invito, time left, next level, players left and stacks; for a multi-table tournament also the next break
-    and the field (``tournaments/mtt_clock.html``), for a sit-and-go ``tournaments/clock.html``."""
+    """The clock screen of every tournament, made to be projected (issue 18; ``tournaments/clock.html``),
+    live through ``/ws/tournaments/<id>/?view=clock``: level, forced bets of this and the next level, time
+    left, the next break, a paused banner with the director's reason, players left and entries, the average
+    stack (chips and big blinds / inviti / small bets), prize pool and payouts, time of day, and the
+    late-registration countdown while it is open."""
     _watcher(request)
     tournament = _get(tournament_id)
-    if tournament.kind == "mtt":
-        return render(
-            request, "tournaments/mtt_clock.html", {**_base(request), **dashboard.context(tournament)}
-        )
-    return render(request, "tournaments/clock.html", {**_base(request), **context(tournament)})
+    return render(request, "tournaments/clock.html", {**_base(request), **dashboard.context(tournament)})
 
 
 def _control_data(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -349,12 +372,12 @@ DONE = {
 @login_required
 @require_POST
 def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """A director's control from the dashboard (the same as ``POST /api/tournaments/{id}/control/``): an
-    htmx request gets the outcome as a fragment (422 when refused), a plain form a redirect with a message."""
+    """A director's control from the director's page of any tournament (one model: a sit-and-go has the
+    multi-table tournament's controls; the same as ``POST /api/tournaments/{id}/control/``): an htmx request
+    gets the outcome as a fragment (422 when refused) with the clock's controls redrawn for the new status,
+    a plain form a redirect with a message."""
     _director(request)
     tournament = _get(tournament_id)
-    if tournament.kind != "mtt":
-        raise Http404(_("Controls are available for multi-table tournaments only."))
     error, done, started = "", "", False
     try:
         data = validated(api.ControlSerializer(data=_control_data(request, tournament)), _("Not accepted"))
@@ -364,7 +387,8 @@ def control(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except (ValueError, TournamentError, TableError, APIException) as failure:
         error = refusal(failure)
     if request.htmx:
-        context = {"error": error, "done": done, "started": started}
+        tournament.refresh_from_db()  # the clock's buttons follow the new status (Resume primary if paused)
+        context = {"error": error, "done": done, "started": started, "tournament": tournament, "oob": True}
         html = render(request, "tournaments/_control_result.html", context)
         html.status_code = 422 if error else 200
         return html

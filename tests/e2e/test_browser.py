@@ -197,7 +197,8 @@ def test_director_creates_a_sit_and_go_and_a_player_plays_a_hand_in_the_browser(
         # the director starts it
         director.reload()
         director.locator('[data-control="start"]').click()
-        director.locator('[data-control="pause"]').wait_for()
+        director.locator("#control-result .flash", has_text="Tournament started.").wait_for()
+        director.locator('[data-control="start"]').wait_for(state="detached")  # the Start button goes
         started = in_thread(lambda: Tournament.objects.get(id=tournament_id))
         assert started.status == "running" and started.table_id
         table_id = started.table_id

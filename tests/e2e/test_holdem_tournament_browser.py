@@ -127,7 +127,7 @@ def test_a_person_plays_a_holdem_sit_and_go_against_bots_to_the_end(
         director.fill("input[name=starting_stack]", "1000")
         director.fill("input[name=bots]", "2")
         director.select_option("select[name=structure]", "hyper")
-        director.fill("input[name=level_seconds]", "15")
+        director.fill("input[name=level_minutes]", "0.25")
         director.fill("input[name=action_seconds]", "20")
         director.fill("input[name=time_bank_seconds]", "0")
         director.check("input[name=auto_start]")

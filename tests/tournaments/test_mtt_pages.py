@@ -280,7 +280,7 @@ def test_the_clock_screen_is_big_and_has_no_menu() -> None:
     html = (
         browser(user("revisore", access.AUDITOR)).get(f"/tournaments/{tournament_id}/clock/").content.decode()
     )
-    assert 'class="projector"' in html and "?view=clock" in html and 'class="topbar"' not in html
+    assert 'class="projector ' in html and "?view=clock" in html and 'class="topbar"' not in html
     assert "data-invito>10<" in html and 'data-stat="players_left">12<' in html
     assert 'id="mtt-tables"' not in html
 

@@ -57,6 +57,23 @@ def test_the_clock_screen_of_a_sit_and_go() -> None:
     assert "Giovedì" in shown and "Level 1" in shown and "invito 10" in shown
     assert "Next level: invito 15" in shown
     assert "Players left 3" in shown and "Average stack 1500" in shown and "Entries 3" in shown
+    # issue 18: the average stack in inviti (poker all'italiana's ante), the time of day, no paused banner
+    assert "150 inviti" in shown and "data-time-of-day" in html and "data-paused" not in html
+
+
+@pytest.mark.django_db
+def test_the_clock_screen_shows_a_pause_and_its_reason_until_resumed() -> None:
+    """Issue 18: a paused clock looked like a running one but for a tiny word, without the reason."""
+    tournament_id = running_sitgo()
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(account("aldo", access.AUDITOR))
+    service.pause(tournament_id, "capo", "cena alle nove")
+    html = page.get(f"/tournaments/{tournament_id}/clock/").content.decode()
+    assert 'class="projector-screen is-paused"' in html and "data-pause-reason>cena alle nove<" in html
+    assert "Clock paused cena alle nove" in text(html)
+    service.resume(tournament_id, "capo", "si riparte")
+    html = page.get(f"/tournaments/{tournament_id}/clock/").content.decode()
+    assert "data-paused" not in html and "cena alle nove" not in html
 
 
 @pytest.mark.django_db
@@ -80,7 +97,7 @@ async def test_the_clock_screen_follows_a_pause_live() -> None:
     clock.scope["cookies"] = {"django_language": "en"}
     assert await clock.connect(timeout=TIMEOUT) == (True, None)
     first = await clock.receive_from(timeout=TIMEOUT)
-    assert 'id="clock"' in first and "projector-clock" in first and 'data-stat="players_left">3<' in first
+    assert 'id="clock"' in first and "projector-screen" in first and 'data-stat="players_left">3<' in first
     assert 'id="standings"' not in first  # the projector's fragment, not the players' page
 
     await database_sync_to_async(service.pause)(tournament_id, "capo", "cena")
@@ -88,10 +105,12 @@ async def test_the_clock_screen_follows_a_pause_live() -> None:
         await database_sync_to_async(broadcast.subscription().catch_up)()
         if not await clock.receive_nothing(timeout=0.05):
             update = await clock.receive_from(timeout=TIMEOUT)
-            if "Paused" in text(update):
+            if "Clock paused" in text(update):
                 break
     else:
         raise AssertionError("the pause never reached the clock screen")
     remaining = (await database_sync_to_async(Tournament.objects.get)(id=tournament_id)).remaining_ms
     assert f'data-remaining="{remaining}"' in update
+    # issue 18: the paused state no one can miss, with the director's reason
+    assert "is-paused" in update and "data-paused" in update and "Clock paused cena" in text(update)
     await clock.disconnect()
