@@ -23,6 +23,7 @@ from tests.e2e.test_browser import TIMEOUT_MS, log_in
 from tests.e2e.test_pages_browser import VIEWPORTS
 from tests.e2e.test_pages_browser import setup as pages_setup
 from tests.service_harness import in_thread
+from tournaments.management.commands.demo import HOLDEM_NAME, holdem_config, open_demo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timers, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -96,7 +97,7 @@ def family_tables() -> dict[str, int]:
     seated = [(0, PLAYER, 1000), (1, OTHER, 1000)]
     out = {}
     for family, code, forced in (
-        ("italian", "PIT", ForcedBets(ante=10)),
+        ("italian", "PIT", ForcedBets(invito=10)),
         ("holdem", "NT", ForcedBets(small_blind=10, big_blind=20)),
         ("stud", "F7S", ForcedBets(ante=5, bring_in=10, small_bet=20, big_bet=40)),
         ("draw", "F5D", ForcedBets(small_blind=10, big_blind=20)),
@@ -119,6 +120,7 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
     asgi_live_server: str, browser: Any, request: pytest.FixtureRequest, output_dir: Path, viewport: str
 ) -> None:
     mtt_id, cash_id, number = in_thread(pages_setup)
+    sitgo_id = in_thread(lambda: open_demo(HOLDEM_NAME, holdem_config(), []))  # the demo's, made by setup
     families = in_thread(family_tables)
     width, height = VIEWPORTS[viewport]
     problems: dict[str, Any] = {}
@@ -172,7 +174,9 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
     visit(DIRECTOR, [
         ("mtt-director", f"/tournaments/{mtt_id}/director/"),
         ("mtt-clock", f"/tournaments/{mtt_id}/clock/"),
-        ("sitgo", "/"),
+        ("sitgo", f"/tournaments/{sitgo_id}/"),
+        ("sitgo-director", f"/tournaments/{sitgo_id}/director/"),
+        ("sitgo-clock", f"/tournaments/{sitgo_id}/clock/"),
     ])  # fmt: skip
     print(f"\n[{viewport}] table page timings (ms):", json.dumps(timings, indent=1))
     print(f"[{viewport}] problems:", json.dumps(problems, indent=1))
