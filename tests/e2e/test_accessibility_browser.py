@@ -76,8 +76,9 @@ def serious_violations(page: Any) -> list[dict[str, Any]]:
     return list(page.evaluate(RUN_AXE))
 
 
-def keyboard_gaps(page: Any, limit: int = 250) -> tuple[list[str], list[str]]:
-    """Tab from the top of the page: ``(controls never focused, focused controls without a visible ring)``."""
+def keyboard_gaps(page: Any, limit: int = 250) -> tuple[list[str], list[str], int]:
+    """Tab from the top of the page: ``(controls never focused, focused controls without a visible ring,
+    how many controls were focused)``."""
     wanted = set(page.evaluate(CONTROLS))
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
     reached: set[str] = set()
@@ -93,7 +94,7 @@ def keyboard_gaps(page: Any, limit: int = 250) -> tuple[list[str], list[str]]:
                 no_ring.append(focused["what"])
     missing = sorted(wanted - reached, key=int)
     described = [page.evaluate(DESCRIBE, m) for m in missing]
-    return described, sorted(set(no_ring))
+    return described, sorted(set(no_ring)), len(reached & wanted)
 
 
 def family_tables() -> dict[str, int]:
@@ -127,6 +128,7 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
     width, height = VIEWPORTS[viewport]
     problems: dict[str, Any] = {}
     timings: dict[str, Any] = {}
+    keyboard: dict[str, int] = {}
 
     def visit(user: str | None, pages: list[tuple[str, str]]) -> None:
         context = browser.new_context(
@@ -153,7 +155,8 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
                 timings[name] = paint
             page.screenshot(path=str(output_dir / artifact_name(request, name)), full_page=True)
             found = [v for v in serious_violations(page) if v["id"] not in PENDING.get(name, set())]
-            missing, no_ring = keyboard_gaps(page)
+            missing, no_ring, focused = keyboard_gaps(page)
+            keyboard[name] = focused
             if found or missing or no_ring:
                 problems[f"{name} ({page.url})"] = {
                     "axe": found,
@@ -185,6 +188,7 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
         ("sitgo-clock", f"/tournaments/{sitgo_id}/clock/"),
     ])  # fmt: skip
     print(f"\n[{viewport}] table page timings (ms):", json.dumps(timings, indent=1))
+    print(f"[{viewport}] controls focused with Tab:", json.dumps(keyboard))
     print(f"[{viewport}] problems:", json.dumps(problems, indent=1))
     assert not {k: v["axe"] for k, v in problems.items() if v["axe"]}, json.dumps(problems, indent=1)
     assert not {k: v for k, v in problems.items() if v["not focusable"] or v["no focus ring"]}, json.dumps(
