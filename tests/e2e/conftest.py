@@ -55,3 +55,18 @@ def browser(asgi_live_server: str) -> Iterator[Any]:  # noqa: F811 - the importe
             yield instance
         finally:
             instance.close()
+
+
+def overflow(page: Any) -> int:
+    """How many CSS pixels the page is wider than the viewport (0: nothing scrolls sideways)."""
+    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
+
+
+WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && e.offsetParent !== null)
+  .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+def wide(page: Any) -> list[str]:
+    """The first elements that stick out of the viewport on the right (a failed overflow check says which)."""
+    return list(page.evaluate(WIDE))

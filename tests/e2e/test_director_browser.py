@@ -13,7 +13,7 @@ import pytest
 
 from engine.core import ForcedBets
 from engine.tournament.mtt import Level, MttConfig, sit_and_go_config
-from tests.e2e.conftest import artifact_name
+from tests.e2e.conftest import artifact_name, overflow, wide
 from tests.e2e.test_browser import TIMEOUT_MS
 from tests.service_harness import in_thread
 from tournaments import mtt
@@ -59,20 +59,6 @@ def in_state(tournament_id: int) -> str:
     from tournaments.models import Tournament
 
     return str(Tournament.objects.get(id=tournament_id).status)
-
-
-def overflow(page: Any) -> int:
-    """How many CSS pixels the page is wider than the viewport (0: nothing scrolls sideways)."""
-    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
-
-
-WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && e.offsetParent !== null)
-  .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
-
-
-def wide(page: Any) -> list[str]:
-    return list(page.evaluate(WIDE))
 
 
 def inside(page: Any, selector: str) -> bool:

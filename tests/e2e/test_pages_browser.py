@@ -16,7 +16,7 @@ from engine.core import ForcedBets
 from engine.tournament.mtt import Level, MttConfig
 from eventstore.store import read_stream
 from tables import service as tables
-from tests.e2e.conftest import artifact_name
+from tests.e2e.conftest import artifact_name, overflow, wide
 from tests.e2e.test_audit_browser import play_one_hand
 from tests.e2e.test_browser import TIMEOUT_MS
 from tests.service_harness import in_thread
@@ -56,21 +56,6 @@ def setup() -> tuple[int, int, int]:
         "Torneo della domenica", seats=9, starting_stack=5000, levels=levels, buy_in=50, game="NT"
     )
     return mtt.create(config, "direttore", []), *won_hand()
-
-
-def overflow(page: Any) -> int:
-    """How many CSS pixels the page is wider than the viewport (0: nothing scrolls sideways)."""
-    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
-
-
-WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && e.offsetParent !== null)
-  .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
-
-
-def wide(page: Any) -> list[str]:
-    """The first elements that stick out of the viewport on the right (a failed overflow check says which)."""
-    return list(page.evaluate(WIDE))
 
 
 def shot(page: Any, request: pytest.FixtureRequest, output_dir: Any, what: str) -> None:
