@@ -286,6 +286,11 @@ class CreateRequest(JSONBody):
     time_bank_seconds = integer(0, 600, required=False, default=60)
     hand_for_hand = StrictBoolean(required=False, default=True)
     percent_paid = integer(1, 50, required=False, default=15)
+    starts_at = serializers.DateTimeField(
+        required=False,
+        help_text="scheduled start (issue 18), ISO 8601; without an offset: the server's time zone "
+        "(Europe/Rome); must be in the future (400); left out: the director starts it",
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -332,6 +337,7 @@ def create(data: dict[str, Any], actor: str) -> int:
         "time_bank_seconds": data["time_bank_seconds"],
         "hand_for_hand": "on" if data["hand_for_hand"] else "",
         "percent_paid": data["percent_paid"],
+        "starts_at": data["starts_at"].isoformat() if data.get("starts_at") else "",
         "bots": 0,
     }
     levels = _levels(data["levels"]) if data.get("levels") else None

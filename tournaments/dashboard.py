@@ -9,9 +9,11 @@ Nothing here reads the event log: the pages and their sockets render from the ro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.tournament import payouts
@@ -263,6 +265,16 @@ def late_registration(tournament: Tournament) -> dict[str, Any] | None:
     return {"ends_at_ms": tournament.ends_at_ms + gap if tournament.ends_at_ms else 0, "remaining_ms": 0}
 
 
+def scheduled_start(starts_at_ms: object) -> str:
+    """A scheduled start (issue 18, ``config["starts_at_ms"]``, epoch ms) as the pages show it, in the
+    server's time zone (settings.TIME_ZONE): ``"21:00"`` today, ``"28/11 21:00"`` another day; ``""``
+    without one."""
+    if not isinstance(starts_at_ms, int) or isinstance(starts_at_ms, bool) or starts_at_ms <= 0:
+        return ""
+    moment = timezone.localtime(datetime.fromtimestamp(starts_at_ms / 1000, tz=UTC))
+    return moment.strftime("%H:%M" if moment.date() == timezone.localdate() else "%d/%m %H:%M")
+
+
 def context(tournament: Tournament, player: str = "") -> dict[str, Any]:
     """Everything the multi-table pages render; ``player``: the viewer (their table, seat, result)."""
     detail = tournament.detail or {}
@@ -293,4 +305,7 @@ def context(tournament: Tournament, player: str = "") -> dict[str, Any]:
         "late_registration": late_registration(tournament),
         "chart_width": CHART_WIDTH,
         "chart_height": CHART_HEIGHT,
+        "starts_at": scheduled_start((tournament.config or {}).get("starts_at_ms"))
+        if tournament.status == "registering"
+        else "",
     }

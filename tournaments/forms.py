@@ -22,6 +22,7 @@ import typing
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game, games
@@ -348,7 +349,7 @@ class MttForm(GroupedForm):
             _("Chips and levels"),
             ("starting_stack", "structure", "level_minutes", "custom_levels", "rotation"),
         ),
-        (_("Entries"), ("buy_in", "late_registration_levels", "max_entries", "bots")),
+        (_("Entries"), ("starts_at", "buy_in", "late_registration_levels", "max_entries", "bots")),
         (_("Payouts"), ("percent_paid", "payout_percentages", "hand_for_hand")),
         (_("Time to act"), ("action_seconds", "time_bank_seconds")),
     )
@@ -420,6 +421,14 @@ class MttForm(GroupedForm):
         widget=forms.TextInput(attrs={"placeholder": "50, 30, 20"}),
     )
     bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=1000, initial=0)
+    # issue 18: a scheduled start, a local date and time in the server's time zone (settings.TIME_ZONE,
+    # Europe/Rome) or, over the API, an ISO 8601 time with its offset; empty: the director starts it
+    starts_at = forms.DateTimeField(
+        label=_("Scheduled start"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Optional: the tournament starts by itself at this time (server time zone)."),
+    )
 
     def __init__(self, *args: Any, levels: tuple[MttLevel, ...] | None = None, **kwargs: Any) -> None:
         """``levels``: a structure already built (the API's list of levels) instead of the preset or the
@@ -485,11 +494,12 @@ class MttForm(GroupedForm):
             return data
         try:
             self._config = self._build()
-            mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
+            now = int(timezone.now().timestamp() * 1000)
+            mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config, now))
         except forms.ValidationError as error:
             self.add_error("custom_levels", error)
         except TournamentConfigRefused as error:
-            field = error.field
+            field = "starts_at" if error.field == "starts_at_ms" else error.field
             if field == "levels":
                 field = "custom_levels" if data.get("structure") == "custom" else "structure"
             self.add_error(field if field in self.fields else None, str(error))
@@ -516,6 +526,7 @@ class MttForm(GroupedForm):
             time_bank_ms=data["time_bank_seconds"] * 1000,
             giro_pazzo=data["giro_pazzo"],
             hand_for_hand=data["hand_for_hand"],
+            starts_at_ms=int(data["starts_at"].timestamp() * 1000) if data.get("starts_at") else 0,
         )
 
     def config(self) -> MttConfig:

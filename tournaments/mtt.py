@@ -376,7 +376,7 @@ def register(tournament_id: int, player: str, actor: str | None = None) -> MttSt
         _, state, _ = load(tournament_id)
         if state.status is Status.REGISTERING:
             state = execute(tournament_id, lambda s, at: mtt.Register(player, at), actor or player)[1]
-            if mtt.starts_now(state):
+            if mtt.starts_now(state) or mtt.due_to_start(state, tables.now_ms()):
                 state = start(tournament_id, actor="system")
             return state
         new_table = Table.objects.create(name="", tournament_id=tournament_id)
@@ -424,9 +424,10 @@ def _open_table(
     )
 
 
-def start(tournament_id: int, actor: str, seed: bytes | None = None) -> MttState:
+def start(tournament_id: int, actor: str, seed: bytes | None = None, now: int = 0) -> MttState:
     """Draw the seats over the tables needed (T-SEAT-1), each table's button (G-DRAW-1), open the tables and
-    start level 1 (director)."""
+    start level 1 (director). ``now``: the start time in epoch ms when later than the clock (the
+    timekeeper's tick, :func:`start_scheduled`)."""
     with transaction.atomic():
         _, state, _ = load(tournament_id)
         config = state.config
@@ -436,7 +437,10 @@ def start(tournament_id: int, actor: str, seed: bytes | None = None) -> MttState
         rows = [Table.objects.create(name="", tournament_id=tournament_id) for _ in range(count)]
         ids = tuple(t.id for t in rows)
         seed = seed or secrets.token_bytes(32)
-        _, state, events = execute(tournament_id, lambda s, at: mtt.StartTournament(seed, ids, at), actor)
+        drawn = seed
+        _, state, events = execute(
+            tournament_id, lambda s, at: mtt.StartTournament(drawn, ids, max(at, now)), actor
+        )
         started = next(e for e in events if isinstance(e, mtt.TournamentStarted))
         buttons = dict(started.buttons)
         for table_id in ids:
@@ -452,6 +456,22 @@ def tick(tournament_id: int, now: int) -> bool:
     except (TournamentError, tables.StaleVersion):
         return False
     _wake_tables(tournament_id)
+    return True
+
+
+def start_scheduled(tournament_id: int, now: int) -> bool:
+    """Start a scheduled tournament (issue 18) when :func:`engine.tournament.mtt.due_to_start` at ``now``
+    (epoch ms), as :func:`start` does (the timekeeper's :func:`tournaments.tasks.tick_clocks`). Returns
+    whether it started; a tournament already started by someone else, or short of ``min_players``, is left
+    as it is."""
+    try:
+        with transaction.atomic():
+            _, state, _ = load(tournament_id)
+            if not mtt.due_to_start(state, now):
+                return False
+            start(tournament_id, actor="clock", now=now)
+    except (TournamentError, tables.StaleVersion):
+        return False
     return True
 
 

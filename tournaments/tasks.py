@@ -8,8 +8,14 @@ from tournaments import mtt
 from tournaments.models import Tournament
 
 
-def tick_clocks() -> int:
-    """Advance every running tournament whose level time is up (T-LEVEL-1); returns how many advanced."""
-    now = now_ms()
+def tick_clocks(now: int | None = None) -> int:
+    """Advance every running tournament whose level time is up (T-LEVEL-1) and start every scheduled one
+    that is due (issue 18: :func:`tournaments.mtt.start_scheduled`); returns how many advanced or started.
+    ``now``: epoch ms (default: the clock)."""
+    now = now_ms() if now is None else now
+    scheduled = Tournament.objects.filter(
+        status="registering", config__starts_at_ms__gt=0, config__starts_at_ms__lte=now
+    ).values_list("id", flat=True)
+    started = sum(mtt.start_scheduled(tournament_id, now) for tournament_id in scheduled)
     due = Tournament.objects.filter(status="running", ends_at_ms__gt=0, ends_at_ms__lte=now)
-    return sum(mtt.tick(tournament_id, now) for tournament_id in due.values_list("id", flat=True))
+    return started + sum(mtt.tick(tournament_id, now) for tournament_id in due.values_list("id", flat=True))

@@ -91,7 +91,8 @@ def structure_preview(config: Any) -> dict[str, Any]:
     """What the creation forms show before creating (issue 18): ``levels`` ``[{"number" (1-based, breaks
     not counted, ``None`` for a break), "label" (game and forced bets), "minutes" (text)}]`` and the
     estimated ``hours`` / ``minutes`` of the whole structure (every level played to its end, breaks
-    included; the last level runs until a winner, so it counts once)."""
+    included; the last level runs until a winner, so it counts once); ``starts_at``: the scheduled start
+    (:func:`tournaments.dashboard.scheduled_start`, ``""``: none)."""
     data = to_data(config)
     levels, number = [], 0
     for level in data.get("levels", []):
@@ -105,7 +106,13 @@ def structure_preview(config: Any) -> dict[str, Any]:
             }
         )
     total = sum(int(level.get("duration_ms") or 0) for level in data.get("levels", [])) // 60_000
-    return {"levels": levels, "hours": total // 60, "minutes": total % 60, "count": number}
+    return {
+        "levels": levels,
+        "hours": total // 60,
+        "minutes": total % 60,
+        "count": number,
+        "starts_at": dashboard.scheduled_start(data.get("starts_at_ms")),  # issue 18: a scheduled start
+    }
 
 
 @login_required

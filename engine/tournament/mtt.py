@@ -169,6 +169,7 @@ __all__ = [
     "chips_issued",
     "config_game",
     "decide",
+    "due_to_start",
     "evolve",
     "level_forced",
     "may_start_hand",
@@ -337,6 +338,9 @@ class MttConfig:
     ``sit_and_go``: a sit-and-go (one table, a fixed field: :func:`sit_and_go_config`), shown as one; its
     table seats up to nine players even in the Italian games (IT-DECK-1), and a structure of inviti only may
     hold an invito of 0 (no ante), as the sit-and-gos before issue 17.
+    ``starts_at_ms``: a scheduled start (issue 18), epoch milliseconds (0: none, as every tournament created
+    before); when set it must be after the creation time; a StartTournament before it is refused; from it
+    the service starts the tournament as soon as ``min_players`` are registered (:func:`due_to_start`).
     """
 
     name: str
@@ -359,6 +363,7 @@ class MttConfig:
     game: str = ""
     auto_start: bool = False
     sit_and_go: bool = False
+    starts_at_ms: int = 0
 
 
 SIT_AND_GO_MAX_SEATS = 9
@@ -396,6 +401,20 @@ def starts_now(state: MttState) -> bool:
         and config.auto_start
         and state.status is Status.REGISTERING
         and len(state.players) >= config.max_players
+    )
+
+
+def due_to_start(state: MttState, at: int) -> bool:
+    """Whether the service must start a scheduled tournament (issue 18) at ``at`` (epoch ms): still
+    registering, ``starts_at_ms`` set and reached, and at least ``min_players`` registered. With fewer at
+    the time it waits: it starts as soon as ``min_players`` are registered (or the director starts it)."""
+    config = state.config
+    return (
+        config is not None
+        and config.starts_at_ms > 0
+        and state.status is Status.REGISTERING
+        and at >= config.starts_at_ms
+        and len(state.players) >= config.min_players
     )
 
 
@@ -1510,7 +1529,7 @@ def decide(state: MttState, command: Command) -> tuple[Event, ...]:
     if isinstance(command, CreateTournament):
         if state.config is not None:
             raise TournamentError("Il torneo esiste già.", "the tournament already exists")
-        _validate(command.config)
+        _validate(command.config, command.at)
         return (TournamentCreated(command.config, command.at),)
     config = _config(state)
     if isinstance(command, Register):
@@ -1564,9 +1583,19 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _validate(config: MttConfig) -> None:
+def _validate(config: MttConfig, at: int = 0) -> None:
+    """Refuse a bad ``config`` created at ``at`` (epoch ms): :class:`TournamentError`, or
+    :class:`TournamentConfigRefused` naming the field."""
+
     def refuse(italian: str, english: str) -> None:
         raise TournamentError(italian, english)
+
+    if not _is_int(config.starts_at_ms) or config.starts_at_ms < 0 or 0 < config.starts_at_ms <= at:
+        raise TournamentConfigRefused(
+            "starts_at_ms",
+            "L'inizio programmato deve essere nel futuro.",
+            "the scheduled start (starts_at_ms) must be after the creation time",
+        )
 
     if not isinstance(config.name, str) or not config.name.strip():
         refuse("Il torneo deve avere un nome.", "the tournament needs a name")
@@ -1723,6 +1752,11 @@ def _register(state: MttState, config: MttConfig, command: Register) -> tuple[Ev
 def _start(state: MttState, config: MttConfig, command: StartTournament) -> tuple[Event, ...]:
     if state.status is not Status.REGISTERING:
         raise TournamentError("Il torneo è già iniziato.", "the tournament has already started")
+    if command.at < config.starts_at_ms:
+        raise TournamentError(
+            "Il torneo è programmato: non può iniziare prima dell'orario stabilito.",
+            f"the tournament is scheduled to start at {config.starts_at_ms} ms, not at {command.at}",
+        )
     count = len(state.players)
     if count < config.min_players:
         raise TournamentError(
