@@ -8,23 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 from rest_framework.test import APIClient
 
 from eventstore.store import read_stream
 from tables import access
+from tests.tournaments.helpers import user
 from tournaments import mtt
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def user(name: str, *groups: str) -> User:
-    account = User.objects.create_user(name, password=name)
-    for group in groups:
-        account.groups.add(Group.objects.get_or_create(name=group)[0])
-    return account
 
 
 @pytest.fixture

@@ -12,23 +12,11 @@ from django.test import Client
 from django.utils import translation
 
 from tables import access
+from tests.tournaments.helpers import row
 from tournaments import dashboard
 from tournaments.models import Tournament
 
 MINUTE = 60_000
-
-
-def row(**fields: Any) -> Tournament:
-    """An unsaved projection row (the clock screen only reads the row)."""
-    base: dict[str, Any] = {
-        "name": "T",
-        "kind": "mtt",
-        "config": {},
-        "detail": {},
-        "players": [],
-        "remaining": [],
-    }
-    return Tournament(**{**base, **fields})
 
 
 def holdem(late: int = 0) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from html import unescape
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, override_settings
@@ -32,19 +32,13 @@ from engine.tournament.sitgo import Level as SitGoLevel
 from engine.tournament.sitgo import TournamentConfig
 from tables import access
 from tables import service as tables
+from tests.tournaments.helpers import user
 from tournaments import dashboard, mtt, service
 from tournaments.management.commands.demo import ensure_accounts, holdem_config, open_demo
 from tournaments.models import Tournament
 from tournaments.views import rank_standings
 
 pytestmark = pytest.mark.django_db
-
-
-def user(name: str, *groups: str) -> User:
-    account = User.objects.create_user(name, password=name)
-    for group in groups:
-        account.groups.add(Group.objects.get_or_create(name=group)[0])
-    return account
 
 
 def browser(account: User | None, language: str = "en") -> Client:

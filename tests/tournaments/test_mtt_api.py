@@ -7,25 +7,19 @@ import threading
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.test import APIClient
 
 from engine.tournament.mtt import Level, MttConfig
 from eventstore.store import read_stream
 from tables import access
+from tests.tournaments.helpers import user
 from tournaments import mtt
 
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [f"p{n}" for n in range(1, 13)]
-
-
-def user(name: str, *groups: str) -> User:
-    account = User.objects.create_user(name, password=name)
-    for group in groups:
-        account.groups.add(Group.objects.get_or_create(name=group)[0])
-    return account
 
 
 def client(account: User) -> APIClient:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 
 from config.routing import websocket_urlpatterns
@@ -24,18 +24,12 @@ from tables import access, broadcast, tasks
 from tables import service as tables
 from tests.eventstore.helpers import wait_until
 from tests.tables.helpers import WebsocketCommunicator
+from tests.tournaments.helpers import row, user
 from tournaments import dashboard, manager, mtt
 from tournaments.models import Tournament
 
 PLAYERS = [f"p{n}" for n in range(1, 13)]
 TIMEOUT = 5
-
-
-def user(name: str, *groups: str) -> User:
-    account = User.objects.create_user(name, password=name)
-    for group in groups:
-        account.groups.add(Group.objects.get_or_create(name=group)[0])
-    return account
 
 
 def browser(account: User, language: str = "en") -> Client:
@@ -52,19 +46,6 @@ def started_tournament(levels: tuple[Level, ...] = (Level(10, 600_000), Level(20
     tournament_id = mtt.create(config, "direttore", PLAYERS)
     mtt.start(tournament_id, "direttore", seed=bytes(32))
     return tournament_id
-
-
-def row(**fields: Any) -> Tournament:
-    """An unsaved projection row (the dashboard only reads the row)."""
-    base: dict[str, Any] = {
-        "name": "T",
-        "kind": "mtt",
-        "config": {},
-        "detail": {},
-        "players": [],
-        "remaining": [],
-    }
-    return Tournament(**{**base, **fields})
 
 
 # --- the pure parts of the dashboard ----------------------------------------------------------------------
