@@ -222,12 +222,10 @@ def game_code(config: MttConfig) -> str:
     return mtt.config_game(config)
 
 
-def table_config(config: MttConfig, forced: ForcedBets | int, game: str | None = None) -> Any:
-    """The table options of a tournament's tables with the level's ``forced`` bets (an ``int``: an invito,
-    as before issue 17), built by the table's game (``Game.table_config``; ``game``: the level's variant
-    code, default the tournament's, :func:`game_code`)."""
-    if isinstance(forced, int):
-        forced = ForcedBets(invito=forced)
+def table_config(config: MttConfig, forced: ForcedBets, game: str | None = None) -> Any:
+    """The table options of a tournament's tables with the level's ``forced`` bets, built by the table's
+    game (``Game.table_config``; ``game``: the level's variant code, default the tournament's,
+    :func:`game_code`)."""
     return find_game(game or game_code(config)).table_config(
         seats=config.seats,
         tournament=True,
