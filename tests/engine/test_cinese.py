@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from engine.cards import Deck, parse_cards
+from engine.cards import Deck, format_cards, parse_cards
 from engine.cinese import rules
 from engine.cinese.model import (
     ArrangementSubmitted,
@@ -322,3 +323,48 @@ def test_tokens_are_conserved_in_a_row() -> None:
     for row in (e for e in events if isinstance(e, RowWon)):
         won = Counter(t for _, tokens in row.won for t in tokens) + Counter(row.discarded)
         assert won == Counter(stakes[row.row] for stakes in TIE_STAKES)
+
+
+# --- scenario files and python -m engine.replay ---------------------------------------------------------
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "data" / "cinese"
+
+
+def test_the_scenario_files_hold_the_seeds_examples_and_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cinese.history import loads
+    from engine.replay import main
+
+    files = sorted(SCENARIOS.glob("*.phh*"))
+    assert {f.name for f in files} == {
+        "cascade_with_a_tie.phh",
+        "seed_13_four_players.phh",
+        "seed_15_match.phhs",
+        "tie_on_a_row.phh",
+    }
+    assert main([str(f) for f in files]) == 0
+    assert "4 files replayed: 4 passed, 0 failed" in capsys.readouterr().out
+    match = loads((SCENARIOS / "seed_15_match.phhs").read_text())
+    assert [tuple(format_cards(row) for row in game.arrangements[0]) for game in match] == list(
+        SEED_15_SPLITS
+    )
+    (four,) = loads((SCENARIOS / "seed_13_four_players.phh").read_text())
+    assert [len(row) for row in four.arrangements[0]] == [5, 5, 3] and len(four.players) == 4
+    (tie,) = loads((SCENARIOS / "tie_on_a_row.phh").read_text())
+    assert tie.winnings == (9, 7, 0) and tie.row_winnings[0] == (3, 1, 0)
+    (cascade,) = loads((SCENARIOS / "cascade_with_a_tie.phh").read_text())
+    assert cascade.cascade and cascade.winnings == (12, 4, 0)
+
+
+def test_the_replay_names_a_wrong_token_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.replay import main
+
+    text = (
+        (SCENARIOS / "tie_on_a_row.phh").read_text().replace("winnings = [9, 7, 0]", "winnings = [9, 8, 0]")
+    )
+    path = tmp_path / "wrong.phh"
+    path.write_text(text)
+    assert main([str(path)]) == 1
+    assert "winnings" in capsys.readouterr().out
+    illegal = (SCENARIOS / "tie_on_a_row.phh").read_text().replace('"Kd4c3d2cTc"', '"Kd4c3d2cTs"')
+    path.write_text(illegal)
+    assert main([str(path)]) == 1
