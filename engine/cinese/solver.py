@@ -256,12 +256,6 @@ def objective(est: Estimate, keys: Sequence[int], stakes: Sequence[int]) -> floa
     return total
 
 
-def _best_value(est: Estimate, k1: int, k2: int, k3: int) -> tuple[float, tuple[int, ...]]:
-    coefficients = (est.a(0, k1) - est.keep, est.a(1, k2) - est.keep, est.a(2, k3) - est.keep)
-    stakes = best_stakes(coefficients, est.tokens)
-    return objective(est, (k1, k2, k3), stakes), stakes
-
-
 def _bound(est: Estimate, k1: int) -> float:
     """An upper bound of ``E`` over every split whose first row is worth ``k1`` (rows below are worth no
     more, CN-2), non-increasing in ``k1``. ``b_r`` is monotone in the standard payout; the cascade's is not
@@ -299,13 +293,28 @@ def solve_with(est: Estimate, cards: Sequence[Card]) -> Solution:
     firsts = sorted(
         ((k, m) for m, k in values.items() if m.bit_count() == 5), key=lambda pair: (-pair[0], pair[1])
     )
+    keep = est.keep
+    tokens = est.tokens
+    if len(tokens) < 3:
+        raise ValueError(f"3 tokens are needed, only {len(tokens)} are unused")
+    top1, top2, top3 = tokens[-1], tokens[-2], tokens[-3]
+    low1, low2, low3 = tokens[0], tokens[1], tokens[2]
+    rows_a: list[dict[int, tuple[float, float]]] = [{}, {}, {}]
+
+    def features(row: int, k: int) -> tuple[float, float]:
+        """``(a_r(k) - ā, b_r(k))``, cached by value."""
+        found = rows_a[row].get(k)
+        if found is None:
+            found = rows_a[row][k] = (est.a(row, k) - keep, est.b(row, k))
+        return found
+
     best_value = float("-inf")
-    best: tuple[int, int, int, tuple[int, ...]] = (0, 0, 0, ())
-    cache_value: dict[tuple[int, int, int], tuple[float, tuple[int, ...]]] = {}
+    best: tuple[int, int, int] = (0, 0, 0)
     pairs = _subsets(n - 5, 5)
     for k1, m1 in firsts:
         if best_value >= _bound(est, k1):
             break
+        c1, b1 = features(0, k1)
         rest = full ^ m1
         rest_bits = [b for b in bits if rest & b]
         for combo in pairs:
@@ -317,14 +326,32 @@ def solve_with(est: Estimate, cards: Sequence[Card]) -> Solution:
             k3 = values[rest ^ m2]
             if k3 > k2:
                 continue
-            triple = (k1, k2, k3)
-            found = cache_value.get(triple)
-            if found is None:
-                found = cache_value[triple] = _best_value(est, k1, k2, k3)
-            if found[0] > best_value:
-                best_value = found[0]
-                best = (m1, m2, rest ^ m2, found[1])
-    m1, m2, m3, stakes = best
+            c2, b2 = features(1, k2)
+            c3, b3 = features(2, k3)
+            # the best stakes' worth in closed form (best_stakes): sort the coefficients, largest first
+            x, y, z = c1, c2, c3
+            if x < y:
+                x, y = y, x
+            if y < z:
+                y, z = z, y
+                if x < y:
+                    x, y = y, x
+            if z > 0:
+                worth = x * top1 + y * top2 + z * top3
+            elif y > 0:
+                worth = x * top1 + y * top2 + z * low1
+            elif x > 0:
+                worth = x * top1 + y * low2 + z * low1
+            else:
+                worth = x * low3 + y * low2 + z * low1
+            value = worth + b1 + b2 + b3
+            if value > best_value:
+                best_value = value
+                best = (m1, m2, rest ^ m2)
+    m1, m2, m3 = best
+    keys = (values[m1], values[m2], values[m3])
+    stakes = best_stakes([est.a(r, keys[r]) - keep for r in range(3)], tokens)
+    best_value = objective(est, keys, stakes)
 
     def row(mask: int) -> tuple[Card, ...]:
         return tuple(sorted((cards[i] for i in range(n) if mask >> i & 1), key=lambda c: -c.code))
