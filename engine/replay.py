@@ -280,6 +280,8 @@ def _replay_hand(
 def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
     """Replay the hands of a file: consecutive hands of one table, except that a hand with a ``table`` field
     is set up from its own fields (see the module's docstring). The first :class:`Difference`, or ``None``."""
+    if histories and all(isinstance(h, cinese_history.CineseHistory) for h in histories):
+        return cinese_history.replay_histories(histories)  # type: ignore[arg-type]  # poker cinese games
     state: TableState | None = None
     for number, history in enumerate(histories, 1):
         if history.standard:  # a standard PHH hand: complete in itself, replayed by its core game

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.cards import Card, format_cards, parse_cards
+from engine.cards import Card, Deck, format_cards, parse_cards
 from engine.cinese import rules
 from engine.cinese.model import (
     GAMES_PER_MATCH,
@@ -69,10 +69,19 @@ class CineseHistory:
     hand_id: str = ""
     table: str = ""
     variant: str = "CN"
+    time: str = ""
+    time_zone: str = ""
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
 
     def dumps(self) -> str:
         """This game as TOML (one ``.phh`` file)."""
         return dumps([self])
+
+    def phh_lines(self) -> list[str]:
+        """This game's ``key = value`` lines (:func:`engine.phh.format_history` writes them)."""
+        return _body(self)
 
 
 def export_game(before: CineseState, events: Sequence[Any]) -> CineseHistory:
@@ -105,7 +114,7 @@ def export_game(before: CineseState, events: Sequence[Any]) -> CineseHistory:
         if isinstance(event, ArrangementSubmitted):
             automatic[event.seat] = event.automatic
         if isinstance(event, CardsDealt):
-            cards[event.seat] = event.cards
+            cards[event.seat] = event.down
     index = {seat: i for i, seat in enumerate(seats)}
     row_winnings = tuple(
         tuple(sum(dict(row.won).get(seat, ())) for seat in seats) for row in sorted(rows, key=lambda r: r.row)
@@ -176,7 +185,11 @@ def _body(h: CineseHistory) -> list[str]:
         ("winnings", h.winnings),
         ("match_points", h.match_points),
     ]
-    return [f"{key} = {_toml(value)}" for key, value in pairs if not (key == "table" and not value)]
+    pairs += [("time_zone", h.time_zone), ("day", h.day), ("month", h.month), ("year", h.year)]
+    lines = [f"{key} = {_toml(value)}" for key, value in pairs if value not in ("", None)]
+    if h.time:  # a TOML local time, as PHH writes it
+        lines.append(f"time = {h.time}")
+    return lines
 
 
 def dumps(histories: Sequence[CineseHistory]) -> str:
@@ -229,6 +242,11 @@ def _one(raw: Any, where: str) -> CineseHistory:
             token_set=_ints(raw.get("token_set", [0, 1, 1, 2, 2, 2, 3, 3, 4]), f"{where}: token_set"),
             hand_id=str(raw.get("hand", "")),
             table=str(raw.get("table", "")),
+            time=str(raw.get("time", "")),
+            time_zone=str(raw.get("time_zone", "")),
+            day=raw.get("day"),
+            month=raw.get("month"),
+            year=raw.get("year"),
         )
     except KeyError as error:
         raise MalformedHistory(where, f"missing key {error.args[0]!r}") from error
@@ -326,8 +344,6 @@ def _replay_game(h: CineseHistory, number: int) -> Difference | None:
 
 def sorted_deck() -> tuple[Card, ...]:
     """The 52 cards in canonical order (the rest of a replayed deck)."""
-    from engine.cards import Deck  # local: only the replay needs it
-
     return Deck.standard().cards
 
 

@@ -3,8 +3,9 @@
 Units: seats are 0-based ``int``; tokens are ``int`` values 0–4 (CN-3); ``stack`` is the chips a player
 brought to the table (kept, never bet: poker cinese stakes tokens, not chips); times are epoch
 milliseconds. A *hand* of the service is one *game* (gioco) of poker cinese; a *match* (partita) is three
-games (CN-5). The table commands (seat, remove, reveal the seed) and the seating events are the core's
-(:mod:`engine.core.model`), so the service and :mod:`engine.occupancy` treat every game alike.
+games (CN-5). The table commands (seat, remove, reveal the seed, the time-out), the seating events and
+``CardsDealt`` (a seat's cards in ``down``) are the core's (:mod:`engine.core.model`), so the service, the
+auditors' shuffle check and :mod:`engine.occupancy` treat every game alike.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from engine.cards import Card
 from engine.core.errors import IllegalAction
 from engine.core.model import (
+    CardsDealt,
     PlayerRemoved,
     PlayerSeated,
     RemovePlayer,
@@ -207,7 +209,8 @@ class MatchStarted:
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     """Game ``number`` of the table (1-based; ``game`` 1–3 within the match) deals ``dealt`` seats
-    ``cards`` each from ``deck`` (dealing order; emptied in players' logs). ``deadline``: epoch ms."""
+    ``cards`` each from ``deck`` (dealing order; emptied in players' logs). ``deadline``: epoch ms.
+    ``button``: always -1 (the dealer's seat has no effect in poker cinese; kept as every game's)."""
 
     number: int
     hand_id: str
@@ -220,14 +223,7 @@ class HandStarted:
     at: int
     commitment: str = ""
     shuffle_algorithm: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CardsDealt:
-    """``seat``'s cards (only that player sees them before the reveal)."""
-
-    seat: int
-    cards: tuple[Card, ...]
+    button: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,10 +270,13 @@ class RowWon:
 
 @dataclass(frozen=True, slots=True)
 class HandEnded:
-    """Game ``number`` is over: ``points`` are each dealt seat's victory points won in it."""
+    """Game ``number`` is over: ``points`` are each dealt seat's victory points won in it;
+    ``contributions`` (chips each seat put in) is always empty: nothing is bet (kept for the generic
+    pages, as every game's ``HandEnded``)."""
 
     number: int
     points: tuple[tuple[int, int], ...]
+    contributions: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

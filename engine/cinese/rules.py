@@ -416,20 +416,22 @@ def _reveal(b: _Builder) -> None:
         for seat, tokens in result.won:
             points[seat] += sum(tokens)
         b.emit(result)
-    b.emit(HandEnded(hand.number, tuple(sorted(points.items()))))
     match = b.state.match
     assert match is not None
-    if match.games >= GAMES_PER_MATCH:
-        _end_match(b)
+    if match.games + 1 >= GAMES_PER_MATCH:  # the third game ends the match, inside the game's events
+        _end_match(b, points)
+    b.emit(HandEnded(hand.number, tuple(sorted(points.items()))))
 
 
-def _end_match(b: _Builder) -> None:
+def _end_match(b: _Builder, game_points: dict[int, int] | None = None) -> None:
+    """Emit :class:`MatchEnded` (CN-5); ``game_points``: the points of the game just played when it is the
+    last one (else the last finished game's)."""
     match = b.state.match
     assert match is not None
     seats = [s for s in match.seats if b.state.seats[s] is not None] or list(match.seats)
     totals = {s: match.points[s] for s in seats}
     rows = {s: match.rows_won[s] for s in seats}
-    last = {s: match.last[s] for s in seats}
+    last = {s: (game_points or {}).get(s, 0) if game_points is not None else match.last[s] for s in seats}
     b.emit(
         MatchEnded(
             match.number,
@@ -501,7 +503,7 @@ def evolve(state: CineseState, event: Event) -> CineseState:
         hand = state.hand
         assert hand is not None
         cards = list(hand.cards)
-        cards[event.seat] = event.cards
+        cards[event.seat] = event.down
         return replace(state, hand=replace(hand, cards=tuple(cards)))
     if isinstance(event, ArrangementSubmitted):
         hand = state.hand

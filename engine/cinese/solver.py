@@ -256,21 +256,29 @@ def objective(est: Estimate, keys: Sequence[int], stakes: Sequence[int]) -> floa
     return total
 
 
-def _bound(est: Estimate, k1: int) -> float:
-    """An upper bound of ``E`` over every split whose first row is worth ``k1`` (rows below are worth no
-    more, CN-2), non-increasing in ``k1``. ``b_r`` is monotone in the standard payout; the cascade's is not
-    (a lone player directly below may be missing higher up), so there its maximum over all values is used."""
-    coefficients = [est.a(row, k1) - est.keep for row in range(3)]
+def _bound(est: Estimate, k1: int, third_cap: int) -> float:
+    """An upper bound of ``E`` over every split whose first row is worth ``k1``: the rows below are worth no
+    more (CN-2), and the third no more than ``third_cap`` (the best third row the hand can make at all).
+    Non-increasing in ``k1``. ``b_r`` is monotone in the standard payout; the cascade's is not (a lone
+    player directly below may be missing higher up), so there its maximum over all values is used."""
+    caps = (k1, k1, min(k1, third_cap))
+    coefficients = [est.a(row, caps[row]) - est.keep for row in range(3)]
     stakes = best_stakes(coefficients, est.tokens)
     total = sum(c * s for c, s in zip(coefficients, stakes, strict=True))
     for row in range(3):
-        total += est.b_max[row] if est.cascade else est.b(row, k1)
+        total += est.b_max[row] if est.cascade else est.b(row, caps[row])
     return total
 
 
 @cache
 def _subsets(n: int, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(combinations(range(n), size))
+
+
+@cache
+def _subset_masks(n: int, size: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """``(bit mask, positions)`` of every ``size``-subset of ``n`` positions."""
+    return tuple((sum(1 << i for i in combo), combo) for combo in combinations(range(n), size))
 
 
 def solve_with(est: Estimate, cards: Sequence[Card]) -> Solution:
@@ -282,17 +290,19 @@ def solve_with(est: Estimate, cards: Sequence[Card]) -> Solution:
     third = n - 10
     codes = [card.code for card in cards]
     bits = [1 << i for i in range(n)]
-    key = standard_evaluator().key
+    evaluator = standard_evaluator()
+    key, key5 = evaluator.key, evaluator.key5
     values: dict[int, int] = {}
-    for combo in _subsets(n, 5):
-        values[sum(bits[i] for i in combo)] = key([codes[i] for i in combo])
+    for mask, (p1, p2, p3, p4, p5) in _subset_masks(n, 5):
+        values[mask] = key5(codes[p1], codes[p2], codes[p3], codes[p4], codes[p5])
+    firsts = sorted(((k, m) for m, k in values.items()), key=lambda pair: (-pair[0], pair[1]))
+    third_cap = firsts[0][0]
     if third == 3:
-        for combo in _subsets(n, 3):
-            values[sum(bits[i] for i in combo)] = key([codes[i] for i in combo])
+        third_cap = 0
+        for mask, combo in _subset_masks(n, 3):
+            three = values[mask] = key([codes[i] for i in combo])
+            third_cap = max(third_cap, three)
     full = (1 << n) - 1
-    firsts = sorted(
-        ((k, m) for m, k in values.items() if m.bit_count() == 5), key=lambda pair: (-pair[0], pair[1])
-    )
     keep = est.keep
     tokens = est.tokens
     if len(tokens) < 3:
@@ -312,7 +322,7 @@ def solve_with(est: Estimate, cards: Sequence[Card]) -> Solution:
     best: tuple[int, int, int] = (0, 0, 0)
     pairs = _subsets(n - 5, 5)
     for k1, m1 in firsts:
-        if best_value >= _bound(est, k1):
+        if best_value >= _bound(est, k1, third_cap):
             break
         c1, b1 = features(0, k1)
         rest = full ^ m1

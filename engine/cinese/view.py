@@ -53,7 +53,9 @@ class CineseSeatView:
     """One seat as a viewer sees it. ``cards``: the seat's cards (``None`` for each one hidden); ``shown``:
     every card is visible (own seat, or after the reveal); ``rows``/``stakes``: the arrangement submitted or
     shown (empty when hidden or none); ``unused``: the tokens not yet staked in the match; ``points`` and
-    ``rows_won``: the match so far; ``automatic``: the solver arranged (CN-TIME-1)."""
+    ``rows_won``: the match so far; ``automatic``: the solver arranged (CN-TIME-1). ``sitting_out``, ``bet``,
+    ``contributed``, ``folded``, ``all_in``: what every game's seat view tells the generic pages (the
+    auditors' replay); always 0/false here, nothing is bet."""
 
     player: str
     stack: int
@@ -66,13 +68,20 @@ class CineseSeatView:
     unused: tuple[int, ...]
     points: int
     rows_won: int
+    sitting_out: bool = False
+    bet: int = 0
+    contributed: int = 0
+    folded: bool = False
+    all_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class CineseView:
     """The table for one viewer: ``phase`` (``"arranging"`` during a game, else ``"between"``), the game
     number, the match and its game (1–3), the deadline (epoch ms), the seats to act, the rows' results of the
-    last reveal (:class:`RowWon`), the last match's result, the token set and the payout variant."""
+    last reveal (:class:`RowWon`), the last match's result, the token set and the payout variant.
+    ``button`` (-1), ``pot`` (0), ``pots`` (none) and ``stock_cards`` (the undealt cards, only with
+    ``reveal``) are what every game's view tells the generic pages (the auditors' replay)."""
 
     phase: str
     hand_number: int
@@ -85,6 +94,10 @@ class CineseView:
     last_match: MatchEnded | None
     tokens: tuple[int, ...]
     cascade: bool
+    button: int = -1
+    pot: int = 0
+    pots: tuple[object, ...] = ()
+    stock_cards: tuple[Card, ...] = ()
 
 
 def legal_actions(state: CineseState, seat: int) -> tuple[LegalAction, ...]:
@@ -134,6 +147,7 @@ def view(state: CineseState, viewer: int | None = None, reveal: bool = False) ->
                 unused=match.unused[seat] if match is not None else (),
                 points=match.points[seat] if match is not None else 0,
                 rows_won=match.rows_won[seat] if match is not None else 0,
+                sitting_out=occupant.sitting_out,
             )
         )
     return CineseView(
@@ -148,6 +162,9 @@ def view(state: CineseState, viewer: int | None = None, reveal: bool = False) ->
         last_match=state.last_match,
         tokens=state.config.tokens,
         cascade=state.config.cascade,
+        stock_cards=hand.deck[len(hand.dealt) * len(hand.cards[hand.dealt[0]]) :]
+        if reveal and hand is not None and hand.dealt
+        else (),
     )
 
 
@@ -159,7 +176,7 @@ def public_event(event: Any, viewer: int | None = None, reveal: bool = False) ->
     if isinstance(event, HandStarted):
         return replace(event, deck=())
     if isinstance(event, CardsDealt) and event.seat != viewer:
-        return CardsDealtHidden(event.seat, len(event.cards))
+        return CardsDealtHidden(event.seat, len(event.down))
     if isinstance(event, ArrangementSubmitted) and event.seat != viewer:
         return ArrangementHidden(event.seat, event.automatic, event.at)
     return event
