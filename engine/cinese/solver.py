@@ -29,11 +29,13 @@ by card mask. Given the three row values, the best stakes have a closed form (re
 rows with a positive coefficient ``c_r = a_r − ā`` take the largest unused tokens in order of ``c_r``, rows
 with a negative one the smallest), and ``E`` is non-decreasing in each row value (``a_r``, ``b_r`` are
 monotone and stakes are non-negative). So the search takes first rows in decreasing value and stops as soon
-as ``E(k_1, k_1, k_1)`` — an upper bound of every split whose first row is worth ``k_1``, since the rows
-below are worth no more (the ordering rule) — cannot beat the best split found (branch and bound; the
-pruning by the ordering rule of the task, issue 20). Rows two and three are enumerated exhaustively under
-each first row, split pairs out of order skipped. The result is exact for the objective; ties are broken
-by the first split found (deterministic order).
+as ``E(k_1, k_1, min(k_1, t))`` — an upper bound of every split whose first row is worth ``k_1``, since the
+rows below are worth no more (the ordering rule) and the third no more than ``t``, the best third row the
+hand can make (a 3-card row with four players) — cannot beat the best split found (branch and bound; the
+pruning by the ordering rule of the task, issue 20; in the cascade ``b_r`` is not monotone, and the bound
+takes its maximum instead). Rows two and three are enumerated exhaustively under each first row, split
+pairs out of order skipped. The result is exact for the objective; ties are broken by the first split found
+(deterministic order).
 
 Sources: the rules are Dario De Toffoli's *Poker cinese* (seed 001); the method is the textbook branch and
 bound over a separable monotone objective (Land & Doig 1960) with Monte Carlo estimation of the opponents'
