@@ -368,3 +368,45 @@ def test_the_replay_names_a_wrong_token_count(tmp_path: Path, capsys: pytest.Cap
     illegal = (SCENARIOS / "tie_on_a_row.phh").read_text().replace('"Kd4c3d2cTc"', '"Kd4c3d2cTs"')
     path.write_text(illegal)
     assert main([str(path)]) == 1
+
+
+# --- the cascade with four places, the API's submit, a player leaving a match ------------------------------
+
+
+def test_the_cascade_with_four_lone_places_passes_each_token_one_place_up() -> None:
+    keys = [(0, 40), (1, 30), (2, 20), (3, 10)]
+    row = rules.pay_row(0, keys, {0: 1, 1: 2, 2: 3, 3: 4}, cascade=True)
+    assert row.won == ((0, (1, 2)), (1, (3,)), (2, (4,)), (3, ())) and row.discarded == ()
+    # seats 1 and 2 tied second: seat 0 keeps its own only, 3's token has no lone place above it
+    row = rules.pay_row(0, [(0, 40), (1, 30), (2, 30), (3, 10)], {0: 1, 1: 2, 2: 3, 3: 4}, cascade=True)
+    assert row.won == ((0, (1,)), (1, ()), (2, ()), (3, ())) and row.discarded == (2, 3, 4)
+    # the standard payout: the best alone takes every token
+    row = rules.pay_row(0, keys, {0: 1, 1: 2, 2: 3, 3: 4}, cascade=False)
+    assert row.won == ((0, (1, 2, 3, 4)), (1, ()), (2, ()), (3, ()))
+
+
+def test_the_api_submit_carries_the_rows_and_the_stakes_or_asks_the_solver(running: object) -> None:
+    from engine.cinese.game import decode_stakes, encode_stakes
+
+    state = running
+    cards = parse_cards("".join(TIE_ROWS[0]))
+    command = GAME.player_command(state, 0, "submit", encode_stakes((3, 2, 1)), cards, 7)
+    assert command == Submit(0, arrangement(TIE_ROWS[0], (3, 2, 1)), 7)
+    assert decode_stakes(321) == (3, 2, 1)
+    with pytest.raises(CineseError):
+        GAME.player_command(state, 0, "fold", None, (), 7)
+    with pytest.raises(CineseError):
+        GAME.player_command(state, 0, "submit", None, cards, 7)
+    suggested = GAME.player_command(state, 1, "submit", None, (), 7)
+    assert isinstance(suggested, Submit)
+    rules.check_arrangement(state, 1, suggested.arrangement)  # type: ignore[arg-type]
+
+
+def test_a_match_left_with_one_player_ends() -> None:
+    from engine.core.model import RemovePlayer
+
+    state, _ = play(table(2), TIE_ROWS[:2], TIE_STAKES[:2])
+    assert state.match is not None
+    state, events = rules.apply(state, RemovePlayer(1, 5000))
+    assert [type(e).__name__ for e in events] == ["PlayerRemoved", "MatchEnded"]
+    assert state.match is None and state.last_match is not None and state.last_match.ranking == ((0,),)
