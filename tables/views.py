@@ -133,7 +133,18 @@ def preferences_context(
     return {"form": form, "error": error, "done": done, "next": request.get_full_path()}
 
 
+NEEDS_CHOICE = {
+    "vele_always": gettext_lazy("Choose a preferred vele layout before “Always use it when I deal”."),
+    "distribution_always": gettext_lazy(
+        "Choose a preferred hidden-card dealing before “Always use it when I deal”."
+    ),
+}
+
+
 def _refusal(error: preferences.PreferencesRefused) -> str:
+    """The refusal in the page's language, in the panel's words where the form can cause it."""
+    if error.field in NEEDS_CHOICE:
+        return str(NEEDS_CHOICE[error.field])
     return error.english if (get_language() or "").startswith("en") else str(error)
 
 

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from eventstore import store
 from eventstore.models import Event
 from eventstore.projections import computed, differences, registered
-from tables import preferences, service
+from tables import preferences, rendering, service
 from tables.models import PlayerPreferences
 from tests.tables import helpers
 
@@ -164,6 +165,10 @@ def test_always_hide_mucks_the_losing_hand_at_once(players: dict[str, Any]) -> N
     assert not any(e.type == "HandShown" and e.data["seat"] == 2 for e in events)
     assert loaded.state.hand is None and events[-1].type == "SeedRevealed"
     assert events[-1].metadata["actor"] == "carla"  # the hand's end came with her automatic answer
+    # the hand log says so, on the one line of her decision
+    with translation.override("en"):
+        lines = [str(t) for _, t in rendering.log_lines(service.load(table_id), "anna", events)]
+    assert [t for t in lines if "automatic" in t] == ["carla: NASCONDO (automatic)"]
     # the same hand as a player's own NASCONDO: the same stacks
     other = helpers.open_three("U")
     assert [o.stack for o in play_with_bots(other).facts.seats] == [o.stack for o in loaded.facts.seats]
@@ -341,7 +346,7 @@ def test_form_refusals_append_nothing(players: dict[str, Any], web_as: Any) -> N
     client = web_as(players["anna"])
     response = client.post(reverse("preferences"), form(vele_always="on"), HTTP_HX_REQUEST="true")
     assert response.status_code == 422
-    assert "vele_always: scegli prima una preferenza per vele." in response.content.decode()
+    assert "Scegli le vele preferite prima di «Usala sempre quando faccio le carte»." in response.content.decode()
     response = client.post(
         reverse("preferences"), form(showdown="sometimes"), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en"
     )
@@ -357,4 +362,5 @@ def test_form_english_refusal(players: dict[str, Any], web_as: Any) -> None:
     client.cookies["django_language"] = "en"
     response = client.post(reverse("preferences"), form(distribution_always="on"), HTTP_HX_REQUEST="true")
     assert response.status_code == 422
-    assert "distribution_always: choose a distribution preference first." in response.content.decode()
+    html = response.content.decode()
+    assert "Choose a preferred hidden-card dealing before “Always use it when I deal”." in html
