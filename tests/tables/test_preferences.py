@@ -346,7 +346,8 @@ def test_form_refusals_append_nothing(players: dict[str, Any], web_as: Any) -> N
     client = web_as(players["anna"])
     response = client.post(reverse("preferences"), form(vele_always="on"), HTTP_HX_REQUEST="true")
     assert response.status_code == 422
-    assert "Scegli le vele preferite prima di «Usala sempre quando faccio le carte»." in response.content.decode()
+    html = response.content.decode()
+    assert "Scegli le vele preferite prima di «Usala sempre quando faccio le carte»." in html
     response = client.post(
         reverse("preferences"), form(showdown="sometimes"), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en"
     )
