@@ -14,6 +14,7 @@ from eventstore.models import Event
 from tables import preferences
 from tables import service as tables
 from tests.e2e.conftest import artifact_name, overflow, wide
+from tests.e2e.test_accessibility_browser import serious_violations
 from tests.e2e.test_browser import TIMEOUT_MS, log_in
 from tests.service_harness import in_thread
 from tournaments.management.commands.demo import ensure_accounts
@@ -79,7 +80,8 @@ def test_the_preferences_panel(
     page.keyboard.press("Space")  # "Always use it when I deal": ticked from the keyboard
     assert page.locator("input[name=vele_always]").is_checked()
 
-    # the open panel is inside the screen and the page does not scroll sideways
+    # the open panel is inside the screen, axe-clean, and the page does not scroll sideways
+    assert serious_violations(page) == []
     box = page.locator(".preferences-form").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
     assert overflow(page) == 0, ("the page scrolls sideways with the panel open", wide(page))
