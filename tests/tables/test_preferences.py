@@ -8,12 +8,15 @@ everyone goes to the final round, anna folds, bruno shows first and carla, beate
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from eventstore import store
 from eventstore.models import Event
@@ -128,6 +131,44 @@ def test_a_stale_expected_version_is_refused(players: dict[str, Any]) -> None:
     with pytest.raises(preferences.StalePreferences):
         service.change_preferences(anna.pk, "anna", {"showdown": "show"}, expected_version=0)
     assert preferences.of_user(anna.pk).preferences.showdown == "hide"
+
+
+VALUES = {
+    "vele": st.sampled_from((None, "libera", *preferences.VELE)),
+    "vele_always": st.sampled_from((True, False, "true")),
+    "distribution": st.sampled_from((None, "libera", *preferences.DISTRIBUTIONS)),
+    "distribution_always": st.sampled_from((True, False, 1)),
+    "showdown": st.sampled_from((*preferences.SHOWDOWN, "never")),
+    "blind": st.sampled_from((*preferences.BLIND, None)),
+}
+CHANGES = st.fixed_dictionaries({}, optional=VALUES)
+"""Any subset of the fields, each with a good or a bad value."""
+
+
+@given(st.lists(CHANGES, max_size=12))
+def test_decide_and_evolve_invariants(changes: list[dict[str, Any]]) -> None:
+    """Hypothesis: over any run of changes, good and bad, a refused one changes nothing, an accepted one
+    names only what differs and applying it again changes nothing; "always" never stands without its
+    preference; the fold of the accepted events equals the preferences reached (rebuild = live)."""
+    current, recorded = preferences.Preferences(), []
+    for number, change in enumerate(changes, start=1):
+        try:
+            changed = preferences.decide(current, change)
+        except preferences.PreferencesRefused as refused:
+            assert refused.english and str(refused)
+            continue
+        assert all(getattr(current, k) != v for k, v in changed.items())
+        current = replace(current, **changed)
+        assert preferences.decide(current, change) == {}
+        assert not (current.vele_always and current.vele is None)
+        assert not (current.distribution_always and current.distribution is None)
+        if changed:
+            data = {"player": "anna", "changes": changed}
+            recorded.append(
+                store.RecordedEvent(number, "player-1", len(recorded) + 1, "PreferencesChanged", 1, data, {})
+            )
+    folded = preferences.fold(recorded)
+    assert folded.preferences == current and folded.version == len(recorded)
 
 
 # --- the table applies them ---------------------------------------------------------------------------------
