@@ -264,6 +264,9 @@ def _kind(option: Any) -> str:
     return str(getattr(option.kind, "value", option.kind))
 
 
+_DECISIONS = ({"show", "muck"}, {"blind_bet", "decline_blind"})
+
+
 def automatic_command(
     game: Game, state: Any, at: int, preferences_of: Callable[[str], Preferences]
 ) -> tuple[str, Any] | None:
@@ -276,14 +279,13 @@ def automatic_command(
     ``blind`` ``yes`` gets the blind bet of exactly the amount offered, with ``no`` the decline (DAI CARTE).
     ``ask`` leaves the decision to the player. A player sitting out is left to the timer (IT-SIT-1): their
     preferences answer only while they play. ``preferences_of(user name)`` reads a player's preferences."""
-    facts = game.facts(state)
-    if not facts.in_hand:
-        return None
-    for seat in sorted(facts.to_act):
-        occupant = facts.seats[seat]
+    for seat in sorted(game.to_act(state)):  # cheap first: the seat facts only for a decision found
+        options = {_kind(option): option for option in game.legal_actions(state, seat)}
+        if set(options) not in _DECISIONS:
+            continue
+        occupant = game.facts(state).seats[seat]
         if occupant is None or occupant.sitting_out:
             continue
-        options = {_kind(option): option for option in game.legal_actions(state, seat)}
         if set(options) == {"show", "muck"}:
             choice = preferences_of(occupant.player).showdown
             if choice == "show":
