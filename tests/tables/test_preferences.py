@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from io import StringIO
 from typing import Any
 
 import pytest
@@ -92,6 +93,16 @@ def test_rebuild_equals_live(players: dict[str, Any]) -> None:
     assert projection().current() == live
     call_command("verify_projections")  # exits 1 on a difference
     assert live["tables.PlayerPreferences"][players["anna"].pk]["vele"] == "h"
+
+
+def test_verify_all_is_clean_with_player_streams_and_automatic_answers(players: dict[str, Any]) -> None:
+    """The audit's whole verification (hash chains, shuffles, every hand replayed, projections) passes over
+    a player stream and a hand with automatic answers."""
+    set_preferences(players["carla"], showdown="hide")
+    play_with_bots(helpers.open_three())
+    out = StringIO()
+    call_command("verify_all", stdout=out)  # exits 1 on any problem
+    assert "2 streams, 1 tables, 1 hands" in out.getvalue() and out.getvalue().strip().endswith("OK")
 
 
 def test_verify_finds_a_tampered_read_model(players: dict[str, Any]) -> None:
