@@ -242,6 +242,30 @@ def test_always_show_shows_the_losing_hand(players: dict[str, Any]) -> None:
     assert view is not None
 
 
+def test_a_game_of_the_registry_without_a_blind_opening_answers_its_show_or_muck() -> None:
+    """Hold'em (``NT``, through the registry): its showdown's Show / Muck is the same decision, answered by
+    "always hide"; it has no blind opening, so the blind preference never triggers anything there."""
+    from django.contrib.auth import get_user_model
+
+    from tests.tables.test_holdem_table import PLAYERS, open_holdem
+    from tests.tables.test_holdem_table import play_hand as play_holdem_hand
+
+    for name in PLAYERS:
+        user = get_user_model().objects.create_user(name)
+        service.change_preferences(user.pk, name, {"showdown": "hide", "blind": "yes"})
+    table_id = open_holdem()
+    rng = random.Random(3)
+    for number in range(1, 13):
+        if not service.load(table_id).rules.can_start_hand(service.load(table_id).state):
+            break
+        play_holdem_hand(table_id, rng, number)
+    events = table_events(table_id)
+    automatic = [e for e in events if e.metadata.get("automatic")]
+    assert automatic, "no showdown choice in twelve hands"
+    assert {e.type for e in automatic if e.type in ("HandShown", "HandMucked", "BetPlaced")} == {"HandMucked"}
+    assert all(e.metadata["actor"] in PLAYERS for e in automatic)
+
+
 def test_blind_yes_places_the_buio_the_offer_asks(players: dict[str, Any]) -> None:
     set_preferences(players["anna"], blind="yes")
     table_id = helpers.open_three()
