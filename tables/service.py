@@ -470,8 +470,11 @@ def handle(
 ) -> Outcome:
     """Run one command against the table, atomically.
 
-    ``decide(loaded, at)`` returns the engine command to apply (or ``None`` for nothing to do) and may raise
-    :class:`TableError`. The dealer's own moves (dealing, cambio replacements) follow in the same append.
+    ``decide(loaded, at)`` returns the engine command to apply (or ``None`` for nothing to do,
+    :data:`ANSWER_PREFERENCES` for only the automatic answers due) and may raise :class:`TableError`. The
+    dealer's own moves (dealing, cambio replacements) follow in the same append, then the players' automatic
+    answers (IT-AUTO-1, :func:`_apply_preferences`), each appended in the same transaction with the
+    answering player as ``actor`` and ``"automatic": "preference"`` in its metadata.
     ``expected_version``: the version the caller saw (:class:`StaleVersion` if the table moved on).
     ``command_id``: a repeated id returns the first response and appends nothing. ``respond`` builds that
     response inside the transaction.
