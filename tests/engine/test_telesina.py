@@ -1,6 +1,6 @@
 """Telesina on the core (issue 19): rules TL-1, TL-DEAL-1, TL-DEAL-2, TL-VELE-1, TL-ACT-1, TL-CAP-1,
-IT-DECK-1, IT-RANK-4, as scenario hands (``tests/data/telesina/*.phh``, see :mod:`tests.engine.telesina_scenarios`) and
-direct checks of the game's refusals, views and options."""
+IT-DECK-1, IT-RANK-4, as scenario hands (``tests/data/telesina/*.phh``, see
+:mod:`tests.engine.telesina_scenarios`) and direct checks of the game's refusals, views and options."""
 
 from __future__ import annotations
 
