@@ -1272,7 +1272,11 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         cards = spec.deck_hook(len(dealt))
         if not deck:
             deck = cards
-        elif len(deck) != len(cards) or sorted(_card_codes(deck)) != sorted(card.code for card in cards):
+        elif (
+            len(deck) != len(cards)
+            or set(map(type, deck)) != {Card}  # compared in C, as _is_standard_deck does
+            or sorted(map(_CODE, deck)) != sorted(map(_CODE, cards))
+        ):
             raise BadCards(f"the deck must hold every card of the {len(cards)}-card deck exactly once")
     elif deck:
         if not _is_standard_deck(deck):
@@ -1313,12 +1317,6 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
             live = kind not in ("ante", "big_blind_ante")
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
-
-
-def _card_codes(deck: tuple[Any, ...]) -> list[int]:
-    if any(not isinstance(card, Card) for card in deck):
-        raise BadCards("the deck holds something that is not a card")
-    return [card.code for card in deck]
 
 
 _POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})

@@ -54,7 +54,7 @@ from engine.evaluation.italian import (
     italian_evaluator,
     italian_pot_winners,
 )
-from engine.evaluation.partial import evaluate_visible
+from engine.evaluation.partial import visible_key
 
 __all__ = [
     "DEFAULT_DISTRIBUTION",
@@ -71,6 +71,7 @@ __all__ = [
     "TelesinaGame",
     "board_letters",
     "check_options",
+    "clear_caches",
     "hand_options",
     "seat_best_hand",
     "telesina_spec",
@@ -108,8 +109,17 @@ class Layout:
     @property
     def indexes(self) -> tuple[tuple[int, ...], ...]:
         """Each combination as board indexes (turning order)."""
-        order = self.order
-        return tuple(tuple(sorted(order.index(letter) for letter in combo)) for combo in self.combinations)
+        found = _INDEXES.get(self.name)
+        if found is None:
+            order = self.order
+            found = tuple(
+                tuple(sorted(order.index(letter) for letter in combo)) for combo in self.combinations
+            )
+            _INDEXES[self.name] = found
+        return found
+
+
+_INDEXES: dict[str, tuple[tuple[int, ...], ...]] = {}
 
 
 LAYOUTS: Mapping[str, Layout] = MappingProxyType(
@@ -351,29 +361,54 @@ def seat_best_hand(hand: CoreHand, seat: int) -> tuple[int, tuple[Card, ...]]:
     """``(key, five cards)``: the seat's hand (TL-VELE-1): the best five of its own cards plus one
     combination's turned vele by the Italian key (IT-RANK-1..3), except that between straight flushes the
     higher suit wins, then the higher top card. Fewer than five cards: ``(0, ())``."""
-    key5 = italian_evaluator(_RANKS[_lowest(hand)]).key5
-    best: tuple[int, tuple[Card, ...]] = (0, ())
-    flushes: list[tuple[int, int, tuple[Card, ...]]] = []
-    for cards in _candidates(hand, seat):
-        if len(cards) < 5:
+    cards = _candidates(hand, seat)
+    lowest = _lowest(hand)
+    memo = (lowest, tuple(tuple(c.code for c in group) for group in cards))
+    found = _BEST.get(memo)
+    if found is None:
+        found = _best_of(memo[1], lowest)
+        if len(_BEST) > 8192:
+            _BEST.clear()
+        _BEST[memo] = found
+    return found
+
+
+_BEST: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, tuple[Card, ...]]] = {}
+""":func:`seat_best_hand` by deck and card sets (a showdown asks for a hand's value, label and pot share)."""
+
+
+def _best_of(sets: tuple[tuple[int, ...], ...], lowest: int) -> tuple[int, tuple[Card, ...]]:
+    key5 = italian_evaluator(_RANKS[lowest]).key5
+    best = 0
+    chosen: tuple[int, ...] = ()
+    flushes: list[tuple[int, int, tuple[int, ...]]] = []
+    for codes in sets:
+        if len(codes) < 5:
             continue
-        for five in combinations(cards, 5):
-            key = key5(*(card.code for card in five))
+        for five in combinations(codes, 5):
+            key = key5(*five)
+            if key > best:
+                best, chosen = key, five
             if key >> _CATEGORY_SHIFT == _SF_STRENGTH:
-                flushes.append((five[0].suit.italian_order, key, five))
-            if key > best[0]:
-                best = (key, five)
+                flushes.append((five[0] & 3, key, five))  # Card.code & 3: the Italian suit order
     if flushes:
-        _, flush_key, flush_five = max(flushes)
-        return flush_key, flush_five
-    return best
+        _, best, chosen = max(flushes)
+    return best, tuple(_CARDS[code] for code in chosen)
 
 
-_RANKS = {int(rank): rank for rank in Rank}
+def clear_caches() -> None:
+    """Forget the hands and visible keys computed so far (benchmarks time cold hands with it)."""
+    _BEST.clear()
+    _VISIBLE.clear()
 
 
 def _value(hand: CoreHand, seat: int) -> int:
+    """The showdown value (the core's ``seat_value_hook``): :func:`seat_best_hand`'s key."""
     return seat_best_hand(hand, seat)[0]
+
+
+_CARDS = {card.code: card for card in Deck.standard().cards}
+_RANKS = {int(rank): rank for rank in Rank}
 
 
 def _label(hand: CoreHand, seat: int) -> str:
@@ -392,28 +427,40 @@ def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> t
     return tuple(contenders[i] for i in italian_pot_winners(values, royal))
 
 
-def _visible_key(hand: CoreHand, seat: int, deck: Deck) -> int:
+def _visible_key(hand: CoreHand, seat: int, lowest: int) -> int:
+    """TL-ACT-1: the best visible key of ``seat`` over the combinations (up cards + turned vele)."""
     up = hand.up[seat]
     board = hand.board
     indexes = hand_options(hand)[0].indexes
+    memo = (lowest, up, board, indexes)
+    found = _VISIBLE.get(memo)
+    if found is not None:
+        return found
     if not board or not indexes:
-        return evaluate_visible(up, deck).key
-    turned = len(board)
-    return max(
-        evaluate_visible((*up, *(board[i] for i in combo if i < turned)), deck).key for combo in indexes
-    )
+        found = visible_key(up, lowest)
+    else:
+        turned = len(board)
+        found = max(visible_key((*up, *(board[i] for i in combo if i < turned)), lowest) for combo in indexes)
+    if len(_VISIBLE) > 8192:
+        _VISIBLE.clear()
+    _VISIBLE[memo] = found
+    return found
+
+
+_VISIBLE: dict[tuple[Any, ...], int] = {}
+""":func:`_visible_key` by the cards it saw (the opener is asked more than once a round)."""
 
 
 def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
     """The seat before the first speaker (TL-ACT-1): the best visible hand, ties to the first left of the
     dealer (``in_hand`` is in that order)."""
-    deck = Deck.italian(len(hand.dealt))
+    lowest = _lowest(hand)
     best = -1
     first = hand.button
     for seat in in_hand(hand):
         if not hand.up[seat]:
             continue
-        key = _visible_key(hand, seat, deck)
+        key = _visible_key(hand, seat, lowest)
         if key > best:
             best, first = key, seat
     if best < 0:
