@@ -243,8 +243,35 @@ SCENARIOS: tuple[Scenario, ...] = (
         (110, 90),
         rule="TL-DEAL-2",
     ),
+    # TL-ACT-1: Jh up speaks before Jd up (suits, IT-SUIT), then p1's higher cards speak first; p2's
+    # pair of tens wins (no vele)
+    Scenario(
+        "act_suits",
+        "NTL",
+        "none",
+        "mai",
+        ("9c Jd Qs Ks Ad", "Tc Jh 9h Th Qc"),
+        {},
+        (),
+        (90, 110),
+        rule="TL-ACT-1",
+    ),
+    # TL-ACT-1's decision: p2 (the best visible hand every round) is all-in on the invito, so p3, the next
+    # player on its left who can act, speaks first; p3's straight wins the only pot (3 players, 28 cards)
+    Scenario(
+        "act_all_in",
+        "NTL",
+        "none",
+        "mai",
+        ("9c Jd Ts 9d Ks", "Qc Ah Th Ac As", "9h Kd Tc Js Qs"),
+        {},
+        (),
+        (90, 0, 120),
+        starting=(100, 10, 100),
+        rule="TL-ACT-1",
+    ),
 )
-"""The scenarios kept as PHH files (one per layout and per distribution mode)."""
+"""The scenarios kept as PHH files (one per layout, per distribution mode, and for TL-ACT-1)."""
 
 
 def write() -> None:

@@ -62,6 +62,13 @@ def test_tl_act_1_first_speakers_of_the_croce_hand() -> None:
     assert play(BY_NAME["croce"]).speakers == [1, 1, 1, 1, 0, 1, 1]
 
 
+def test_tl_act_1_suits_then_high_cards_and_an_all_in_opener() -> None:
+    """TL-ACT-1 in the PHH scenarios: Jh before Jd (p2 first), then p1's queen, king, ace; and a best visible
+    hand all-in on the invito passes the word to the next player on its left who can act (p3)."""
+    assert play(BY_NAME["act_suits"]).speakers == [1, 0, 0, 0]
+    assert play(BY_NAME["act_all_in"]).speakers == [2, 2, 2, 2]
+
+
 def test_tl_vele_1_one_combination_only() -> None:
     """TL-VELE-1: with croce, Ah (A) and Th (B) are never in one combination, so p1 cannot make the heart
     flush both would give: it counts two pair and p2's full house wins (the split-layout scenarios: croce,
