@@ -1028,14 +1028,20 @@ def _pots(
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
     """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
-    pot it contests, or no rival in one of its pots has shown."""
+    pot it contests (with :attr:`GameSpec.winners_hook`: it would be among the pot's winners), or no rival
+    in one of its pots has shown."""
     if not hand.shown:
         return True
+    hook = b.spec.winners_hook
+    state = b.state
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        if hook is not None:  # IT-RANK-4's cycle: "beats or ties" is being among the winners
+            return seat in hook(state, hand, (*rivals, seat))
+        return values[seat] >= max(values[s] for s in rivals)
+
     return payout.must_show(
-        _pots(hand, b.state, hand.folded | hand.mucked),
-        seat,
-        {s for s, _ in hand.shown},
-        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+        _pots(hand, b.state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
     )
 
 

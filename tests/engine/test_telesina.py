@@ -326,8 +326,12 @@ def test_it_rank_4_the_minimal_spade_straight_flush_beats_the_royal_hearts() -> 
     """IT-RANK-4 (winners_hook): A♠9♠10♠J♠Q♠ (the minimal straight flush of a 24-card deck) wins against
     A♥K♥Q♥J♥10♥; with the option ``off`` the royal wins."""
     own = ("Ah Kh Qh Jh Th", "As 9s Ts Js Qs")
-    pots = [e for e in _showdown("NTL", own) if isinstance(e, PotAwarded)]
+    events = _showdown("NTL", own)
+    pots = [e for e in events if isinstance(e, PotAwarded)]
     assert pots[0].shares == ((1, 20),)
+    # G-SHOW-1 with the cycle: the spade hand beats the royal shown first, so it is shown without asking
+    after = [type(e).__name__ for e in events[[type(e).__name__ for e in events].index("ShowdownStarted") :]]
+    assert after[:3] == ["ShowdownStarted", "HandShown", "HandShown"]
     pots = [e for e in _showdown("NTL", own, minimal_beats_royal="off") if isinstance(e, PotAwarded)]
     assert pots[0].shares == ((0, 20),)
 
