@@ -61,6 +61,8 @@ from engine.core.model import (
     BringIn,
     Called,
     CardsDealt,
+    CardsToTurnUp,
+    CardTurnedUp,
     Checked,
     CheckOrCall,
     Command,
@@ -104,6 +106,7 @@ from engine.core.model import (
     TimeBankUsed,
     TimeoutExpired,
     TurnStarted,
+    TurnUp,
     UncalledBetReturned,
 )
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
@@ -224,6 +227,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
         starting_stacks=tuple(0 if o is None else o.stack for o in state.seats),
         folded=frozenset(s for s in range(n) if s not in dealt),
         discards=((),) * n,
+        options=e.options,
     )
     return _state_with(
         state,
@@ -283,6 +287,7 @@ def _street_started(state: CoreState, hand: CoreHand, e: StreetStarted) -> None:
         to_act=None,
         last_actor=None,
         community=False,
+        turning_up=False,
     )
 
 
@@ -307,8 +312,8 @@ def _board_dealt(state: CoreState, hand: CoreHand, e: BoardDealt) -> None:
 
 
 def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
-    # a draw turn (someone has still to discard) is not the betting round's
-    betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
+    # a draw turn (someone has still to discard) or a turn-up (TL-DEAL-2) is not the betting round's
+    betting = not (hand.drawing or hand.turning_up) or all(s in hand.declared for s in in_hand(hand))
     hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
@@ -362,6 +367,22 @@ def _discarded(state: CoreState, hand: CoreHand, e: Discarded) -> None:
         declared=hand.declared | {e.seat},
         to_act=None,
         last_actor=e.seat,
+    )
+
+
+def _to_turn_up(state: CoreState, hand: CoreHand, e: CardsToTurnUp) -> None:
+    hand.__dict__.update(turning_up=True, declared=frozenset(), to_act=None)
+
+
+def _turned_up(state: CoreState, hand: CoreHand, e: CardTurnedUp) -> None:
+    seat = e.seat
+    down = hand.down[seat]
+    index = down.index(e.card) if e.card in down else len(down)
+    hand.__dict__.update(
+        down=_set(hand.down, seat, down[:index] + down[index + 1 :]),
+        up=_set(hand.up, seat, hand.up[seat] + (e.card,)),
+        declared=hand.declared | {seat},
+        to_act=None,
     )
 
 
@@ -457,6 +478,8 @@ _IN_PLACE: dict[type, _InPlace] = {
     Raised: _bet_or_raised,
     Folded: _folded,
     Discarded: _discarded,
+    CardsToTurnUp: _to_turn_up,
+    CardTurnedUp: _turned_up,
     ShowdownStarted: _showdown_started,
     HandShown: _shown,
     HandMucked: _mucked,
@@ -476,6 +499,8 @@ _ev_bet = _copying(_bet_or_raised)
 _ev_raised = _copying(_bet_or_raised)
 _ev_folded = _copying(_folded)
 _ev_discarded = _copying(_discarded)
+_ev_to_turn_up = _copying(_to_turn_up)
+_ev_turned_up = _copying(_turned_up)
 _ev_showdown = _copying(_showdown_started)
 _ev_shown_in_hand = _copying(_shown)
 _ev_mucked = _copying(_mucked)
@@ -498,6 +523,8 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     Raised: _ev_raised,
     Folded: _ev_folded,
     Discarded: _ev_discarded,
+    CardsToTurnUp: _ev_to_turn_up,
+    CardTurnedUp: _ev_turned_up,
     ShowdownStarted: _ev_showdown,
     HandShown: _ev_shown,
     HandMucked: _ev_mucked,
@@ -614,14 +641,16 @@ def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
 
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
     forced = hand.forced
-    return max(1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind))
+    return max(
+        1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind or forced.invito)
+    )
 
 
 def fixed_unit(spec: GameSpec, state: CoreState, hand: CoreHand) -> int:
     """The fixed-limit bet of this street: the small bet (default: the big blind) or the big bet (default:
     twice the small bet) (G-LIMIT-1; :attr:`GameSpec.big_bet_hook` for stud's open pair, ST-1)."""
     forced = hand.forced
-    small = forced.small_bet or forced.big_blind or 1
+    small = forced.small_bet or forced.big_blind or forced.invito or 1
     if spec.big_bet_hook is not None:
         big_now = spec.big_bet_hook(state, hand)
     else:
@@ -774,6 +803,8 @@ def top_deal(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealB
 
 def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
     """The showdown value of ``seat``'s hand (higher wins; equal values split)."""
+    if spec.seat_value_hook is not None:
+        return spec.seat_value_hook(hand, seat)
     down, up, board = hand.down[seat], hand.up[seat], hand.board
     if spec.value_hook is not None:
         return spec.value_hook(down, up, board)
@@ -798,6 +829,8 @@ def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
 
 def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
     """The English name of ``seat``'s hand ("Pair of aces"…), ``""`` when it cannot be named."""
+    if spec.seat_label_hook is not None:
+        return spec.seat_label_hook(hand, seat)
     down, up, board = hand.down[seat], hand.up[seat], hand.board
     evaluator = standard_evaluator()
     try:
@@ -939,6 +972,14 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
             if waiting is not None:  # FD-1: each player in turn from the button's left draws
                 _turn(b, waiting)
                 return True
+        if spec.turn_up_hook is not None and spec.turn_up_hook(b.state, hand):
+            if not hand.turning_up:  # TL-DEAL-2: each player turns one hidden card up, then the betting
+                b.emit(CardsToTurnUp(hand.street))
+                return True
+            waiting = next((s for s in players if s not in hand.declared), None)
+            if waiting is not None:
+                _turn(b, waiting)
+                return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     seat = _next_better(b.state, hand, after)
     if seat is not None:
@@ -956,7 +997,8 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
             if s not in dict(b.hand.shown):
                 b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
         return True
-    if hand.street + 1 < len(b.spec.streets):
+    streets = len(spec.streets) if spec.streets_hook is None else spec.streets_hook(hand)
+    if hand.street + 1 < streets:
         b.emit(StreetStarted(hand.street + 1, b.spec.streets[hand.street + 1].draw))
         return True
     b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
@@ -986,14 +1028,20 @@ def _pots(
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
     """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
-    pot it contests, or no rival in one of its pots has shown."""
+    pot it contests (with :attr:`GameSpec.winners_hook`: it would be among the pot's winners), or no rival
+    in one of its pots has shown."""
     if not hand.shown:
         return True
+    hook = b.spec.winners_hook
+    state = b.state
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        if hook is not None:  # IT-RANK-4's cycle: "beats or ties" is being among the winners
+            return seat in hook(state, hand, (*rivals, seat))
+        return values[seat] >= max(values[s] for s in rivals)
+
     return payout.must_show(
-        _pots(hand, b.state, hand.folded | hand.mucked),
-        seat,
-        {s for s, _ in hand.shown},
-        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+        _pots(hand, b.state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
     )
 
 
@@ -1010,8 +1058,13 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
         return
     shown = {seat for seat, _ in hand.shown}
 
+    hook = b.spec.winners_hook
+    state = b.state
+
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
+        if hook is not None:
+            return hook(state, hand, tuple(contenders))
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
@@ -1061,6 +1114,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
         b.emit(HandMucked(seat))
     elif hand.drawing and seat not in hand.declared:
         b.emit(Discarded(seat, ()))  # stand pat
+    elif hand.turning_up and seat not in hand.declared:
+        b.emit(CardTurnedUp(seat, hand.down[seat][-1], True))  # TL-DEAL-2: the card dealt last
     elif bring_in_due(b.spec, hand):
         b.emit(
             ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
@@ -1097,6 +1152,8 @@ def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
 def _require_betting(b: _Builder, seat: int) -> CoreHand:
     hand = _require_turn(b, seat)
     if not hand.betting:
+        if hand.turning_up:
+            raise ActionNotAllowed("turn one of your face-down cards up first (rule TL-DEAL-2)")
         raise ActionNotAllowed("discard (or stand pat) first: this is the draw")
     return hand
 
@@ -1211,8 +1268,23 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         raise BadAmount("the forced bets must be a ForcedBets")
     if spec.blinds and forced.big_blind <= 0:
         raise BadAmount(f"{spec.name} needs a big blind")
+    options: tuple[tuple[str, str], ...] = ()
+    if spec.options_hook is not None:
+        options = spec.options_hook(state.config.options, c.options, len(dealt))
+    elif c.options:
+        raise ActionNotAllowed(f"{spec.name} has no options to choose")
     deck = tuple(c.deck)
-    if deck:
+    if spec.deck_hook is not None:
+        cards = spec.deck_hook(len(dealt))
+        if not deck:
+            deck = cards
+        elif (
+            len(deck) != len(cards)
+            or set(map(type, deck)) != {Card}  # compared in C, as _is_standard_deck does
+            or sorted(map(_CODE, deck)) != sorted(map(_CODE, cards))
+        ):
+            raise BadCards(f"the deck must hold every card of the {len(cards)}-card deck exactly once")
+    elif deck:
         if not _is_standard_deck(deck):
             raise BadCards("the deck must hold every card of the 52-card deck exactly once")
     else:
@@ -1236,6 +1308,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             at=c.at,
             commitment=c.commitment,
             shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",
+            options=options,
         )
     )
     b.emit(StreetStarted(0))
@@ -1455,6 +1528,20 @@ def _on_discard(b: _Builder, c: Discard) -> None:
     b.emit(Discarded(c.seat, cards))
 
 
+def _on_turn_up(b: _Builder, c: TurnUp) -> None:
+    """TL-DEAL-2: turn one of one's face-down cards up, in turn, when the game asks for it."""
+    hand = _require_turn(b, c.seat)
+    if not hand.turning_up or c.seat in hand.declared:
+        raise ActionNotAllowed("no card is to be turned up now (rule TL-DEAL-2)")
+    down = hand.down[c.seat]
+    if not isinstance(c.index, int) or isinstance(c.index, bool) or not 0 <= c.index < len(down):
+        raise BadCards(
+            f"choose one of your {len(down)} face-down cards: index 0 to {len(down) - 1}, not {c.index}"
+        )
+    _use_time(b, c.seat)
+    b.emit(CardTurnedUp(c.seat, down[c.index]))
+
+
 def _on_show(b: _Builder, c: ShowHand) -> None:
     hand = _require_turn(b, c.seat, showdown=True)
     b.emit(HandShown(c.seat, hand.down[c.seat], hand_label(b.spec, hand, c.seat)))
@@ -1525,6 +1612,7 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     CheckOrCall: _on_check_call,
     Fold: _on_fold,
     Discard: _on_discard,
+    TurnUp: _on_turn_up,
     ShowHand: _on_show,
     MuckHand: _on_muck,
     TimeoutExpired: _on_timeout,

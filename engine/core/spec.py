@@ -44,6 +44,20 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
 - :attr:`GameSpec.legal_hook` ``(state, hand, seat, actions) -> actions``: adjusts the legal actions the
   core computed (labels such as "Bring-in" / "Complete", extra options); what it lists must be what
   ``decide`` accepts (the conformance suite checks it).
+- :attr:`GameSpec.winners_hook` ``(state, hand, eligible seats of a pot) -> the winners among them``
+  (the contenders who showed; IT-RANK-4's cycle, which no single value orders); ``None``: the highest
+  value wins (equal values split).
+- Telesina (TL-*) adds, each ``None`` by default and changing nothing for the other games:
+  :attr:`GameSpec.options_hook` ``(table options, dealer's options or None, players dealt in) -> the
+  hand's options`` (checks them, raising an :class:`~engine.core.errors.IllegalAction` subclass; the
+  result is in :class:`~engine.core.model.HandStarted`); :attr:`GameSpec.deck_hook` ``(players dealt in)
+  -> the deck's cards`` (default the 52-card deck; IT-DECK-1); :attr:`GameSpec.streets_hook` ``(hand) ->
+  number of streets this hand plays`` (a prefix of ``streets``: the vele steps of the hand's layout);
+  :attr:`GameSpec.turn_up_hook` ``(state, hand) -> bool``: after this street's deal each player still in
+  turns one face-down card up (:class:`~engine.core.model.TurnUp`, TL-DEAL-2) before the betting round;
+  :attr:`GameSpec.seat_value_hook` / :attr:`GameSpec.seat_label_hook` ``(hand, seat)``: the showdown
+  value and English label of a seat's hand when they depend on the hand's options (the vele
+  combinations, TL-VELE-1), replacing ``value_hook`` and the built-in label.
 - Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
   discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
   pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
@@ -126,6 +140,15 @@ OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
 SupplyHook = Callable[[Any, Any, tuple[int, int, int, bool]], Any]
 DealHook = Callable[[Any, Any], "tuple[int, int, int, bool] | None"]
 LegalHook = Callable[[Any, Any, int, tuple[Any, ...]], tuple[Any, ...]]
+WinnersHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+OptionsHook = Callable[
+    [tuple[tuple[str, str], ...], "tuple[tuple[str, str], ...] | None", int], tuple[tuple[str, str], ...]
+]
+DeckHook = Callable[[int], tuple[Card, ...]]
+HandHook = Callable[[Any], int]
+TurnUpHook = Callable[[Any, Any], bool]
+SeatValueHook = Callable[[Any, int], int]
+SeatLabelHook = Callable[[Any, int], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +183,13 @@ class GameSpec:
     supply_hook: SupplyHook | None = None
     deal_hook: DealHook | None = None
     legal_hook: LegalHook | None = None
+    winners_hook: WinnersHook | None = None
+    options_hook: OptionsHook | None = None
+    deck_hook: DeckHook | None = None
+    streets_hook: HandHook | None = None
+    turn_up_hook: TurnUpHook | None = None
+    seat_value_hook: SeatValueHook | None = None
+    seat_label_hook: SeatLabelHook | None = None
 
     @property
     def limit(self) -> str:

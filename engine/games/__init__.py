@@ -11,4 +11,5 @@ from engine.games import (
     italian,  # noqa: F401  (NIT, PIT, FIT: poker all'italiana)
     omaha,  # noqa: F401  (NO, PO, FO: Omaha High)
     stud,  # noqa: F401  (N7S, P7S, F7S: Seven Card Stud)
+    telesina,  # noqa: F401  (NTL, PTL, FTL: Telesina)
 )
