@@ -649,7 +649,8 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     Stud's 3rd street (ST-1): while nobody has made a full bet, a bet or raise *completes* the bring-in to
     the minimum bet (the small bet), and a completion reopens the betting to the players who acted facing
     the bring-in only (they faced less than a full bet)."""
-    stack = _stack(state, seat)
+    occupant = state.seats[seat]
+    stack = 0 if occupant is None else occupant.stack
     bet = hand.round_bets[seat]
     all_in_to = bet + stack
     current = hand.current_bet
@@ -662,13 +663,12 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
             break
     else:
         return None
-    structure = spec.structure
     acted = hand.acted_at[seat]
+    bring_in_street = spec.streets[hand.street].opener is Opener.BRING_IN
     minimum_bet = _minimum_bet(spec, hand)
-    completing = hand.raises == 0 and spec.streets[hand.street].opener is Opener.BRING_IN
     # stud's completion: a full bet over a bring-in reopens the betting to who faced only the bring-in
-    reopened = acted < minimum_bet <= current and spec.streets[hand.street].opener is Opener.BRING_IN
-    if structure is Structure.FIXED_LIMIT:
+    reopened = bring_in_street and acted < minimum_bet <= current
+    if spec.structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
         if acted >= 0 and current - acted < unit and not reopened:
             return None
@@ -680,9 +680,9 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
-    if completing and current < minimum_bet:
+    if bring_in_street and hand.raises == 0 and current < minimum_bet:
         minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
-    if structure is Structure.NO_LIMIT:
+    if spec.structure is Structure.NO_LIMIT:
         maximum = all_in_to
     else:
         pot_after_call = _pot_total(hand) + current - bet
