@@ -403,8 +403,6 @@ _TOML_ARRAY_LINE = re.compile(rf"[ \t]*(?:(?P<item>{_TOML_SCALAR})[ \t]*(?P<comm
 _TOML_ARRAY_END = re.compile(rf"[ \t]*\][ \t]*{_COMMENT}")
 
 
-
-
 def _toml_scalar(text: str) -> Any:
     first = text[0]
     if first == "'" or first == '"':

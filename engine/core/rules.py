@@ -431,7 +431,9 @@ _InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 def _own(state: CoreState) -> CoreState:
     """A copy of ``state`` with a copy of its hand (to be changed in place)."""
-    return _state_with(state, hand=_hand_with(_hand(state)))
+    hand = state.hand
+    assert hand is not None
+    return _state_with(state, hand=_hand_with(hand))
 
 
 def _copying(in_place: _InPlace) -> Callable[[CoreState, Any], CoreState]:
@@ -614,7 +616,8 @@ def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
 
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
     forced = hand.forced
-    return max(1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind))
+    minimum = forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind)
+    return minimum if minimum > 1 else 1
 
 
 def fixed_unit(spec: GameSpec, state: CoreState, hand: CoreHand) -> int:
@@ -730,9 +733,14 @@ def _next_deal(spec: GameSpec, hand: CoreHand) -> tuple[int, int, int, bool] | N
         if spec_street.hole_down or spec_street.hole_up or spec_street.draw:
             need_down = plan.down[street]
             need_up = plan.up[street]
+            held_down, held_up = hand.down, hand.up
             for seat in in_hand(hand):
-                down = max(need_down - len(hand.down[seat]), 0)
-                up = max(need_up - len(hand.up[seat]), 0)
+                down = need_down - len(held_down[seat])  # (conditionals: max() was 46 calls a stud hand)
+                up = need_up - len(held_up[seat])
+                if down < 0:
+                    down = 0
+                if up < 0:
+                    up = 0
                 if down or up:
                     if due is None:
                         due = (seat, down, up)
@@ -883,7 +891,8 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
 
 
 def _turn(b: _Builder, seat: int) -> None:
-    hand = b.hand
+    hand = b.state.hand
+    assert hand is not None  # (not the ``hand`` property: one call less per turn)
     occupant = b.state.seats[seat]
     assert occupant is not None
     required = hand.round_bets[seat] < hand.current_bet
@@ -1084,7 +1093,9 @@ def _occupant(state: CoreState, seat: int) -> SeatState:
 
 
 def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
-    hand = b.hand
+    hand = b.state.hand
+    if hand is None:
+        raise NoHandInProgress("no hand in progress")  # as the ``hand`` property (one call less)
     if hand.to_act != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn")
     if hand.showdown != showdown:
@@ -1102,7 +1113,8 @@ def _require_betting(b: _Builder, seat: int) -> CoreHand:
 
 
 def _use_time(b: _Builder, seat: int) -> None:
-    hand = b.hand
+    hand = b.state.hand
+    assert hand is not None  # after _require_turn
     if hand.chips_required and b.at > hand.deadline:
         occupant = b.state.seats[seat]
         assert occupant is not None
