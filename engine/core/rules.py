@@ -1360,7 +1360,8 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         raise ActionNotAllowed("nothing is to be dealt now")
     while due is not None:
         seat, count, up, burn = due
-        hand = b.hand
+        hand = b.state.hand  # (not the property: it was checked above, and it is a call per deal)
+        assert hand is not None
         stock = hand.stock
         start = 1 if burn else 0
         if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
@@ -1373,7 +1374,7 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
             if spec.deal_hook is None and not spec.streets[hand.street].draw:  # the same for every player
                 players = in_hand(hand)
                 for other in players[players.index(seat) + 1 :]:
-                    stock = b.hand.stock
+                    stock = b.state.hand.stock  # type: ignore[union-attr]
                     if len(stock) < count + up:
                         raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
                     b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))
