@@ -452,7 +452,9 @@ _InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 def _own(state: CoreState) -> CoreState:
     """A copy of ``state`` with a copy of its hand (to be changed in place)."""
-    return _state_with(state, hand=_hand_with(_hand(state)))
+    hand = state.hand
+    assert hand is not None
+    return _state_with(state, hand=_hand_with(hand))
 
 
 def _copying(in_place: _InPlace) -> Callable[[CoreState, Any], CoreState]:
@@ -641,9 +643,8 @@ def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
 
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
     forced = hand.forced
-    return max(
-        1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind or forced.invito)
-    )
+    minimum = forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind or forced.invito)
+    return minimum if minimum > 1 else 1
 
 
 def fixed_unit(spec: GameSpec, state: CoreState, hand: CoreHand) -> int:
@@ -678,7 +679,8 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     Stud's 3rd street (ST-1): while nobody has made a full bet, a bet or raise *completes* the bring-in to
     the minimum bet (the small bet), and a completion reopens the betting to the players who acted facing
     the bring-in only (they faced less than a full bet)."""
-    stack = _stack(state, seat)
+    occupant = state.seats[seat]
+    stack = 0 if occupant is None else occupant.stack
     bet = hand.round_bets[seat]
     all_in_to = bet + stack
     current = hand.current_bet
@@ -691,13 +693,12 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
             break
     else:
         return None
-    structure = spec.structure
     acted = hand.acted_at[seat]
+    bring_in_street = spec.streets[hand.street].opener is Opener.BRING_IN
     minimum_bet = _minimum_bet(spec, hand)
-    completing = hand.raises == 0 and spec.streets[hand.street].opener is Opener.BRING_IN
     # stud's completion: a full bet over a bring-in reopens the betting to who faced only the bring-in
-    reopened = acted < minimum_bet <= current and spec.streets[hand.street].opener is Opener.BRING_IN
-    if structure is Structure.FIXED_LIMIT:
+    reopened = bring_in_street and acted < minimum_bet <= current
+    if spec.structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
         if acted >= 0 and current - acted < unit and not reopened:
             return None
@@ -709,9 +710,9 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
-    if completing and current < minimum_bet:
+    if bring_in_street and hand.raises == 0 and current < minimum_bet:
         minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
-    if structure is Structure.NO_LIMIT:
+    if spec.structure is Structure.NO_LIMIT:
         maximum = all_in_to
     else:
         pot_after_call = _pot_total(hand) + current - bet
@@ -759,9 +760,14 @@ def _next_deal(spec: GameSpec, hand: CoreHand) -> tuple[int, int, int, bool] | N
         if spec_street.hole_down or spec_street.hole_up or spec_street.draw:
             need_down = plan.down[street]
             need_up = plan.up[street]
+            held_down, held_up = hand.down, hand.up
             for seat in in_hand(hand):
-                down = max(need_down - len(hand.down[seat]), 0)
-                up = max(need_up - len(hand.up[seat]), 0)
+                down = need_down - len(held_down[seat])  # (conditionals: max() was 46 calls a stud hand)
+                up = need_up - len(held_up[seat])
+                if down < 0:
+                    down = 0
+                if up < 0:
+                    up = 0
                 if down or up:
                     if due is None:
                         due = (seat, down, up)
@@ -916,7 +922,8 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
 
 
 def _turn(b: _Builder, seat: int) -> None:
-    hand = b.hand
+    hand = b.state.hand
+    assert hand is not None  # (not the ``hand`` property: one call less per turn)
     occupant = b.state.seats[seat]
     assert occupant is not None
     required = hand.round_bets[seat] < hand.current_bet
@@ -1139,7 +1146,9 @@ def _occupant(state: CoreState, seat: int) -> SeatState:
 
 
 def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
-    hand = b.hand
+    hand = b.state.hand
+    if hand is None:
+        raise NoHandInProgress("no hand in progress")  # as the ``hand`` property (one call less)
     if hand.to_act != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn")
     if hand.showdown != showdown:
@@ -1159,7 +1168,8 @@ def _require_betting(b: _Builder, seat: int) -> CoreHand:
 
 
 def _use_time(b: _Builder, seat: int) -> None:
-    hand = b.hand
+    hand = b.state.hand
+    assert hand is not None  # after _require_turn
     if hand.chips_required and b.at > hand.deadline:
         occupant = b.state.seats[seat]
         assert occupant is not None
@@ -1421,7 +1431,8 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         raise ActionNotAllowed("nothing is to be dealt now")
     while due is not None:
         seat, count, up, burn = due
-        hand = b.hand
+        hand = b.state.hand  # (not the property: it was checked above, and it is a call per deal)
+        assert hand is not None
         stock = hand.stock
         start = 1 if burn else 0
         if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
@@ -1434,7 +1445,7 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
             if spec.deal_hook is None and not spec.streets[hand.street].draw:  # the same for every player
                 players = in_hand(hand)
                 for other in players[players.index(seat) + 1 :]:
-                    stock = b.hand.stock
+                    stock = b.state.hand.stock  # type: ignore[union-attr]
                     if len(stock) < count + up:
                         raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
                     b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))

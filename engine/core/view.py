@@ -39,7 +39,7 @@ from engine.core.model import (
     StockReshuffled,
     TurnUp,
 )
-from engine.core.rules import bet_range, bring_in_due, in_hand
+from engine.core.rules import bring_in_due, in_hand, standard_bet_range
 from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError, build_pots
@@ -156,7 +156,8 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         else:
             call = min(owed, stack)
             actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
-    bounds = bet_range(spec, state, hand, seat)
+    hook = spec.raise_hook  # bet_range's dispatch, one call less per decision
+    bounds = standard_bet_range(spec, state, hand, seat) if hook is None else hook(state, hand, seat)
     if bounds is not None:
         low, high = bounds
         kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")
