@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
-from engine.italian.model import (
+from engine.games.italian.model import (
     AdeguamentoDeclined,
     AdeguamentoPaid,
     BetPlaced,
@@ -401,8 +401,6 @@ _TOML_LINE = re.compile(
 )
 _TOML_ARRAY_LINE = re.compile(rf"[ \t]*(?:(?P<item>{_TOML_SCALAR})[ \t]*(?P<comma>,)?)?[ \t]*{_COMMENT}")
 _TOML_ARRAY_END = re.compile(rf"[ \t]*\][ \t]*{_COMMENT}")
-
-
 
 
 def _toml_scalar(text: str) -> Any:

@@ -6,8 +6,8 @@ turn, streets, the showdown, pot awards, eliminations) up to the next decision o
 dealer, folding each event through ``evolve`` as it goes: the state after ``apply`` is exactly the fold of
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
-**Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+**Dealing** is a command, as in a hand history (and as :mod:`engine.games.italian.rules` does it): after the
+start and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
 :class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
 a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
 (:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
@@ -45,6 +45,7 @@ from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
     BadCards,
+    IllegalAction,
     NoHandInProgress,
     NotEnoughPlayers,
     NothingToReveal,
@@ -111,6 +112,8 @@ from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
+    "TABLE_COMMANDS",
+    "TableBuilder",
     "apply",
     "bet_range",
     "bring_in_due",
@@ -877,7 +880,13 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
     if handler is None:
         raise ActionNotAllowed(f"unknown command {type(command).__name__}")
     builder = _Builder(spec, state, command.at)
-    handler(builder, command)
+    if spec.refusal_hook is None:
+        handler(builder, command)
+    else:
+        try:
+            handler(builder, command)
+        except IllegalAction as refusal:  # the game's own refusal (its language)
+            raise spec.refusal_hook(refusal) from None
     _advance(builder)
     return builder.state, tuple(builder.events)
 
@@ -986,14 +995,20 @@ def _pots(
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
     """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
-    pot it contests, or no rival in one of its pots has shown."""
+    pot it contests (:attr:`GameSpec.winners_hook`: it is among the winners), or no rival in one of its pots
+    has shown."""
     if not hand.shown:
         return True
+    hook = b.spec.winners_hook
+    state = b.state
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        if hook is not None:  # a ranking no single value orders (IT-RANK-4)
+            return seat in hook(state, hand, (*rivals, seat))
+        return values[seat] >= max(values[s] for s in rivals)
+
     return payout.must_show(
-        _pots(hand, b.state, hand.folded | hand.mucked),
-        seat,
-        {s for s, _ in hand.shown},
-        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+        _pots(hand, state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
     )
 
 
@@ -1009,9 +1024,13 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
             _turn(b, seat)
         return
     shown = {seat for seat, _ in hand.shown}
+    hook = b.spec.winners_hook
+    state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
+        if hook is not None:  # a ranking no single value orders (IT-RANK-4)
+            return hook(state, hand, tuple(contenders))
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
@@ -1074,12 +1093,22 @@ def _automatic_action(b: _Builder, seat: int) -> None:
 # --- command handlers ------------------------------------------------------------------------------------
 
 
-def _occupant(state: CoreState, seat: int) -> SeatState:
+class TableBuilder(Protocol):
+    """What the table commands' handlers (:data:`TABLE_COMMANDS`) need of a decider's builder: its state
+    (``seats``, ``hand``, ``hand_number``, ``commitment``, ``seed_revealed``: the core's :class:`CoreState`
+    or poker all'italiana's table state) and ``emit``, which appends an event and folds it into ``state``."""
+
+    state: Any
+
+    def emit(self, event: Any) -> None: ...
+
+
+def _occupant(state: Any, seat: int) -> SeatState:
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise SeatError(f"seat {seat} does not exist")
-    occupant = state.seats[seat]
+        raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
+    occupant: SeatState | None = state.seats[seat]
     if occupant is None:
-        raise SeatError(f"seat {seat} is empty")
+        raise SeatError(f"seat {seat} is empty", f"Il posto {seat} è vuoto.")
     return occupant
 
 
@@ -1111,24 +1140,26 @@ def _use_time(b: _Builder, seat: int) -> None:
             b.emit(TimeBankUsed(seat, used))
 
 
-def _on_seat(b: _Builder, c: SeatPlayer) -> None:
+def _on_seat(b: TableBuilder, c: SeatPlayer) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("cannot seat a player during a hand")
+        raise NoHandInProgress("cannot seat a player during a hand", "Non si può sedere durante una mano.")
     if not isinstance(c.seat, int) or not 0 <= c.seat < len(state.seats):
-        raise SeatError(f"seat {c.seat} does not exist")
+        raise SeatError(f"seat {c.seat} does not exist", f"Il posto {c.seat} non esiste.")
     if state.seats[c.seat] is not None:
-        raise SeatError(f"seat {c.seat} is taken")
+        raise SeatError(f"seat {c.seat} is taken", f"Il posto {c.seat} è occupato.")
     if not isinstance(c.stack, int) or c.stack <= 0 or not c.player:
-        raise BadAmount("a player needs a name and a positive stack")
+        raise BadAmount("a player needs a name and a positive stack", "Servono un nome e delle chips.")
     if any(o is not None and o.player == c.player for o in state.seats):
-        raise SeatError(f"{c.player} is already seated")
+        raise SeatError(f"{c.player} is already seated", f"{c.player} è già seduto.")
     b.emit(PlayerSeated(c.seat, c.player, c.stack))
 
 
-def _on_remove(b: _Builder, c: RemovePlayer) -> None:
+def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
     if b.state.hand is not None:
-        raise NoHandInProgress("cannot leave during a hand")
+        raise NoHandInProgress(
+            "cannot leave during a hand", "Non si può lasciare il tavolo durante una mano."
+        )
     occupant = _occupant(b.state, c.seat)
     b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
 
@@ -1482,35 +1513,60 @@ def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
     _automatic_action(b, c.seat)
 
 
-def _on_sit_out(b: _Builder, c: SitOut) -> None:
+def _on_sit_out(b: TableBuilder, c: SitOut) -> None:
     if _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("already sitting out")
+        raise ActionNotAllowed("already sitting out", "Sei già in sit-out.")
     b.emit(PlayerSatOut(c.seat))
 
 
-def _on_return(b: _Builder, c: ReturnToPlay) -> None:
+def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
     if not _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("not sitting out")
+        raise ActionNotAllowed("not sitting out", "Non sei in sit-out.")
     b.emit(PlayerReturned(c.seat))
 
 
-def _on_reveal(b: _Builder, c: RevealSeed) -> None:
+def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("the seed is revealed only after the hand has ended")
+        raise NoHandInProgress(
+            "the seed is revealed only after the hand has ended", "Il seme si rivela solo a mano finita."
+        )
     if not state.commitment:
-        raise NothingToReveal("the last hand has no seed commitment")
+        raise NothingToReveal(
+            "the last hand has no seed commitment", "L'ultima mano non ha un impegno sul seme."
+        )
     if state.seed_revealed:
-        raise NothingToReveal(f"the seed of hand {state.hand_number} was already revealed")
+        raise NothingToReveal(
+            f"the seed of hand {state.hand_number} was already revealed",
+            f"Il seme della mano {state.hand_number} è già stato rivelato.",
+        )
     if not _is_hex_digest(c.seed):
-        raise SeedMismatch("the seed must be 64 lowercase hex digits (32 bytes)")
+        raise SeedMismatch(
+            "the seed must be 64 lowercase hex digits (32 bytes)",
+            "Il seme deve essere di 64 cifre esadecimali minuscole.",
+        )
     digest = hashlib.sha256(bytes.fromhex(c.seed)).hexdigest()
     if digest != state.commitment:
         raise SeedMismatch(
             f"the seed does not match hand {state.hand_number}'s commitment: "
-            f"sha256(seed) = {digest}, committed {state.commitment}"
+            f"sha256(seed) = {digest}, committed {state.commitment}",
+            f"Il seme non corrisponde all'impegno della mano {state.hand_number}: "
+            f"sha256 {digest[:12]}…, atteso {state.commitment[:12]}….",
         )
     b.emit(SeedRevealed(state.hand_number, c.seed))
+
+
+TABLE_COMMANDS: dict[type, Callable[[TableBuilder, Any], None]] = {
+    SeatPlayer: _on_seat,
+    RemovePlayer: _on_remove,
+    SitOut: _on_sit_out,
+    ReturnToPlay: _on_return,
+    RevealSeed: _on_reveal,
+}
+"""The handlers of the table commands every seated game shares (seating and removal between hands,
+sit-out and return, the seed reveal, T-SITOUT-1): each validates against ``b.state``, raising a core
+refusal with its English and Italian messages (a game's :attr:`GameSpec.refusal_hook` converts it), and
+emits the event. Poker all'italiana's decider uses them as they are."""
 
 
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {

@@ -7,7 +7,7 @@ Each module of this package registers its games; the ``engine`` package imports 
 from engine.games import (
     draw,  # noqa: F401  (N5D, P5D, F5D: Five Card Draw)
     holdem,  # noqa: F401  (NT, PT, FT: Texas Hold'em)
-    italian,  # noqa: F401  (NIT, PIT, FIT: poker all'italiana)
     omaha,  # noqa: F401  (NO, PO, FO: Omaha High)
     stud,  # noqa: F401  (N7S, P7S, F7S: Seven Card Stud)
 )
+from engine.games.italian import game  # noqa: F401  (NIT, PIT, FIT: poker all'italiana)
