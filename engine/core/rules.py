@@ -29,6 +29,13 @@ contests, or that has no rival shown in one, is shown automatically; the others 
 the time-out mucks). Pots are built by :mod:`engine.core.payout` (uncalled bet returned, G-SHOW-2;
 side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
 winner left of the button (G-POT-2).
+
+**Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
+(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`) and the
+time-outs (:func:`time_out`) take any builder with ``state``, ``at``, ``hand`` and ``emit``
+(:class:`TurnBuilder`); their refusals carry an English and an Italian message (the game's
+:attr:`GameSpec.refusal_hook` converts them).
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
@@ -114,6 +121,8 @@ from engine.evaluation.standard import standard_evaluator
 __all__ = [
     "TABLE_COMMANDS",
     "TableBuilder",
+    "TurnBuilder",
+    "advance",
     "apply",
     "bet_range",
     "bring_in_due",
@@ -130,7 +139,10 @@ __all__ = [
     "positions",
     "replay",
     "standard_bet_range",
+    "start_turn",
+    "time_out",
     "top_deal",
+    "use_time",
 ]
 
 _hand_with = replacer(CoreHand)
@@ -893,24 +905,37 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
 
 def _turn(b: _Builder, seat: int) -> None:
     hand = b.hand
+    start_turn(b, seat, hand.round_bets[seat] < hand.current_bet)
+
+
+def start_turn(b: TurnBuilder, seat: int, chips_required: bool) -> None:
+    """``seat`` is to act (IT-TIME-1, the action time): :class:`TurnStarted` with the deadline ``b.at`` +
+    the table's action time and the seat's time bank (usable when ``chips_required``: facing a bet)."""
     occupant = b.state.seats[seat]
     assert occupant is not None
-    required = hand.round_bets[seat] < hand.current_bet
-    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, required))
+    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, chips_required))
 
 
-def _advance(b: _Builder) -> None:
-    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+def advance(b: _B, step: Callable[[_B, Any], bool], automatic: Callable[[_B, int], None]) -> None:
+    """The decider's loop after a command: emit automatic events until a player or the dealer must
+    decide, or the hand is over. A seat to act that sits out acts at once (``automatic(b, seat)``: the
+    game's default action, T-SITOUT-1, IT-SIT-1); with nobody to act ``step(b, hand)`` emits the next
+    automatic event(s) (a turn, a street, the showdown, the awards), ``False`` when the dealer must deal."""
     while b.state.hand is not None:
         hand = b.state.hand
         if hand.to_act is not None:
             occupant = b.state.seats[hand.to_act]
             if occupant is not None and occupant.sitting_out:
-                _automatic_action(b, hand.to_act)
+                automatic(b, hand.to_act)
                 continue
             return
-        if not _step(b, hand):
+        if not step(b, hand):
             return
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+    advance(b, _step, _automatic_action)
 
 
 def _anchor(b: _Builder, hand: CoreHand) -> int:
@@ -1103,6 +1128,20 @@ class TableBuilder(Protocol):
     def emit(self, event: Any) -> None: ...
 
 
+class TurnBuilder(TableBuilder, Protocol):
+    """A builder during a hand (:func:`start_turn`, :func:`use_time`, :func:`time_out`, :func:`advance`):
+    also ``at`` (the command's time, ms) and ``hand`` (the hand in progress, raising the game's
+    ``NoHandInProgress`` when there is none)."""
+
+    at: int
+
+    @property
+    def hand(self) -> Any: ...
+
+
+_B = TypeVar("_B", bound=TurnBuilder)
+
+
 def _occupant(state: Any, seat: int) -> SeatState:
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
         raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
@@ -1131,12 +1170,19 @@ def _require_betting(b: _Builder, seat: int) -> CoreHand:
 
 
 def _use_time(b: _Builder, seat: int) -> None:
+    use_time(b, seat)
+
+
+def use_time(b: TurnBuilder, seat: int, record_none: bool = False) -> None:
+    """An action after the deadline, facing a bet (``chips_required``), uses ``seat``'s time bank for the
+    time over (:class:`TimeBankUsed`; at most the bank). ``record_none``: record the use even when the bank
+    is empty (0 ms; poker all'italiana's records, kept as they were)."""
     hand = b.hand
     if hand.chips_required and b.at > hand.deadline:
         occupant = b.state.seats[seat]
         assert occupant is not None
         used = min(occupant.time_bank, b.at - hand.deadline)
-        if used:
+        if used or record_none:
             b.emit(TimeBankUsed(seat, used))
 
 
@@ -1497,20 +1543,30 @@ def _on_muck(b: _Builder, c: MuckHand) -> None:
 
 
 def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    time_out(b, c, not b.hand.showdown, _automatic_action)
+
+
+def time_out(b: _B, c: TimeoutExpired, sits_out: bool, automatic: Callable[[_B, int], None]) -> None:
+    """The action time of ``c.seat`` ran out (IT-TIME-1, T-SITOUT-1): refused before the deadline (+ the
+    time bank when facing a bet: :class:`TimeoutTooEarly`) or when the seat is not to act
+    (:class:`NotYourTurn`); else :class:`PlayerTimedOut`, the bank used up, :class:`PlayerSatOut` when
+    ``sits_out`` (the game's choice: a betting or draw turn, not the showdown) and the seat's default
+    action ``automatic(b, seat)`` (check or fold, stand pat, muck...)."""
     hand = b.hand
     if hand.to_act != c.seat:
-        raise NotYourTurn(f"seat {c.seat} is not to act")
+        raise NotYourTurn(f"seat {c.seat} is not to act", "Non è il turno di questo giocatore.")
     occupant = b.state.seats[c.seat]
     assert occupant is not None
     limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
     if c.at < limit:
-        raise TimeoutTooEarly("the action time has not run out yet")
+        raise TimeoutTooEarly("the action time has not run out yet", "Il tempo non è ancora scaduto.")
+    chips_required = hand.chips_required
     b.emit(PlayerTimedOut(c.seat))
-    if hand.chips_required and occupant.time_bank:
+    if chips_required and occupant.time_bank:
         b.emit(TimeBankUsed(c.seat, occupant.time_bank))
-    if not hand.showdown and not occupant.sitting_out:
+    if sits_out and not occupant.sitting_out:
         b.emit(PlayerSatOut(c.seat))
-    _automatic_action(b, c.seat)
+    automatic(b, c.seat)
 
 
 def _on_sit_out(b: TableBuilder, c: SitOut) -> None:

@@ -44,7 +44,6 @@ from engine.games.italian.errors import (
     ParolNotAllowed,
     SeatError,
     SeedMismatch,
-    TimeoutTooEarly,
     from_core,
 )
 from engine.games.italian.model import (
@@ -84,7 +83,6 @@ from engine.games.italian.model import (
     PlayerReturned,
     PlayerSatOut,
     PlayerSeated,
-    PlayerTimedOut,
     PotAwarded,
     Raised,
     SayParol,
@@ -758,25 +756,13 @@ def _label(hand: HandState, seat: int) -> str:
 # --- the automatic part ------------------------------------------------------------------------------------
 
 
-def _turn(b: _Builder, seat: int, chips_required: bool) -> None:
-    occupant = b.state.seats[seat]
-    assert occupant is not None
-    deadline = b.at + b.state.config.action_time_ms
-    b.emit(TurnStarted(seat, deadline, occupant.time_bank, chips_required))
+_turn = core_rules.start_turn
 
 
 def _advance(b: _Builder) -> None:
-    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
-    while b.state.hand is not None:
-        hand = b.state.hand
-        if hand.to_act is not None:
-            occupant = b.state.seats[hand.to_act]
-            if occupant is not None and occupant.sitting_out:
-                _automatic_action(b, hand.to_act)
-                continue
-            return
-        if not _step(b, hand):
-            return
+    """Emit automatic events until a player or the dealer must decide, or the hand is over (the core's
+    loop, :func:`engine.core.rules.advance`, with the Italian steps and default actions)."""
+    core_rules.advance(b, _step, _automatic_action)
 
 
 def _step(b: _Builder, hand: HandState) -> bool:
@@ -1039,11 +1025,7 @@ def _require_turn(b: _Builder, seat: int, *phases: Phase) -> HandState:
 
 
 def _use_time(b: _Builder, seat: int) -> None:
-    hand = b.hand
-    if hand.chips_required and b.at > hand.deadline:
-        occupant = b.state.seats[seat]
-        assert occupant is not None
-        b.emit(TimeBankUsed(seat, min(occupant.time_bank, b.at - hand.deadline)))
+    core_rules.use_time(b, seat, record_none=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1362,20 +1344,9 @@ def _on_muck(b: _Builder, c: MuckHand) -> None:
 
 
 def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
-    hand = b.hand
-    if hand.to_act != c.seat:
-        raise NotYourTurn("Non è il turno di questo giocatore.", f"seat {c.seat} is not to act")
-    occupant = b.state.seats[c.seat]
-    assert occupant is not None
-    limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
-    if c.at < limit:
-        raise TimeoutTooEarly("Il tempo non è ancora scaduto.", "the action time has not run out yet")
-    b.emit(PlayerTimedOut(c.seat))
-    if hand.chips_required and occupant.time_bank:
-        b.emit(TimeBankUsed(c.seat, occupant.time_bank))
-    if hand.phase in (Phase.OPENING, Phase.FINAL) and not occupant.sitting_out:
-        b.emit(PlayerSatOut(c.seat))
-    _automatic_action(b, c.seat)
+    """IT-TIME-1 / IT-SIT-1 (the core's :func:`engine.core.rules.time_out`): a time-out in a betting round
+    sits the player out; the default action is :func:`_automatic_action`'s."""
+    core_rules.time_out(b, c, b.hand.phase in (Phase.OPENING, Phase.FINAL), _automatic_action)
 
 
 _HEX = frozenset("0123456789abcdef")
