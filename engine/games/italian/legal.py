@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card
+from engine.games.italian.hooks import _in_hand, _stack, bet_range
 from engine.games.italian.model import (
     BetOrRaise,
     CheckOrCall,
@@ -26,7 +27,7 @@ from engine.games.italian.model import (
     ShowHand,
     TableState,
 )
-from engine.games.italian.rules import _blind_offer, _in_hand, _stack, bet_range, may_bet_for_opening
+from engine.games.italian.rules import _blind_offer, may_bet_for_opening
 
 __all__ = ["ActionKind", "LegalAction", "legal_actions"]
 

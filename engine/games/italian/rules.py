@@ -46,6 +46,14 @@ from engine.games.italian.errors import (
     SeedMismatch,
     from_core,
 )
+from engine.games.italian.hooks import (
+    _can_act,
+    _in_hand,
+    _pot_total,
+    _stack,
+    bet_range,
+    reopens,
+)
 from engine.games.italian.model import (
     AdeguamentoDeclined,
     AdeguamentoPaid,
@@ -72,7 +80,6 @@ from engine.games.italian.model import (
     HandShown,
     HandStarted,
     HandState,
-    Limit,
     MuckHand,
     ParolSaid,
     Partecipate,
@@ -606,27 +613,9 @@ def _occupant(state: TableState, seat: int) -> SeatState:
     return occupant
 
 
-def _stack(state: TableState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
 def _clockwise(n: int, after: int) -> list[int]:
     """All seats in clockwise order starting just after ``after``."""
     return [(after + i) % n for i in range(1, n + 1)]
-
-
-def _in_hand(hand: HandState) -> list[int]:
-    """Seats still contesting the hand, in order from the left of the button."""
-    return [seat for seat in hand.dealt if seat not in hand.folded]
-
-
-def _can_act(state: TableState, hand: HandState) -> list[int]:
-    return [seat for seat in _in_hand(hand) if _stack(state, seat) > 0]
-
-
-def _pot_total(hand: HandState) -> int:
-    return hand.carried + sum(hand.contributed)
 
 
 def _deck_in_play(hand: HandState) -> Deck:
@@ -649,54 +638,6 @@ def _next_better(state: TableState, hand: HandState) -> int | None:
     if pending_blind_answer and blind_last in can_act and len(can_act) > 1:
         return blind_last
     return None
-
-
-def _fixed_unit(hand: HandState) -> int:
-    """The level's invito: the fixed-limit unit and the final round's minimum bet (IT-LIMIT-3)."""
-    return max(1, hand.invito or hand.min_bet)
-
-
-def _first_bet_minimum(hand: HandState) -> int:
-    """Minimum first bet of a round: the hand's ``min_bet`` when opening (IT-OPEN-4), else the invito."""
-    return max(1, hand.min_bet) if hand.phase is Phase.OPENING else _fixed_unit(hand)
-
-
-def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] | None:
-    """``(minimum, maximum)`` total round bet ``seat`` may bet or raise to now, or ``None`` if it may not.
-
-    Rules IT-RAISE-1 (any amount above the last bet; a raise of less than double does not reopen),
-    IT-LIMIT-1..3 (NL whole stack, PL current bet + everything in the middle, FL the invito with one bet
-    and three raises), IT-OPEN-4 (minimum opening bet), IT-BUIO-2 (after a blind opening only the last
-    blind bettor may raise until he has answered). A player short of the minimum may go all-in (*resto*).
-    """
-    stack = _stack(state, seat)
-    all_in_to = hand.round_bets[seat] + stack
-    current = hand.current_bet
-    if stack <= 0 or all_in_to <= current:
-        return None
-    if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
-        if seat != hand.blind_bettors[-1]:
-            return None
-    elif current > 0 and seat in hand.full_acted:
-        return None
-    if len([s for s in _can_act(state, hand) if s != seat]) == 0:
-        return None  # nobody left who could answer a bet
-    limit = state.config.limit
-    if limit is Limit.FIXED_LIMIT:
-        if hand.raises >= 4:
-            return None
-        if current == 0:
-            target = _first_bet_minimum(hand) if hand.phase is Phase.OPENING else _fixed_unit(hand)
-        else:
-            target = current + _fixed_unit(hand)
-        target = min(target, all_in_to)
-        return target, target
-    minimum = _first_bet_minimum(hand) if current == 0 else current + 1
-    maximum = all_in_to if limit is Limit.NO_LIMIT else min(all_in_to, current + _pot_total(hand))
-    minimum = min(minimum, all_in_to)
-    if maximum < minimum:
-        maximum = minimum
-    return minimum, maximum
 
 
 def may_bet_for_opening(hand: HandState, seat: int) -> bool:
@@ -1232,7 +1173,9 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         b.emit(BlindBetPlaced(c.seat, c.to, len(hand.blind_bettors) + 1))
         return
     hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
-    bounds = bet_range(b.state, hand, c.seat)
+    raise_hook = spec_for(b.state.config.limit).raise_hook
+    assert raise_hook is not None
+    bounds = raise_hook(b.state, hand, c.seat)  # IT-RAISE-1, IT-LIMIT-1..3, IT-OPEN-4, IT-BUIO-2
     if bounds is None:
         if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
             raise ActionNotAllowed(
@@ -1258,8 +1201,7 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     if hand.current_bet == 0:
         b.emit(BetPlaced(c.seat, c.to, all_in))
     else:
-        reopens = state.config.limit is Limit.FIXED_LIMIT or c.to >= 2 * hand.current_bet
-        b.emit(Raised(c.seat, c.to, all_in, reopens))
+        b.emit(Raised(c.seat, c.to, all_in, reopens(state, hand, c.to)))
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:

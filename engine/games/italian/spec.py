@@ -6,19 +6,23 @@ draw of up to four cards (IT-CAMBIO-1..3) — and the final betting round (IT-BE
 structure is the table's limit (IT-LIMIT-1..3); the only forced bet is the invito (IT-ANTE-1); 2–9 seats
 (IT-DECK-1).
 
-Hooks used by the decider today (:mod:`engine.games.italian.rules`):
+Hooks used by the decider today (:mod:`engine.games.italian.rules`), in :mod:`engine.games.italian.hooks`:
 
-- :func:`pot_winners` is the spec's ``winners_hook`` (IT-RANK-4): the winners of a pot among the shown hands
-  contesting it. The minimal straight flush of spades beats the royal flush of hearts and nothing else, a
-  cycle no single value orders, so it is not a ``value_hook``. The decider asks it for every pot's winners
-  and for whether a hand must be shown (IT-SHOW-1).
+- :func:`~engine.games.italian.hooks.bet_range` is the spec's ``raise_hook`` (IT-RAISE-1: any amount above
+  the bet; IT-LIMIT-1..3; IT-OPEN-4's minimum opening bet; IT-BUIO-2: after a blind opening only the last
+  blind bettor may raise until he has answered); :func:`~engine.games.italian.hooks.reopens` says whether a
+  raise reopens the betting (a raise short of double does not, IT-RAISE-1; every FL raise does).
+- :func:`~engine.games.italian.hooks.pot_winners` is the spec's ``winners_hook`` (IT-RANK-4): the winners
+  of a pot among the shown hands contesting it. The minimal straight flush of spades beats the royal flush
+  of hearts and nothing else, a cycle no single value orders, so it is not a ``value_hook``. The decider
+  asks it for every pot's winners and for whether a hand must be shown (IT-SHOW-1).
 - ``refusal_hook`` (:func:`engine.games.italian.errors.from_core`): the core's refusals as the Italian classes
   of the same names, Italian first. The table commands are the core's handlers
   (:data:`engine.core.rules.TABLE_COMMANDS`: seating, removal, sit-out, return, the seed reveal), their
   refusals converted by this hook.
 
 The rest of the Italian rules (the pre-deal street, the opener by requirement with the pot carried when
-nobody opens, parol and adeguamento, the Italian raise rule) are still played by
+nobody opens, parol and adeguamento, the turn order of a betting round) are still played by
 :mod:`engine.games.italian.rules`, not by :mod:`engine.core.rules`: see ``docs/architecture.md``, "Poker
 all'italiana onto the core".
 """
@@ -26,30 +30,14 @@ all'italiana onto the core".
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
 
-from engine.cards import Rank
 from engine.core.game import GameFamily
 from engine.core.spec import GameSpec, Street, Structure
-from engine.evaluation import italian_evaluator, italian_pot_winners
 from engine.games.italian.errors import from_core
+from engine.games.italian.hooks import bet_range, pot_winners
 from engine.games.italian.model import Limit
 
-__all__ = ["SPECS", "STREETS", "pot_winners", "spec_for"]
-
-
-def pot_winners(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...]:
-    """``winners_hook`` of poker all'italiana (IT-RANK-1..4): the seats among ``seats`` (the shown hands
-    contesting one pot, each of five cards) whose hands win it, in the order given.
-
-    ``state``: the table (its ``config.minimal_beats_royal``, IT-RANK-4's option); ``hand``: the hand in
-    progress (``cards`` per seat, ``lowest_rank`` of the deck in play). Normally one winner (Italian keys are
-    injective); the spade minimal straight flush wins against the heart royal (IT-RANK-4). Raises
-    :class:`engine.evaluation.InvalidHand` when ``seats`` is empty.
-    """
-    evaluator = italian_evaluator(Rank(hand.lowest_rank))
-    values = [evaluator.comparable(hand.cards[seat]) for seat in seats]
-    return tuple(seats[i] for i in italian_pot_winners(values, state.config.minimal_beats_royal))
+__all__ = ["SPECS", "STREETS", "bet_range", "pot_winners", "spec_for"]
 
 
 STREETS: tuple[Street, ...] = (
@@ -85,6 +73,7 @@ def _spec(limit: Limit) -> GameSpec:
         min_seats=2,
         max_seats=9,  # IT-DECK-1
         draw_limit=4,  # IT-CAMBIO-1
+        raise_hook=bet_range,
         winners_hook=pot_winners,
         refusal_hook=from_core,
     )

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from engine.cards import Card
 from engine.core.view import ARRIVALS, DEPARTURES, DiscardedHidden, LogEntry, PotView, pot_views, redacted_log
+from engine.games.italian.hooks import _in_hand, _stack
 from engine.games.italian.legal import LegalAction, legal_actions
 from engine.games.italian.model import (
     CardsDealt,
@@ -33,7 +34,6 @@ from engine.games.italian.model import (
     Phase,
     TableState,
 )
-from engine.games.italian.rules import _in_hand, _stack
 from engine.occupancy import Seating
 
 __all__ = [
