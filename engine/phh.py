@@ -585,12 +585,18 @@ def _history_lines(history: HandHistory) -> list[str]:
 
 def format_history(histories: Sequence[HandHistory], phhs: bool = False) -> str:
     """TOML text: one hand as a ``.phh``, several (or any number with ``phhs``) as a ``.phhs`` (tables
-    ``[1]``, ``[2]``, …)."""
+    ``[1]``, ``[2]``, …). A history with its own ``phh_lines()`` (poker cinese's,
+    :class:`engine.cinese.history.CineseHistory`) writes its own keys."""
+
+    def lines(history: Any) -> list[str]:
+        own = getattr(history, "phh_lines", None)
+        return list(own()) if own is not None else _history_lines(history)
+
     if len(histories) == 1 and not phhs:
-        return "\n".join(_history_lines(histories[0])) + "\n"
+        return "\n".join(lines(histories[0])) + "\n"
     parts = []
     for number, history in enumerate(histories, 1):
-        parts.append(f"[{number}]\n" + "\n".join(_history_lines(history)) + "\n")
+        parts.append(f"[{number}]\n" + "\n".join(lines(history)) + "\n")
     return "\n".join(parts)
 
 

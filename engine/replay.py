@@ -21,6 +21,10 @@ PHH leaves some steps implicit, and the replay supplies them: a deal while a bli
 the player said *dai carte*; a ``sm`` with the cards of a hand the rules already showed (IT-SHOW-1) is
 taken as that show.
 
+Poker cinese files (``variant = "CN"``, issue 20) are replayed by :mod:`engine.cinese.history`: each game's
+arrangements are checked legal (CN-2, CN-3), the rows' tokens won as written (CN-4), and the games of a match
+carry the tokens left and the points over (CN-5).
+
 Exit status: 0 all files replay, 1 any difference, 2 a malformed file.
 """
 
@@ -30,8 +34,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from engine.cards import Card, Rank, format_cards
+from engine.cinese import history as cinese_history
 from engine.core.history import UnsupportedHistory, replay_hand
 from engine.games.italian.errors import IllegalAction
 from engine.games.italian.model import (
@@ -274,6 +280,8 @@ def _replay_hand(
 def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
     """Replay the hands of a file: consecutive hands of one table, except that a hand with a ``table`` field
     is set up from its own fields (see the module's docstring). The first :class:`Difference`, or ``None``."""
+    if histories and all(isinstance(h, cinese_history.CineseHistory) for h in histories):
+        return cinese_history.replay_histories(histories)  # type: ignore[arg-type]  # poker cinese games
     state: TableState | None = None
     for number, history in enumerate(histories, 1):
         if history.standard:  # a standard PHH hand: complete in itself, replayed by its core game
@@ -304,7 +312,15 @@ def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
 
 
 def replay_file(path: str) -> Difference | None:
-    """Replay one ``.phh``/``.phhs`` file. Raises :class:`MalformedHistory`."""
+    """Replay one ``.phh``/``.phhs`` file (poker cinese's, ``variant = "CN"``, by
+    :mod:`engine.cinese.history`: arrangements legal, tokens won as written, a match's tokens and points
+    carried from game to game). Raises :class:`MalformedHistory`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text and cinese_history.is_cinese(text):
+        return cinese_history.replay_histories(cinese_history.loads(text, path))
     return replay_histories(load_histories(path))
 
 

@@ -2,6 +2,10 @@
 
 - ``GET /api/tables/`` — the tables.
 - ``GET /api/tables/{id}/`` — the table as the caller may see it (own cards only).
+- ``GET /api/preferences/`` — the caller's automatic options (IT-AUTO-1, :mod:`tables.preferences`) and
+  their stream's version; ``POST /api/preferences/`` — ``{field: value, …, expected_version?}`` changes the
+  fields given (players only) → 200 with the preferences after it; a bad field or value is 400 with a
+  message, a stale ``expected_version`` 409; nothing is appended then.
 - ``POST /api/tables/{id}/act/`` — ``{command_id, expected_version, action, amount, cards}`` → 200 with the
   new state. ``command_id`` (a UUID, ``8-4-4-4-12`` hex) and ``expected_version`` (the stream version the
   client acted on) are **required**: a repeated ``command_id`` returns the first response, a stale version
@@ -44,7 +48,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from engine.cards import Card
 from engine.codec import to_data
 from engine.tournament.sitgo import TournamentError
-from tables import access, limits, service
+from tables import access, limits, preferences, service
 from tables.games import refusals
 from tables.models import Table
 from tables.service import Loaded, TableError
@@ -56,6 +60,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     :data:`tables.limits.MAX_BODY_BYTES`."""
     if isinstance(exc, TableError):
         return Response({"detail": str(exc)}, status=exc.status)
+    if isinstance(exc, preferences.PreferencesRefused):
+        return Response({"detail": str(exc), "english": exc.english}, status=exc.status)
     if isinstance(exc, (*refusals(), TournamentError)):
         english = getattr(exc, "english", str(exc))
         return Response({"detail": str(exc), "english": english}, status=status.HTTP_400_BAD_REQUEST)
@@ -405,3 +411,120 @@ def perform(table_id: int, username: str, data: dict[str, Any], respond: bool = 
         command_id=data["command_id"],
         respond=(lambda loaded: state_for(loaded, username)) if respond else None,
     )
+
+
+# --- the players' automatic options (IT-AUTO-1) -------------------------------------------------------------
+
+
+class Player(permissions.BasePermission):
+    message = "Solo i giocatori hanno preferenze di gioco."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return access.may_play(request.user)
+
+
+class StrictBoolean(serializers.BooleanField):
+    """``true`` or ``false`` as JSON, nothing else (DRF would read ``"yes"`` or ``1``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("serve true o false.")
+        return data
+
+
+class PreferencesBody(JSONBody):
+    """A change of the caller's preferences: any of the fields (none: nothing changes), ``expected_version``
+    optional (the stream version read; 409 when it moved on). Unknown fields are refused."""
+
+    expected_version = integer(
+        0, limits.MAX_VERSION, required=False, help_text="the preferences' version you read (optional)"
+    )
+    vele = Choice(
+        choices=preferences.VELE,
+        required=False,
+        allow_null=True,
+        help_text="preferred vele layout (TL-VELE-1); null: no preference",
+    )
+    vele_always = StrictBoolean(required=False, help_text="always use it when dealing a giro pazzo")
+    distribution = Choice(
+        choices=preferences.DISTRIBUTIONS,
+        required=False,
+        allow_null=True,
+        help_text="preferred distribuzione carta coperta (TL-DEAL-2); null: no preference",
+    )
+    distribution_always = StrictBoolean(required=False, help_text="always use it when dealing")
+    showdown = Choice(choices=preferences.SHOWDOWN, required=False, help_text="at the showdown's choice")
+    blind = Choice(choices=preferences.BLIND, required=False, help_text="when a blind opening is offered")
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    {limits.quote(unknown[0]): [f"campo sconosciuto: uno di {', '.join(self.fields)}."]}
+                )
+        return super().to_internal_value(data)
+
+
+class PreferencesSchema(BodyRequired):
+    """The schema says what the view does: a field the body does not list is refused
+    (``additionalProperties: false``)."""
+
+    def _map_serializer(self, serializer: Any, direction: str, bypass_extensions: bool = False) -> Any:
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if isinstance(serializer, PreferencesBody):
+            schema["additionalProperties"] = False
+        return schema
+
+
+PREFERENCES = inline_serializer(
+    "Preferences",
+    {
+        "version": serializers.IntegerField(help_text="the player stream's version (0: never set)"),
+        "vele": serializers.ChoiceField(choices=preferences.VELE, allow_null=True),
+        "vele_always": serializers.BooleanField(),
+        "distribution": serializers.ChoiceField(choices=preferences.DISTRIBUTIONS, allow_null=True),
+        "distribution_always": serializers.BooleanField(),
+        "showdown": serializers.ChoiceField(choices=preferences.SHOWDOWN),
+        "blind": serializers.ChoiceField(choices=preferences.BLIND),
+    },
+)
+
+
+def preferences_body(folded: preferences.Folded) -> dict[str, Any]:
+    return {"version": folded.version, **folded.preferences.as_dict()}
+
+
+class PreferencesView(APIView):
+    """The caller's automatic options (IT-AUTO-1): read and change them."""
+
+    permission_classes = [permissions.IsAuthenticated, Player]
+    schema = PreferencesSchema()
+
+    @extend_schema(responses={200: PREFERENCES, **errors(403, s403="not logged in, or not a player")})
+    def get(self, request: Request) -> Response:
+        return Response(preferences_body(preferences.of_user(request.user.pk)))
+
+    @extend_schema(
+        request=PreferencesBody,
+        responses={
+            200: PREFERENCES,
+            **errors(
+                400,
+                403,
+                409,
+                413,
+                415,
+                s400="malformed body, an unknown field or value, an *_always without its preference",
+                s403="not logged in, or not a player",
+                s409="stale expected_version: reload and retry",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(PreferencesBody(data=request.data))
+        expected = data.pop("expected_version", None)
+        folded, _ = service.change_preferences(
+            request.user.pk, request.user.get_username(), data, expected_version=expected
+        )
+        return Response(preferences_body(folded))

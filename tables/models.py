@@ -74,3 +74,26 @@ class HandSeed(models.Model):
 
     def __str__(self) -> str:
         return f"seed of table {self.table_id} hand {self.hand_number}"
+
+
+class PlayerPreferences(models.Model):
+    """A player's automatic options (IT-AUTO-1), the read model of the stream ``player-<user id>``
+    (:mod:`tables.preferences`). Disposable: ``rebuild_projections player-preferences`` rebuilds it.
+
+    ``user_id``: the account's id (a plain column, like :class:`HandSeed`'s table); ``player``: the user
+    name tables seat, as last recorded; ``version``: the stream's version. ``vele`` / ``distribution``:
+    a choice or ``null`` (no preference); ``showdown``: ``ask`` / ``hide`` / ``show``; ``blind``: ``ask`` /
+    ``yes`` / ``no``."""
+
+    user_id = models.BigIntegerField(primary_key=True)
+    player = models.CharField(max_length=150, db_index=True)
+    version = models.IntegerField(default=0)
+    vele = models.CharField(max_length=20, null=True, blank=True)
+    vele_always = models.BooleanField(default=False)
+    distribution = models.CharField(max_length=20, null=True, blank=True)
+    distribution_always = models.BooleanField(default=False)
+    showdown = models.CharField(max_length=10, default="ask")
+    blind = models.CharField(max_length=10, default="ask")
+
+    def __str__(self) -> str:
+        return f"preferences of {self.player}"

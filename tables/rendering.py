@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game
 from eventstore.store import RecordedEvent, read_stream
-from tables import service
+from tables import preferences, service
 from tables.service import Loaded
 
 
@@ -740,9 +740,12 @@ def log_lines(
         for version in local.va_bene | hand_acts(loaded, events).va_bene:
             if texts.get(version):
                 texts[version] = str(texts[version]).replace(": BUSSO", ": VA BENE")
+    names = {version: seats for version, _event, seats in entries}
     lines = []
     for recorded in events:
         text = texts.get(recorded.version)
+        if text and _answered_by_preference(recorded, names.get(recorded.version, {})):
+            text = _("%(action)s (automatic)") % {"action": text}
         if recorded.type == "TableClosed":
             text = _("The table is closed.")
         if recorded.type == "TableGameChanged":
@@ -750,6 +753,21 @@ def log_lines(
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})
+"""The events of the decisions a player's preference answers (IT-AUTO-1, :mod:`tables.preferences`)."""
+
+
+def _answered_by_preference(recorded: RecordedEvent, names: dict[int, str]) -> bool:
+    """Whether ``recorded`` is a player's decision the table took for them from their preferences
+    (``metadata.automatic``, the player as actor, the event at their seat): the log says "(automatic)"."""
+    metadata = recorded.metadata
+    return (
+        recorded.type in ANSWERS
+        and metadata.get("automatic") == preferences.AUTOMATIC
+        and names.get(recorded.data.get("seat", -1)) == metadata.get("actor")
+    )
 
 
 def _game_name(code: object) -> str:

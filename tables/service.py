@@ -44,7 +44,7 @@ from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
-from tables import signals
+from tables import preferences, signals
 from tables.games import game_for_config, legacy_code
 from tables.models import HandSeed, Table
 
@@ -470,8 +470,11 @@ def handle(
 ) -> Outcome:
     """Run one command against the table, atomically.
 
-    ``decide(loaded, at)`` returns the engine command to apply (or ``None`` for nothing to do) and may raise
-    :class:`TableError`. The dealer's own moves (dealing, cambio replacements) follow in the same append.
+    ``decide(loaded, at)`` returns the engine command to apply (or ``None`` for nothing to do,
+    :data:`ANSWER_PREFERENCES` for only the automatic answers due) and may raise :class:`TableError`. The
+    dealer's own moves (dealing, cambio replacements) follow in the same append, then the players' automatic
+    answers (IT-AUTO-1, :func:`_apply_preferences`), each appended in the same transaction with the
+    answering player as ``actor`` and ``"automatic": "preference"`` in its metadata.
     ``expected_version``: the version the caller saw (:class:`StaleVersion` if the table moved on).
     ``command_id``: a repeated id returns the first response and appends nothing. ``respond`` builds that
     response inside the transaction.
@@ -494,20 +497,34 @@ def handle(
         if command is None:
             return Outcome(loaded, ())
         game = loaded.rules
-        state, events = game.apply(loaded.state, command)
-        produced = list(events)
-        while (deal := game.dealer_command(state, at)) is not None:
-            state, dealt = game.apply(state, deal)
-            produced.extend(dealt)
+        if command is ANSWER_PREFERENCES:
+            state, produced = loaded.state, []
+        else:
+            state, events = game.apply(loaded.state, command)
+            produced = list(events)
+            state = _deal(game, state, at, produced)
+        automatic: list[tuple[str, list[Event]]] = []
+        state = _apply_preferences(game, state, at, automatic)
+        if not produced and not automatic:
+            return Outcome(loaded, ())
         if game.facts(state).reveal_due:
-            state = _reveal(game, table_id, state, at, produced, loaded.hands_before)
+            last = automatic[-1][1] if automatic else produced
+            state = _reveal(game, table_id, state, at, last, loaded.hands_before)
         metadata = {"at": at, "actor": actor}
         if command_id is not None:
             metadata["command_id"] = str(command_id)
         try:
             recorded = store.append(stream_id(table_id), loaded.version, _new_events(produced), metadata)
+            for player, answered in automatic:  # each player's automatic answer: their own actor
+                recorded += store.append(
+                    stream_id(table_id),
+                    loaded.version + len(recorded),
+                    _new_events(answered),
+                    {"at": at, "actor": player, "automatic": preferences.AUTOMATIC},
+                )
         except WrongExpectedVersion as error:
             raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
+        produced += [event for _, answered in automatic for event in answered]
         after = Loaded(
             table_id,
             recorded[-1].version,
@@ -529,6 +546,77 @@ def handle(
         _after_commit(after)
     _remember(after)
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
+
+
+ANSWER_PREFERENCES = object()
+"""What a ``decide`` of :func:`handle` returns to apply no command of its own, only the players'
+automatic answers now due (:func:`answer_preferences`)."""
+
+
+def answer_preferences(table_id: int) -> Outcome | None:
+    """Apply the automatic answers due at the table now (a player who is to act has just set the
+    preference that answers their decision: it applies at once, IT-AUTO-1). ``None`` when the table moved
+    on meanwhile (its next command applies them anyway) or is closed."""
+    try:
+        return handle(table_id, lambda loaded, at: ANSWER_PREFERENCES)
+    except (StaleVersion, BadRequest):
+        return None
+
+
+def change_preferences(
+    user_id: int, player: str, changes: Mapping[str, Any], *, expected_version: int | None = None
+) -> tuple[preferences.Folded, bool]:
+    """Change ``player``'s automatic options (:func:`tables.preferences.change`: appended to their stream
+    ``player-<user id>``, read model updated; raises :class:`~tables.preferences.PreferencesRefused`, 409
+    :class:`~tables.preferences.StalePreferences`), then answer at once the decisions they now answer at
+    the tables where the player is in a hand (:func:`answer_preferences`). Returns the preferences after
+    the change and whether anything was appended."""
+    folded, changed = preferences.change(
+        user_id, player, changes, expected_version=expected_version, at=now_ms()
+    )
+    if changed:
+        for table_id in Table.objects.filter(status="playing", players__contains=[player]).values_list(
+            "id", flat=True
+        ):
+            answer_preferences(table_id)
+    return folded, changed
+
+
+def _deal(game: Game, state: Any, at: int, produced: list[Event]) -> Any:
+    """Apply the dealer's moves that are due (dealing, cambio replacements), adding their events to
+    ``produced``; returns the state after them."""
+    while (deal := game.dealer_command(state, at)) is not None:
+        state, dealt = game.apply(state, deal)
+        produced.extend(dealt)
+    return state
+
+
+AUTOMATIC_LIMIT = 64
+"""At most this many automatic answers follow one command (each answers a different decision; a bound
+against a game whose decision would repeat)."""
+
+
+def _apply_preferences(game: Game, state: Any, at: int, out: list[tuple[str, list[Event]]]) -> Any:
+    """The players' automatic options (IT-AUTO-1, :func:`tables.preferences.automatic_command`): while the
+    player to act faces a decision their preference answers (show or muck at a showdown, a blind opening
+    offered), apply that player's command as if they had sent it, then the dealer's moves. Adds
+    ``(player, events)`` to ``out`` per answer (appended with ``metadata.automatic = "preference"`` and the
+    player as actor); returns the state after them."""
+    lookup = preferences.cached_lookup()
+    for _ in range(AUTOMATIC_LIMIT):
+        found = preferences.automatic_command(game, state, at, lookup)
+        if found is None:
+            break
+        player, command = found
+        try:
+            state, answered = game.apply(state, command)
+        except game.illegal_action:  # never expected (the command is a legal action): the player decides
+            log.exception("automatic answer for %s refused; left to the player", player)
+            break
+        events = list(answered)
+        state = _deal(game, state, at, events)
+        out.append((player, events))
+    return state
 
 
 def _reveal(

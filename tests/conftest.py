@@ -37,6 +37,17 @@ def _timers_only_when_asked(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts in the site's language (Italian): a test that activates another language (a page in
+    English, an English message) must not leak it into the next test run by the same worker thread."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer() -> Iterator[None]:
     """Each test gets its own channel layer object. channels-redis binds a layer's receiving to the event loop
     of its first receiver until every receive has ended; a consumer left waiting on a loop that has stopped

@@ -86,6 +86,9 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
      ("login", W, W, "400", W, W)),
     ("tables/<int:table_id>/", "GET", "/tables/{table}/", None, ("login", "200", "200", "200", "200", W)),
     ("tables/<int:table_id>/", "GET", "/tables/{missing}/", None, ("login", "404", "404", "404", "404", W)),
+    # the players' automatic options (IT-AUTO-1): the panel's form and the API, players only
+    ("preferences/", "POST", "/preferences/", {"showdown": "ask", "blind": "ask"},
+     ("login", "302", "302", W, W, W)),
     # --- audit pages ---------------------------------------------------------------------------------------
     ("audit/", "GET", "/audit/", None, ("login", W, W, "200", "200", W)),
     ("audit/streams/<str:stream_id>/", "GET", "/audit/streams/table-{table}/", None,
@@ -96,6 +99,8 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
      ("login", W, W, "404", "404", W)),
     ("audit/verify/", "GET", "/audit/verify/?table={table}", None, ("login", W, W, "200", "200", W)),
     # --- API -------------------------------------------------------------------------------------------
+    ("api/preferences/", "GET", "/api/preferences/", None, (W, "200", "200", W, W, W)),
+    ("api/preferences/", "POST", "/api/preferences/", {"showdown": "ask"}, (W, "200", "200", W, W, W)),
     ("api/tables/", "GET", "/api/tables/", None, (W, "200", "200", "200", "200", W)),
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{table}/", None, (W, "200", "200", "200", "200", W)),
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{missing}/", None, (W, "404", "404", "404", "404", W)),

@@ -33,7 +33,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.core import ForcedBets, games
+from engine.core import ForcedBets, games, is_betting
 from engine.core.forced import FORCED_BET_FIELDS
 from engine.tournament.mtt import PRESETS as STRUCTURE_PRESETS
 from engine.tournament.mtt import Level
@@ -238,11 +238,12 @@ class StrictNumber(serializers.FloatField):
 
 
 def _game_codes() -> list[str]:
-    return [game.code for game in games()]
+    return [game.code for game in games() if is_betting(game)]
 
 
 GAME_CODES = tuple(_game_codes())
-"""Every registered variant code: the one ``GameCodeEnum`` of the schema (``game`` and ``rotation`` share it,
+"""Every registered variant code of a betting game (chip tournaments; poker cinese's tournaments of matches
+are not played here, issue 20): the one ``GameCodeEnum`` of the schema (``game`` and ``rotation`` share it,
 ``SPECTACULAR_SETTINGS['ENUM_NAME_OVERRIDES']``)."""
 
 

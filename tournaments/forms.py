@@ -25,7 +25,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game, games
+from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game, games, is_betting
 from engine.tournament import mtt as mtt_decider
 from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
@@ -44,10 +44,11 @@ def limit_choices() -> list[tuple[str, str]]:
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """Every registered game as ``(variant code, "name (code)")``, and ``""``: poker all'italiana at the
-    limit chosen below (the form before issue 17)."""
+    """Every registered betting game as ``(variant code, "name (code)")`` (chip tournaments: poker cinese's
+    tournaments of matches are not played here, issue 20), and ``""``: poker all'italiana at the limit chosen
+    below (the form before issue 17)."""
     return [("", _("Poker all'italiana at the limit below"))] + [
-        (game.code, f"{game.name} ({game.code})") for game in games()
+        (game.code, f"{game.name} ({game.code})") for game in games() if is_betting(game)
     ]
 
 

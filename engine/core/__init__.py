@@ -13,7 +13,7 @@ Outside ``engine/`` a game is reached only through :func:`find_game`.
 """
 
 from engine.core.forced import ForcedBets, ForcedBetsRefused
-from engine.core.game import Game, GameFamily, UnknownGame, find_game, games, register
+from engine.core.game import Game, GameFamily, UnknownGame, find_game, games, is_betting, register
 from engine.core.generic import CoreGame
 from engine.core.model import CoreConfig, CoreHand, CoreState
 from engine.core.spec import Evaluation, GameSpec, Opener, Street, Structure
@@ -35,5 +35,6 @@ __all__ = [
     "UnknownGame",
     "find_game",
     "games",
+    "is_betting",
     "register",
 ]

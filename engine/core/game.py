@@ -43,6 +43,7 @@ __all__ = [
     "UnknownGame",
     "find_game",
     "games",
+    "is_betting",
     "register",
 ]
 
@@ -54,6 +55,7 @@ class GameFamily(Enum):
     HOLDEM = "holdem"  # hole cards + a board of five (TH-1, OM-1)
     DRAW = "draw"  # five down cards, one draw (FD-1)
     STUD = "stud"  # down and up cards, bring-in (ST-1)
+    CINESE = "cinese"  # poker cinese: three rows arranged at the same time, tokens (CN-*)
 
 
 class Chooser(Protocol):
@@ -319,6 +321,14 @@ def find_game(code: str) -> Game:
     if game is None:
         raise UnknownGame(code, _REGISTRY)
     return game
+
+
+def is_betting(game: object) -> bool:
+    """Whether ``game`` is a betting game (chips bet in hands, forced bets, amounts): its optional
+    ``betting`` attribute, ``True`` when absent. Poker cinese declares ``betting = False`` (tokens, no chips;
+    issue 20), so generic checks that only make sense for betting (forced bets, amounts, a fold by another
+    seat) skip it."""
+    return bool(getattr(game, "betting", True))
 
 
 def games() -> tuple[Game, ...]:

@@ -5,6 +5,7 @@ Each module of this package registers its games; the ``engine`` package imports 
 """
 
 from engine.games import (
+    cinese,  # noqa: F401  (CN: poker cinese)
     draw,  # noqa: F401  (N5D, P5D, F5D: Five Card Draw)
     holdem,  # noqa: F401  (NT, PT, FT: Texas Hold'em)
     omaha,  # noqa: F401  (NO, PO, FO: Omaha High)

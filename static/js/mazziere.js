@@ -196,6 +196,8 @@
     // typing in a field: text, a number, a list (ticked cards, the slider and buttons keep the shortcuts)
     var typing = "textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=button])";
     if (target && (target.isContentEditable || target.matches(typing))) { return; }
+    // the preferences panel (its boxes and selects) is a form of its own, not the action bar
+    if (target && target.closest && target.closest("[data-no-shortcuts]")) { return; }
     var key = (e.key || "").toLowerCase();
     if (key.length !== 1) { return; }
     var button = form.querySelector('button[data-key="' + key + '"]');

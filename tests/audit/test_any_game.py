@@ -31,6 +31,7 @@ CANDIDATES = (
     ForcedBets(ante=2, bring_in=5, small_bet=10),
     ForcedBets(ante=2, bring_in=5),
     ForcedBets(ante=5),
+    ForcedBets(),  # a game without forced bets (poker cinese, issue 20)
 )
 """Forced bets to try, the first the game accepts (``Game.check_forced_bets``) is its table's."""
 HANDS = 3
@@ -120,9 +121,9 @@ def test_auditors_verify_replay_and_export_hands_of_every_game(
         page = client.get(f"/audit/tables/{table_id}/hands/{hand.number}/")
         assert page.status_code == 200
         html = page.content.decode()
-        assert "data-final-stacks" in html and all(f'data-card="{c}"' in html for c in dealt - {
-            c for step in steps for c in step.board
-        })
+        assert "data-final-stacks" in html and all(
+            f'data-card="{c}"' in html for c in dealt - {c for step in steps for c in step.board}
+        )
 
         if exportable:
             assert f'variant = "{code}"' in hand_phh(table_id, hand.number)

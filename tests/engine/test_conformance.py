@@ -5,7 +5,9 @@ added later) keeps the protocol's promises over random bot hands (issue 16).
 - exactly the right seats act: the seats of ``to_act`` have legal actions, the others none;
 - the fold of the recorded events from the initial state equals the live state (event sourcing);
 - every listed legal action is accepted, a sample of unlisted ones (amounts just outside the range, another
-  seat acting) is refused with the game's ``illegal_action`` and the state unchanged;
+  seat acting) is refused with the game's ``illegal_action`` and the state unchanged (the betting-only
+  checks — forced bets, a fold by another seat — are skipped for a game declaring no betting,
+  :func:`engine.core.is_betting`: poker cinese, whose ``to_act`` is every seat still to submit);
 - no view shows a seated player another player's hidden card, nor does the public log;
 - every event round-trips through the codec and is in the game's ``events`` mapping, and so does the state
   between hands (the service's snapshots).
@@ -23,7 +25,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card
 from engine.codec import from_data, to_data
-from engine.core import ForcedBets, ForcedBetsRefused, Game, games
+from engine.core import ForcedBets, ForcedBetsRefused, Game, games, is_betting
 
 GAMES = games()
 
@@ -37,7 +39,10 @@ _FORCED_CANDIDATES = (
 
 
 def forced_for(game: Game) -> ForcedBets:
-    """The first of a few usual forced-bet sets that ``game`` accepts."""
+    """The first of a few usual forced-bet sets that ``game`` accepts; none for a game without betting
+    (poker cinese, ``is_betting`` false: tokens, not chips)."""
+    if not is_betting(game):
+        return ForcedBets()
     for forced in _FORCED_CANDIDATES:
         try:
             game.check_forced_bets(forced)
@@ -146,7 +151,7 @@ def refusals(game: Game, state: Any, seat: int, actions: tuple[Any, ...]) -> lis
                 if not inside and amount not in listed and amount >= 0:
                     commands.append(game.player_command(state, seat, kind, amount, (), 0))
     others = [s for s, o in enumerate(state.seats) if o is not None and s != seat]
-    if others:
+    if others and is_betting(game):  # a fold is a betting game's action
         commands.append(game.player_command(state, others[0], "fold", None, (), 0))
     return commands
 
@@ -255,4 +260,5 @@ def test_random_bot_hands_keep_the_protocol(
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
 def test_every_listed_action_is_accepted_and_others_refused(game: Game, seed: int, players: int) -> None:
+    players = min(players, game.max_seats)
     play(game, seed, players, [200] * 6, hands=2, tournament=True, thorough=True)
