@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
-from engine.italian.model import (
+from engine.games.italian.model import (
     AdeguamentoDeclined,
     AdeguamentoPaid,
     BetPlaced,

@@ -74,8 +74,8 @@ _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "bi
 
 class SeatedGame:
     """What every game of the registry does the same way (:class:`CoreGame`, poker all'italiana's
-    :class:`engine.games.italian.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the table
-    commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
+    :class:`engine.games.italian.game.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the
+    table commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
     :class:`TimeoutExpired`), the seats and the deadline the service reads (:meth:`seat_facts`,
     :meth:`deadline`). ``state``: any table state with ``seats`` (``SeatState | None`` per seat) and ``hand``
     (``None`` between hands, else with ``to_act``, ``deadline`` in ms and ``chips_required``)."""

@@ -6,8 +6,8 @@ turn, streets, the showdown, pot awards, eliminations) up to the next decision o
 dealer, folding each event through ``evolve`` as it goes: the state after ``apply`` is exactly the fold of
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
-**Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+**Dealing** is a command, as in a hand history (and as :mod:`engine.games.italian.rules` does it): after the
+start and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
 :class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
 a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
 (:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
@@ -29,6 +29,13 @@ contests, or that has no rival shown in one, is shown automatically; the others 
 the time-out mucks). Pots are built by :mod:`engine.core.payout` (uncalled bet returned, G-SHOW-2;
 side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
 winner left of the button (G-POT-2).
+
+**Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
+(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`) and the
+time-outs (:func:`time_out`) take any builder with ``state``, ``at``, ``hand`` and ``emit``
+(:class:`TurnBuilder`); their refusals carry an English and an Italian message (the game's
+:attr:`GameSpec.refusal_hook` converts them).
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
@@ -45,6 +52,7 @@ from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
     BadCards,
+    IllegalAction,
     NoHandInProgress,
     NotEnoughPlayers,
     NothingToReveal,
@@ -114,6 +122,10 @@ from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
+    "TABLE_COMMANDS",
+    "TableBuilder",
+    "TurnBuilder",
+    "advance",
     "apply",
     "bet_range",
     "bring_in_due",
@@ -130,7 +142,10 @@ __all__ = [
     "positions",
     "replay",
     "standard_bet_range",
+    "start_turn",
+    "time_out",
     "top_deal",
+    "use_time",
 ]
 
 _hand_with = replacer(CoreHand)
@@ -916,7 +931,13 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
     if handler is None:
         raise ActionNotAllowed(f"unknown command {type(command).__name__}")
     builder = _Builder(spec, state, command.at)
-    handler(builder, command)
+    if spec.refusal_hook is None:
+        handler(builder, command)
+    else:
+        try:
+            handler(builder, command)
+        except IllegalAction as refusal:  # the game's own refusal (its language)
+            raise spec.refusal_hook(refusal) from None
     _advance(builder)
     return builder.state, tuple(builder.events)
 
@@ -924,24 +945,37 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
 def _turn(b: _Builder, seat: int) -> None:
     hand = b.state.hand
     assert hand is not None  # (not the ``hand`` property: one call less per turn)
+    start_turn(b, seat, hand.round_bets[seat] < hand.current_bet)
+
+
+def start_turn(b: TurnBuilder, seat: int, chips_required: bool) -> None:
+    """``seat`` is to act (IT-TIME-1, the action time): :class:`TurnStarted` with the deadline ``b.at`` +
+    the table's action time and the seat's time bank (usable when ``chips_required``: facing a bet)."""
     occupant = b.state.seats[seat]
     assert occupant is not None
-    required = hand.round_bets[seat] < hand.current_bet
-    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, required))
+    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, chips_required))
 
 
-def _advance(b: _Builder) -> None:
-    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+def advance(b: _B, step: Callable[[_B, Any], bool], automatic: Callable[[_B, int], None]) -> None:
+    """The decider's loop after a command: emit automatic events until a player or the dealer must
+    decide, or the hand is over. A seat to act that sits out acts at once (``automatic(b, seat)``: the
+    game's default action, T-SITOUT-1, IT-SIT-1); with nobody to act ``step(b, hand)`` emits the next
+    automatic event(s) (a turn, a street, the showdown, the awards), ``False`` when the dealer must deal."""
     while b.state.hand is not None:
         hand = b.state.hand
         if hand.to_act is not None:
             occupant = b.state.seats[hand.to_act]
             if occupant is not None and occupant.sitting_out:
-                _automatic_action(b, hand.to_act)
+                automatic(b, hand.to_act)
                 continue
             return
-        if not _step(b, hand):
+        if not step(b, hand):
             return
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+    advance(b, _step, _automatic_action)
 
 
 def _anchor(b: _Builder, hand: CoreHand) -> int:
@@ -1048,7 +1082,7 @@ def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -
         return values[seat] >= max(values[s] for s in rivals)
 
     return payout.must_show(
-        _pots(hand, b.state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
+        _pots(hand, state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
     )
 
 
@@ -1064,7 +1098,6 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
             _turn(b, seat)
         return
     shown = {seat for seat, _ in hand.shown}
-
     hook = b.spec.winners_hook
     state = b.state
 
@@ -1136,12 +1169,36 @@ def _automatic_action(b: _Builder, seat: int) -> None:
 # --- command handlers ------------------------------------------------------------------------------------
 
 
-def _occupant(state: CoreState, seat: int) -> SeatState:
+class TableBuilder(Protocol):
+    """What the table commands' handlers (:data:`TABLE_COMMANDS`) need of a decider's builder: its state
+    (``seats``, ``hand``, ``hand_number``, ``commitment``, ``seed_revealed``: the core's :class:`CoreState`
+    or poker all'italiana's table state) and ``emit``, which appends an event and folds it into ``state``."""
+
+    state: Any
+
+    def emit(self, event: Any) -> None: ...
+
+
+class TurnBuilder(TableBuilder, Protocol):
+    """A builder during a hand (:func:`start_turn`, :func:`use_time`, :func:`time_out`, :func:`advance`):
+    also ``at`` (the command's time, ms) and ``hand`` (the hand in progress, raising the game's
+    ``NoHandInProgress`` when there is none)."""
+
+    at: int
+
+    @property
+    def hand(self) -> Any: ...
+
+
+_B = TypeVar("_B", bound=TurnBuilder)
+
+
+def _occupant(state: Any, seat: int) -> SeatState:
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise SeatError(f"seat {seat} does not exist")
-    occupant = state.seats[seat]
+        raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
+    occupant: SeatState | None = state.seats[seat]
     if occupant is None:
-        raise SeatError(f"seat {seat} is empty")
+        raise SeatError(f"seat {seat} is empty", f"Il posto {seat} è vuoto.")
     return occupant
 
 
@@ -1168,34 +1225,42 @@ def _require_betting(b: _Builder, seat: int) -> CoreHand:
 
 
 def _use_time(b: _Builder, seat: int) -> None:
-    hand = b.state.hand
-    assert hand is not None  # after _require_turn
+    use_time(b, seat)
+
+
+def use_time(b: TurnBuilder, seat: int, record_none: bool = False) -> None:
+    """An action after the deadline, facing a bet (``chips_required``), uses ``seat``'s time bank for the
+    time over (:class:`TimeBankUsed`; at most the bank). ``record_none``: record the use even when the bank
+    is empty (0 ms; poker all'italiana's records, kept as they were)."""
+    hand = b.hand
     if hand.chips_required and b.at > hand.deadline:
         occupant = b.state.seats[seat]
         assert occupant is not None
         used = min(occupant.time_bank, b.at - hand.deadline)
-        if used:
+        if used or record_none:
             b.emit(TimeBankUsed(seat, used))
 
 
-def _on_seat(b: _Builder, c: SeatPlayer) -> None:
+def _on_seat(b: TableBuilder, c: SeatPlayer) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("cannot seat a player during a hand")
+        raise NoHandInProgress("cannot seat a player during a hand", "Non si può sedere durante una mano.")
     if not isinstance(c.seat, int) or not 0 <= c.seat < len(state.seats):
-        raise SeatError(f"seat {c.seat} does not exist")
+        raise SeatError(f"seat {c.seat} does not exist", f"Il posto {c.seat} non esiste.")
     if state.seats[c.seat] is not None:
-        raise SeatError(f"seat {c.seat} is taken")
+        raise SeatError(f"seat {c.seat} is taken", f"Il posto {c.seat} è occupato.")
     if not isinstance(c.stack, int) or c.stack <= 0 or not c.player:
-        raise BadAmount("a player needs a name and a positive stack")
+        raise BadAmount("a player needs a name and a positive stack", "Servono un nome e delle chips.")
     if any(o is not None and o.player == c.player for o in state.seats):
-        raise SeatError(f"{c.player} is already seated")
+        raise SeatError(f"{c.player} is already seated", f"{c.player} è già seduto.")
     b.emit(PlayerSeated(c.seat, c.player, c.stack))
 
 
-def _on_remove(b: _Builder, c: RemovePlayer) -> None:
+def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
     if b.state.hand is not None:
-        raise NoHandInProgress("cannot leave during a hand")
+        raise NoHandInProgress(
+            "cannot leave during a hand", "Non si può lasciare il tavolo durante una mano."
+        )
     occupant = _occupant(b.state, c.seat)
     b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
 
@@ -1564,51 +1629,86 @@ def _on_muck(b: _Builder, c: MuckHand) -> None:
 
 
 def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    time_out(b, c, not b.hand.showdown, _automatic_action)
+
+
+def time_out(b: _B, c: TimeoutExpired, sits_out: bool, automatic: Callable[[_B, int], None]) -> None:
+    """The action time of ``c.seat`` ran out (IT-TIME-1, T-SITOUT-1): refused before the deadline (+ the
+    time bank when facing a bet: :class:`TimeoutTooEarly`) or when the seat is not to act
+    (:class:`NotYourTurn`); else :class:`PlayerTimedOut`, the bank used up, :class:`PlayerSatOut` when
+    ``sits_out`` (the game's choice: a betting or draw turn, not the showdown) and the seat's default
+    action ``automatic(b, seat)`` (check or fold, stand pat, muck...)."""
     hand = b.hand
     if hand.to_act != c.seat:
-        raise NotYourTurn(f"seat {c.seat} is not to act")
+        raise NotYourTurn(f"seat {c.seat} is not to act", "Non è il turno di questo giocatore.")
     occupant = b.state.seats[c.seat]
     assert occupant is not None
     limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
     if c.at < limit:
-        raise TimeoutTooEarly("the action time has not run out yet")
+        raise TimeoutTooEarly("the action time has not run out yet", "Il tempo non è ancora scaduto.")
+    chips_required = hand.chips_required
     b.emit(PlayerTimedOut(c.seat))
-    if hand.chips_required and occupant.time_bank:
+    if chips_required and occupant.time_bank:
         b.emit(TimeBankUsed(c.seat, occupant.time_bank))
-    if not hand.showdown and not occupant.sitting_out:
+    if sits_out and not occupant.sitting_out:
         b.emit(PlayerSatOut(c.seat))
-    _automatic_action(b, c.seat)
+    automatic(b, c.seat)
 
 
-def _on_sit_out(b: _Builder, c: SitOut) -> None:
+def _on_sit_out(b: TableBuilder, c: SitOut) -> None:
     if _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("already sitting out")
+        raise ActionNotAllowed("already sitting out", "Sei già in sit-out.")
     b.emit(PlayerSatOut(c.seat))
 
 
-def _on_return(b: _Builder, c: ReturnToPlay) -> None:
+def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
     if not _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("not sitting out")
+        raise ActionNotAllowed("not sitting out", "Non sei in sit-out.")
     b.emit(PlayerReturned(c.seat))
 
 
-def _on_reveal(b: _Builder, c: RevealSeed) -> None:
+def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("the seed is revealed only after the hand has ended")
+        raise NoHandInProgress(
+            "the seed is revealed only after the hand has ended", "Il seme si rivela solo a mano finita."
+        )
     if not state.commitment:
-        raise NothingToReveal("the last hand has no seed commitment")
+        raise NothingToReveal(
+            "the last hand has no seed commitment", "L'ultima mano non ha un impegno sul seme."
+        )
     if state.seed_revealed:
-        raise NothingToReveal(f"the seed of hand {state.hand_number} was already revealed")
+        raise NothingToReveal(
+            f"the seed of hand {state.hand_number} was already revealed",
+            f"Il seme della mano {state.hand_number} è già stato rivelato.",
+        )
     if not _is_hex_digest(c.seed):
-        raise SeedMismatch("the seed must be 64 lowercase hex digits (32 bytes)")
+        raise SeedMismatch(
+            "the seed must be 64 lowercase hex digits (32 bytes)",
+            "Il seme deve essere di 64 cifre esadecimali minuscole.",
+        )
     digest = hashlib.sha256(bytes.fromhex(c.seed)).hexdigest()
     if digest != state.commitment:
         raise SeedMismatch(
             f"the seed does not match hand {state.hand_number}'s commitment: "
-            f"sha256(seed) = {digest}, committed {state.commitment}"
+            f"sha256(seed) = {digest}, committed {state.commitment}",
+            f"Il seme non corrisponde all'impegno della mano {state.hand_number}: "
+            f"sha256 {digest[:12]}…, atteso {state.commitment[:12]}….",
         )
     b.emit(SeedRevealed(state.hand_number, c.seed))
+
+
+TABLE_COMMANDS: dict[type, Callable[[TableBuilder, Any], None]] = {
+    SeatPlayer: _on_seat,
+    RemovePlayer: _on_remove,
+    SitOut: _on_sit_out,
+    ReturnToPlay: _on_return,
+    RevealSeed: _on_reveal,
+}
+"""The handlers of the table commands every seated game shares (seating and removal between hands,
+sit-out and return, the seed reveal, T-SITOUT-1): each validates against ``b.state``, raising a core
+refusal with its English and Italian messages (a game's :attr:`GameSpec.refusal_hook` converts it), and
+emits the event. Poker all'italiana's decider uses them as they are."""
 
 
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
