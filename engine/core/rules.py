@@ -132,6 +132,7 @@ __all__ = [
     "can_start_hand",
     "dealer_command",
     "dealt_seats",
+    "end_hand",
     "evolve",
     "fixed_unit",
     "hand_label",
@@ -139,8 +140,10 @@ __all__ = [
     "in_hand",
     "initial_state",
     "next_deal",
+    "pay",
     "positions",
     "replay",
+    "showdown_step",
     "standard_bet_range",
     "start_turn",
     "time_out",
@@ -1087,18 +1090,18 @@ def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -
 
 
 def _showdown_step(b: _Builder, hand: CoreHand) -> None:
-    decided = {seat for seat, _ in hand.shown} | hand.mucked
     values = _values(b, hand)
-    for seat in hand.showdown_order:
-        if seat in decided:
-            continue
-        if _must_show(b, hand, seat, values):
-            b.emit(HandShown(seat, hand.down[seat], hand_label(b.spec, hand, seat)))
-        else:
-            _turn(b, seat)
+    spec = b.spec
+
+    def shown_hand(seat: int) -> HandShown:
+        return HandShown(seat, hand.down[seat], hand_label(spec, hand, seat))
+
+    if showdown_step(
+        b, hand, lambda seat: _must_show(b, hand, seat, values), shown_hand, lambda seat: _turn(b, seat)
+    ):
         return
     shown = {seat for seat, _ in hand.shown}
-    hook = b.spec.winners_hook
+    hook = spec.winners_hook
     state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
@@ -1112,15 +1115,52 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
     _end_hand(b, None)
 
 
+def showdown_step(
+    b: TurnBuilder,
+    hand: Any,
+    must_show: Callable[[int], bool],
+    shown: Callable[[int], Any],
+    turn: Callable[[int], None],
+) -> bool:
+    """One step of the showdown (G-SHOW-1, IT-SHOW-1), for any game: the first seat of
+    ``hand.showdown_order`` that has neither shown (``hand.shown``) nor mucked (``hand.mucked``) shows at
+    once when ``must_show(seat)`` (the game's event ``shown(seat)``, its :class:`HandShown`) or is to
+    choose, show or muck (``turn(seat)``, the game's start of a turn). ``False`` when every seat has
+    decided: the pots are to be awarded."""
+    decided = {seat for seat, _ in hand.shown} | hand.mucked
+    for seat in hand.showdown_order:
+        if seat in decided:
+            continue
+        if must_show(seat):
+            b.emit(shown(seat))
+        else:
+            turn(seat)
+        return True
+    return False
+
+
 def _pay(
     b: _Builder, winners_of: Callable[[tuple[int, ...]], tuple[int, ...]], folded: frozenset[int]
 ) -> None:
     hand = b.hand
     state = b.state
     hook = b.spec.odd_chip_hook
-    occupied = [s for s, o in enumerate(state.seats) if o is not None]
     odd_chips = None if hook is None else (lambda won: hook(state, hand, won))
-    for event in payout.award(_pots(hand, state, folded), winners_of, occupied, hand.button, odd_chips):
+    pay(b, _pots(hand, state, folded), winners_of, odd_chips)
+
+
+def pay(
+    b: TurnBuilder,
+    pots: payout.Pots,
+    winners_of: Callable[[tuple[int, ...]], tuple[int, ...]],
+    odd_chips: Callable[[tuple[int, ...]], tuple[int, ...]] | None = None,
+) -> None:
+    """The award of ``pots`` (:func:`engine.core.payout.award`), for any game: the uncalled bet back
+    (G-SHOW-2), each pot to ``winners_of(eligible seats)``, the odd chips from the left of the button
+    (G-POT-2) or in the game's ``odd_chips(winners)`` order; emits the core's
+    :class:`UncalledBetReturned` and :class:`PotAwarded` events."""
+    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
+    for event in payout.award(pots, winners_of, occupied, b.hand.button, odd_chips):
         b.emit(event)
 
 
@@ -1140,9 +1180,16 @@ def _end_hand(b: _Builder, uncontested: int | None) -> None:
     hand = b.hand
     stacks = tuple((s, o.stack) for s, o in enumerate(b.state.seats) if o is not None)
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
-    b.emit(HandEnded(hand.number, stacks, contributions, uncontested))
+    end_hand(b, HandEnded(hand.number, stacks, contributions, uncontested), hand.starting_stacks)
+
+
+def end_hand(b: TableBuilder, ended: Any, starting_stacks: tuple[int, ...]) -> None:
+    """The end of a hand, for any game: the game's ``ended`` event (its :class:`HandEnded`, with its
+    ``number``), then in a tournament a :class:`PlayerEliminated` for every player left without chips
+    (:func:`engine.core.payout.eliminations`, from the hand's ``starting_stacks``)."""
+    b.emit(ended)
     if b.state.config.tournament:
-        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
+        for event in payout.eliminations(b.state.seats, ended.number, starting_stacks):
             b.emit(event)
 
 

@@ -843,25 +843,21 @@ def _start_showdown(b: _Builder) -> None:
 
 
 def _showdown_step(b: _Builder, hand: HandState) -> None:
-    decided = {seat for seat, _ in hand.shown} | hand.mucked
-    for seat in hand.showdown_order:
-        if seat in decided:
-            continue
-        if _must_show(hand, seat, b.state):
-            b.emit(HandShown(seat, hand.cards[seat], _label(hand, seat)))
-        else:
-            _turn(b, seat, chips_required=False)
-        return
-    _award_showdown(b)
+    """The core's showdown step (:func:`engine.core.rules.showdown_step`) with IT-SHOW-1's ``_must_show``,
+    the Italian hand's label; every seat decided: the award."""
+    state = b.state
+
+    def shown_hand(seat: int) -> HandShown:
+        return HandShown(seat, hand.cards[seat], _label(hand, seat))
+
+    def turn(seat: int) -> None:
+        _turn(b, seat, chips_required=False)
+
+    if not core_rules.showdown_step(b, hand, lambda seat: _must_show(hand, seat, state), shown_hand, turn):
+        _award_showdown(b)
 
 
-def _pay(b: _Builder, pots: payout.Pots, contested: Callable[[tuple[int, ...]], tuple[int, ...]]) -> None:
-    """The core's award (:func:`engine.core.payout.award`): the uncalled bet back, each pot to its winners,
-    the odd chips from the left of the button (G-POT-2)."""
-    hand = b.hand
-    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
-    for event in payout.award(pots, contested, occupied, hand.button):
-        b.emit(event)
+_pay = core_rules.pay  # the core's award: the uncalled bet back, each pot to its winners, odd chips (G-POT-2)
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
@@ -914,22 +910,18 @@ def _end_hand(
     state = b.state
     stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
-    b.emit(
-        HandEnded(
-            hand.number,
-            result,
-            stacks,
-            carried,
-            next_opening,
-            parol_players,
-            parol_stake,
-            contributions,
-            uncontested,
-        )
+    ended = HandEnded(
+        hand.number,
+        result,
+        stacks,
+        carried,
+        next_opening,
+        parol_players,
+        parol_stake,
+        contributions,
+        uncontested,
     )
-    if state.config.tournament:
-        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
-            b.emit(event)
+    core_rules.end_hand(b, ended, hand.starting_stacks)  # the core's end, with the Italian HandEnded
 
 
 def _automatic_action(b: _Builder, seat: int) -> None:
