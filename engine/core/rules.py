@@ -32,10 +32,11 @@ winner left of the button (G-POT-2).
 
 **Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
 the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
-(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`) and the
-time-outs (:func:`time_out`) take any builder with ``state``, ``at``, ``hand`` and ``emit``
-(:class:`TurnBuilder`); their refusals carry an English and an Italian message (the game's
-:attr:`GameSpec.refusal_hook` converts them).
+(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
+time-outs (:func:`time_out`), the showdown steps (:func:`showdown_step`), the award (:func:`pay`,
+:func:`award_uncontested`) and the end of a hand with the game's own ``HandEnded`` (:func:`end_hand`)
+take any builder with ``state``, ``at``, ``hand`` and ``emit`` (:class:`TurnBuilder`); their refusals
+carry an English and an Italian message (the game's :attr:`GameSpec.refusal_hook` converts them).
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ __all__ = [
     "TurnBuilder",
     "advance",
     "apply",
+    "award_uncontested",
     "bet_range",
     "bring_in_due",
     "can_start_hand",
@@ -1165,15 +1167,20 @@ def pay(
 
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
-    """Everyone else folded: the uncalled part of the biggest bet back to its owner (G-SHOW-2), the rest to
-    the winner (computed directly: the pots of :func:`engine.pots.build_pots` would all be his)."""
     hand = b.hand
-    returned, pots = payout.uncontested(hand.contributed, hand.dead, winner)
+    award_uncontested(b, hand.contributed, hand.dead, winner)
+    _end_hand(b, winner)
+
+
+def award_uncontested(b: TableBuilder, contributed: tuple[int, ...], dead: int, winner: int) -> None:
+    """Everyone else folded, for any game: the uncalled part of the biggest bet back to its owner
+    (G-SHOW-2), the rest (``contributed`` per seat and the ``dead`` chips: a dead ante, a carried pot) to
+    ``winner`` (computed directly: the pots of :func:`engine.pots.build_pots` would all be his)."""
+    returned, pots = payout.uncontested(contributed, dead, winner)
     for seat, amount in returned:
         b.emit(UncalledBetReturned(seat, amount))
     total = pots[0][0]
     b.emit(PotAwarded(0, total, (winner,), ((winner, total),)))
-    _end_hand(b, winner)
 
 
 def _end_hand(b: _Builder, uncontested: int | None) -> None:

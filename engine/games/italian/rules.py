@@ -862,7 +862,7 @@ _pay = core_rules.pay  # the core's award: the uncalled bet back, each pot to it
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
     hand = b.hand
-    _pay(b, payout.uncontested(hand.contributed, hand.carried, winner), lambda eligible: (winner,))
+    core_rules.award_uncontested(b, hand.contributed, hand.carried, winner)  # the carried pot: dead money
     _end_hand(b, HandResult.AWARDED, carried=0, uncontested=winner)
 
 
