@@ -83,6 +83,7 @@ from engine.core.model import (
     TurnStarted,
     UncalledBetReturned,
 )
+from engine.core.rules import InPlaceRun
 from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
@@ -277,9 +278,16 @@ def _names(history: HandHistory) -> list[str]:
     return names
 
 
+class _Spoilt(Exception):
+    """The fast replay (:class:`InPlaceRun`) met a refused command: the hand is replayed again command by
+    command through the game's ``apply``, which reports the refusal on an unchanged state."""
+
+
 @dataclass
 class _Run:
-    """One hand being replayed: the game, its state, what the engine did."""
+    """One hand being replayed: the game, its state, what the engine did. With ``fast`` (a core game,
+    :class:`InPlaceRun`) the commands change one copy of the state in place and a refusal raises
+    :class:`_Spoilt`; else each command goes through the game's ``apply``."""
 
     game: Any
     state: CoreState
@@ -288,13 +296,23 @@ class _Run:
     returned: dict[int, int] = field(default_factory=dict)
     ended: HandEnded | None = None
     held: dict[int, list[Card]] = field(default_factory=dict)
+    fast: InPlaceRun | None = None
 
     def holding(self, seat: int) -> tuple[Card, ...]:
         """Every card ``seat`` holds (down and up: a PHH show lists them all), discards taken out."""
         return tuple(self.held.get(seat, ()))
 
     def apply(self, command: Command) -> None:
-        self.state, events = self.game.apply(self.state, command)
+        fast = self.fast
+        events: Sequence[Event]
+        if fast is not None:
+            try:
+                events = fast.apply(command)
+            except IllegalAction:
+                raise _Spoilt from None
+            self.state = fast.state
+        else:
+            self.state, events = self.game.apply(self.state, command)
         for event in events:
             if type(event) not in _NOTED:  # most events (turns, bets): one look-up, not six isinstance
                 continue
@@ -365,14 +383,14 @@ def replay_hand(history: HandHistory, number: int = 1) -> Difference | None:
     (``hand`` = ``number``; ``action`` 0 the start, 1-based the file's action, ``len + 1`` the end) or
     ``None``. Raises :class:`UnsupportedHistory` (with :class:`UnknownGame`'s message for a variant no game
     is registered under)."""
-    return _replay(history, number, [])
+    return _replay_twice(history, number, [])
 
 
 def replay_standard(history: HandHistory, number: int = 1) -> HandReplay:
     """:func:`replay_hand` with the hand's outcome (:class:`HandReplay`). Raises
     :class:`UnsupportedHistory`."""
     runs: list[_Run] = []
-    difference = _replay(history, number, runs)
+    difference = _replay_twice(history, number, runs)
     ended = runs[0].ended if runs else None
     if ended is None:
         return HandReplay(difference, None, None)
@@ -383,7 +401,20 @@ def replay_standard(history: HandHistory, number: int = 1) -> HandReplay:
     )
 
 
-def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference | None:
+def _replay_twice(history: HandHistory, number: int, runs: list[_Run]) -> Difference | None:
+    """:func:`_replay` on the fast path (one state changed in place, :class:`InPlaceRun`) for a core game;
+    again command by command through the game's ``apply`` if a command is refused on the fast path or the
+    file has actions meant to be refused (``# !illegal``), so that a refusal and its message are exactly
+    the decider's on an unchanged state."""
+    if not any(action.illegal for action in history.actions):
+        try:
+            return _replay(history, number, runs, fast=True)
+        except _Spoilt:
+            runs.clear()
+    return _replay(history, number, runs, fast=False)
+
+
+def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> Difference | None:
     try:
         game = find_game(history.variant)
     except UnknownGame as error:
@@ -409,7 +440,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         for seat, (name, stack) in seating:
             state = game.evolve(state, PlayerSeated(seat, name, stack))
         seating = []
-    run = _Run(game, state)
+    from engine.core.generic import CoreGame  # generic imports this module
+
+    core = type(game).apply is CoreGame.apply  # a game whose apply is the core's own
+    run = _Run(game, state, fast=InPlaceRun(spec, state) if fast and core and spec is not None else None)
     runs.append(run)
     try:
         for seat, (name, stack) in seating:  # stacks the decider refuses: its reason in the difference
