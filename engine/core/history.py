@@ -42,7 +42,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import IllegalAction
@@ -232,10 +232,12 @@ class _Cards:
         cards.to_showdown = set(range(history.player_count)) - folded
         return cards
 
-    def fill(self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...]) -> tuple[Card, ...]:
-        """``written`` with each unknown card replaced by one the file never names (see the module doc)."""
-        if not any(card is None for card in written):  # every card known (the usual case)
-            known = cast(tuple[Card, ...], written)
+    def fill(
+        self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...], known: tuple[Card, ...]
+    ) -> tuple[Card, ...]:
+        """``written`` with each unknown card replaced by one the file never names (see the module doc);
+        ``known``: the cards when all are known (:attr:`Action.cards`), else ``()``."""
+        if len(known) == len(written):  # every card known (the usual case)
             self.used.update(known)
             return known
         revealed = self.revealed.get(seat, [])
@@ -517,12 +519,15 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
         return None
 
     for index, action in _replacements_after_discards(history.actions):
-        if action.verb == "":
+        verb = action.verb
+        if verb == "":
             continue
-        problem = settle()
-        if problem is not None:
-            return problem
-        if action.verb == "sm":
+        hand = run.state.hand
+        if pending or (hand is not None and hand.showdown and hand.to_act is not None):
+            problem = settle()  # a show or muck is due (else settle has nothing to do)
+            if problem is not None:
+                return problem
+        if verb == "sm":
             if run.ended is None:
                 pending.append((index, action))
             elif action.actor in run.shown:  # the engine showed it: the file's cards must be those
@@ -530,20 +535,22 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
                 if wrong is not None:
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", wrong)
             continue  # a show after an uncontested hand (a winner showing) changes nothing
-        if action.verb == "sd":  # the discarded cards are the player's: unknown ones from its hand
+        if verb == "sd":  # the discarded cards are the player's: unknown ones from its hand
             assert action.actor is not None
             dealt = _discards(action.written, run.holding(action.actor))
-        elif action.verb in ("dh", "db"):
-            target = action.target if action.verb == "dh" else -1
-            dealt = cards.fill(spec, target if target is not None else -1, action.written)
+        elif verb == "dh" or verb == "db":
+            target = action.target if verb == "dh" else -1
+            dealt = cards.fill(spec, target if target is not None else -1, action.written, action.cards)
         else:
             dealt = ()
         hand = run.state.hand
-        if action.verb == "dh" and hand is not None and hand.to_act is not None and drawing(hand.to_act):
+        to_act = None if hand is None else hand.to_act
+        if verb == "dh" and to_act is not None and drawing(to_act):
             deals.append((index, action, dealt))  # a draw's replacement written before the others draw
             continue
         try:
-            if not action.illegal:  # an action to be refused repairs nothing
+            # an action to be refused repairs nothing; nobody to act, or the actor to act: nothing to repair
+            if not action.illegal and to_act is not None and to_act != action.actor:
                 repair(action)
             run.apply(_command(action, dealt))
         except IllegalAction as error:
@@ -552,9 +559,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
             return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         if action.illegal:
             return diff(index, action.text, "the action to be refused (# !illegal)", "accepted")
-        problem = deal_deferred()
-        if problem is not None:
-            return problem
+        if deals:
+            problem = deal_deferred()
+            if problem is not None:
+                return problem
     problem = deal_deferred() or settle()
     if problem is not None:
         return problem
