@@ -53,6 +53,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.core
 	$(PY) -m benchmarks.phh
 	$(PY) -m benchmarks.cinese
+	$(PY) -m benchmarks.telesina
 
 ## The service under load: concurrent tables of WebSocket players against uvicorn, Celery and the subscribers,
 ## poker all'italiana (PIT) then no-limit hold'em (NT) (issue 17: a hold'em action costs no more than an Italian one).

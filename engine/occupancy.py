@@ -3,7 +3,8 @@
 A table's seats change only through *arrivals* (an event seating ``player`` at ``seat``) and *departures*
 (an event emptying ``seat``, naming the ``player`` who leaves); every other event happens in the seating the
 events before it left. Each game names its arrival and departure event types (poker all'italiana:
-``engine.italian.view.ARRIVALS`` / ``DEPARTURES``); the engine reads only their fields ``seat`` (0-based) and
+``engine.games.italian.view.ARRIVALS`` / ``DEPARTURES``); the
+engine reads only their fields ``seat`` (0-based) and
 ``player``.
 
 Who may see an event's cards, and whose name goes with it, depends on who sat in its seat *when it

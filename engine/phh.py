@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
-from engine.italian.model import (
+from engine.games.italian.model import (
     AdeguamentoDeclined,
     AdeguamentoPaid,
     BetPlaced,
@@ -403,8 +403,6 @@ _TOML_ARRAY_LINE = re.compile(rf"[ \t]*(?:(?P<item>{_TOML_SCALAR})[ \t]*(?P<comm
 _TOML_ARRAY_END = re.compile(rf"[ \t]*\][ \t]*{_COMMENT}")
 
 
-
-
 def _toml_scalar(text: str) -> Any:
     first = text[0]
     if first == "'" or first == '"':
@@ -706,8 +704,9 @@ _ITALIAN_KEYS = frozenset(
     }
 )
 _VARIANT_CODE = re.compile(r"[A-Z0-9][A-Z0-9/]*")
+_TELESINA = re.compile(r"[NPF]TL")  # Telesina: the invito as antes, no blinds, no bring-in (TL-1)
 _AMOUNT = re.compile(r"[0-9]+(\.[0-9]+)?")
-_STANDARD_VERBS = {"pb", "f", "cc", "cbr", "sd", "sm"}
+_STANDARD_VERBS = {"pb", "f", "cc", "cbr", "sd", "sm", "tu"}
 _MAX_DECIMALS = 9
 # the keys the standard reader turns into typed fields; every other key is kept in HandHistory.metadata
 _TYPED_KEYS = frozenset(
@@ -866,6 +865,11 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
         if _decimal_places(amount) > _MAX_DECIMALS:
             raise MalformedHistory(where, f"{text!r}: at most {_MAX_DECIMALS} decimals")
         return Action(text, actor, verb, illegal=illegal), amount
+    if verb == "tu":  # Telesina (TL-DEAL-2): the face-down card the player turns up
+        written, known = _card_lists(rest[0], where) if len(rest) == 1 else ((), ())
+        if len(known) != 1:
+            raise MalformedHistory(where, f"{text!r}: 'tu' takes the one card turned up, like Qs")
+        return Action(text, actor, verb, cards=known, illegal=illegal, written=written), None
     if verb in ("sd", "sm"):
         if len(rest) > 1:
             raise MalformedHistory(where, f"{text!r}: cards are written together, like 7c8s9c")
@@ -918,7 +922,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
         raise MalformedHistory(where, f"a fixed-limit variant ({variant}) needs small_bet and big_bet")
     if not fixed and single["min_bet"] is None:
         raise MalformedHistory(where, f"a no-limit or pot-limit variant ({variant}) needs min_bet")
-    if blinds is None and single["bring_in"] is None:
+    if blinds is None and single["bring_in"] is None and not _TELESINA.fullmatch(variant):
         raise MalformedHistory(where, "the hand needs blinds_or_straddles (button games) or bring_in (stud)")
     trimming = raw.get("ante_trimming_status")
     if trimming is not None and not isinstance(trimming, bool):

@@ -39,9 +39,8 @@ from pathlib import Path
 from engine.cards import Card, Rank, format_cards
 from engine.cinese import history as cinese_history
 from engine.core.history import UnsupportedHistory, replay_hand
-from engine.italian.errors import IllegalAction
-from engine.italian.game import apply, initial_state
-from engine.italian.model import (
+from engine.games.italian.errors import IllegalAction
+from engine.games.italian.model import (
     AdeguamentoDeclined,
     BetOrRaise,
     BlindDeclined,
@@ -69,6 +68,7 @@ from engine.italian.model import (
     TableConfig,
     TableState,
 )
+from engine.games.italian.rules import apply, initial_state
 from engine.phh import Action, Difference, HandHistory, MalformedHistory, hand_players, load_histories
 
 __all__ = ["Difference", "main", "replay_file", "replay_histories", "table_for"]

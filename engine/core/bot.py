@@ -53,6 +53,8 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
         count = rng.randrange(0, min(actions[0].maximum, 3) + 1)
         chosen = tuple(own.pop(rng.randrange(0, len(own))) for _ in range(count))
         return actions[0].command(seat, at=at, cards=chosen)
+    if actions[0].kind == "turn_up":  # TL-DEAL-2: any of the face-down cards
+        return actions[0].command(seat, rng.randrange(actions[0].minimum, actions[0].maximum + 1), at)
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
     action, amount = choose(actions, pot, rng)
     return action.command(seat, amount, at)

@@ -1,6 +1,10 @@
 """Refusals of the core decider: every one is an :class:`IllegalAction` (a ``ValueError``) whose message is
-English (``str()`` and ``english``, the attribute the service and the Italian errors share). A refused
-command changes nothing."""
+English (``str()`` and ``english``, the attribute the service and the Italian errors share), with its Italian
+translation (``italian``) where the core has one. A refused command changes nothing.
+
+A game whose refusals speak another language or are other classes converts the core's through
+:attr:`engine.core.spec.GameSpec.refusal_hook` (poker all'italiana: its own classes of the same names,
+``str()`` Italian)."""
 
 from __future__ import annotations
 
@@ -20,11 +24,13 @@ __all__ = [
 
 
 class IllegalAction(ValueError):
-    """A command the rules refuse. ``str(error)`` and ``error.english``: the English message."""
+    """A command the rules refuse. ``str(error)`` and ``error.english``: the English message;
+    ``error.italian``: the Italian one (``""`` when the core has none)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, italian: str = "") -> None:
         super().__init__(message)
         self.english = message
+        self.italian = italian
 
 
 class NotYourTurn(IllegalAction):

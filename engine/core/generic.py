@@ -39,6 +39,7 @@ from engine.core.model import (
     SitOut,
     StartHand,
     TimeoutExpired,
+    TurnUp,
 )
 from engine.core.spec import GameSpec, Structure
 from engine.core.view import CoreView, LegalAction, legal_actions, public_log, view
@@ -73,8 +74,8 @@ _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "bi
 
 class SeatedGame:
     """What every game of the registry does the same way (:class:`CoreGame`, poker all'italiana's
-    :class:`engine.games.italian.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the table
-    commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
+    :class:`engine.games.italian.game.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the
+    table commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
     :class:`TimeoutExpired`), the seats and the deadline the service reads (:meth:`seat_facts`,
     :meth:`deadline`). ``state``: any table state with ``seats`` (``SeatState | None`` per seat) and ``hand``
     (``None`` between hands, else with ``to_act``, ``deadline`` in ms and ``chips_required``)."""
@@ -169,7 +170,9 @@ class CoreGame(SeatedGame):
         names["showdown"] = "Showdown"
         self.phase_names: Mapping[str, str] = MappingProxyType(names)
         drawing = any(street.draw for street in spec.streets)
-        self.actions: tuple[str, ...] = ACTIONS + (("discard",) if drawing else ())
+        self.actions: tuple[str, ...] = (
+            ACTIONS + (("discard",) if drawing else ()) + (("turn_up",) if spec.turn_up_hook else ())
+        )
 
     # --- the decider -----------------------------------------------------------------------------------
 
@@ -205,6 +208,8 @@ class CoreGame(SeatedGame):
             return BetOrRaise(seat, amount, at)
         if action == "discard" and "discard" in self.actions:
             return Discard(seat, tuple(cards), at)
+        if action == "turn_up" and "turn_up" in self.actions:
+            return _turn_up(state, seat, amount, cards, at)
         simple = _SIMPLE.get(action)
         if simple is None:
             raise ActionNotAllowed(f"unknown action {action!r}: one of {', '.join(self.actions)}")
@@ -237,7 +242,11 @@ class CoreGame(SeatedGame):
             in_hand=hand is not None,
             to_act=self.to_act(state),
             deadline_ms=self.deadline(state),
-            forced_bet=forced.big_blind if self.spec.blinds else (forced.small_bet or forced.big_blind),
+            forced_bet=(
+                forced.big_blind
+                if self.spec.blinds
+                else (forced.small_bet or forced.big_blind or forced.invito)
+            ),
             seats=self.seat_facts(state),
             carried=0,
             reveal_due=hand is None and bool(state.commitment) and not state.seed_revealed,
@@ -319,6 +328,21 @@ class CoreGame(SeatedGame):
 
     def export_hand(self, before: CoreState, events: Sequence[Event]) -> Any:
         return export_phh(before, events, self.code)  # engine/core/history.py (issue 16, XX-HH-1)
+
+
+def _turn_up(state: CoreState, seat: int, index: int | None, cards: Sequence[Card], at: int) -> TurnUp:
+    """TL-DEAL-2's :class:`TurnUp`: the card named (``cards``, one) or its index among the seat's face-down
+    cards (``amount``). Raises :class:`ActionNotAllowed` for neither, or a card the seat does not hold
+    face down."""
+    if cards:
+        hand = state.hand
+        down = () if hand is None or not 0 <= seat < len(hand.down) else hand.down[seat]
+        if len(cards) != 1 or cards[0] not in down:
+            raise ActionNotAllowed("name one of your face-down cards to turn up")
+        return TurnUp(seat, down.index(cards[0]), at)
+    if index is None:
+        raise ActionNotAllowed("name the face-down card to turn up (or its index)")
+    return TurnUp(seat, index, at)
 
 
 def blind_game_fields(structure: Structure) -> frozenset[str]:

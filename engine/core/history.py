@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any
 
@@ -55,6 +55,7 @@ from engine.core.model import (
     BringIn,
     Called,
     CardsDealt,
+    CardTurnedUp,
     Checked,
     CheckOrCall,
     Command,
@@ -81,6 +82,7 @@ from engine.core.model import (
     StockReshuffled,
     StreetStarted,
     TurnStarted,
+    TurnUp,
     UncalledBetReturned,
 )
 from engine.core.rules import InPlaceRun
@@ -175,6 +177,26 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
 
 
 _CODE = attrgetter("code")
+
+TELESINA_KEYS = (
+    ("vele", "layout"),
+    ("carta_coperta", "distribution"),
+    ("minimal_beats_royal", "minimal_beats_royal"),
+)
+"""Telesina's hand options in a PHH file (TL-VELE-1, TL-DEAL-2, IT-RANK-4): ``(file key, option name)``."""
+
+
+def _invito_game(spec: GameSpec | None) -> bool:
+    """A game whose only forced bet is the invito (Telesina, IT-ANTE-1): PHH's antes are the invito."""
+    return spec is not None and spec.forced_fields == frozenset({"invito"})
+
+
+def game_options(history: HandHistory) -> tuple[tuple[str, str], ...]:
+    """The game options a file records (Telesina's ``vele``, ``carta_coperta``, ``minimal_beats_royal``
+    metadata keys), as :attr:`CoreConfig.options` takes them."""
+    meta = dict(history.metadata)
+    return tuple((name, str(meta[key])) for key, name in TELESINA_KEYS if key in meta)
+
 
 # --- unknown cards ----------------------------------------------------------------------------------------
 
@@ -428,10 +450,14 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
     def diff(action: int, text: str, expected: str, actual: str) -> Difference:
         return Difference(number, action, text, expected, actual)
 
+    if _invito_game(spec):  # Telesina: the antes are the invito (IT-ANTE-1), the minimum bet too
+        forced = ForcedBets(invito=forced.ante or history.min_bet or (history.small_bet or 0))
     try:
         config = game.table_config(
             seats=n, tournament=False, forced=forced, action_time_ms=30_000, time_bank_ms=0
         )
+        if spec is not None and spec.options_hook is not None:
+            config = replace(config, options=game_options(history))
         state = game.initial_state(config)
     except ValueError as error:
         raise UnsupportedHistory(f"{game.name} cannot seat this hand: {error}") from None
@@ -491,7 +517,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
 
     def drawing(seat: int) -> bool:
         """Whether ``seat`` is asked to discard or stand pat now (a draw street, FD-1)."""
-        return any(a.kind in ("discard", "stand_pat") for a in game.legal_actions(run.state, seat))
+        return any(a.kind in ("discard", "stand_pat", "turn_up") for a in game.legal_actions(run.state, seat))
 
     def repair(action: Action) -> None:
         """A player the file skips checks when free, else folds (PokerKit's repair of such files): the
@@ -541,6 +567,18 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
         elif verb == "dh" or verb == "db":
             target = action.target if verb == "dh" else -1
             dealt = cards.fill(spec, target if target is not None else -1, action.written, action.cards)
+        elif verb == "tu":  # TL-DEAL-2: the card turned up, as its index among the down cards
+            assert action.actor is not None
+            hand = run.state.hand
+            down = () if hand is None else hand.down[action.actor]
+            if len(action.cards) != 1 or action.cards[0] not in down:
+                return diff(index, action.text, f"p{action.actor + 1} to hold this card face down", "no")
+            try:
+                repair(action)
+                run.apply(TurnUp(action.actor, down.index(action.cards[0])))
+            except IllegalAction as error:
+                return diff(index, action.text, "the action to be accepted", f"refused: {error}")
+            continue
         else:
             dealt = ()
         hand = run.state.hand
@@ -717,6 +755,9 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             (replacements if drawing else texts).append(text)
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {_cards_text(event.cards)}")
+        elif isinstance(event, CardTurnedUp):  # TL-DEAL-2
+            note = " # automatic" if event.automatic else ""
+            texts.append(f"{p[event.seat]} tu {_cards_text((event.card,))}{note}")
         elif isinstance(event, ForcedBetPosted) and event.kind == "bring_in":
             texts.append(f"{p[event.seat]} pb")
         elif isinstance(event, ForcedBetPosted) and event.kind == "straddle":
@@ -749,7 +790,8 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     position = {seat: index for index, seat in enumerate(order)}
     # heads-up PHH reverses the arrays: [small, big] means p1 (the big blind) posts big
     big_index = 1 if n == 2 else position.get(started.big_blind, 1)
-    antes = [forced.ante] * n if forced.ante else [0] * n
+    ante = forced.ante or forced.invito  # Telesina's invito is every player's ante (IT-ANTE-1)
+    antes = [ante] * n if ante else [0] * n
     if forced.big_blind_ante:
         antes[big_index] += forced.big_blind_ante
     blinds: list[int] = []
@@ -764,7 +806,10 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             if forced.straddle and straddler is not None:
                 blinds[position[straddler]] = forced.straddle
     fixed = game.limit == "FL"
-    small_bet = (forced.small_bet or forced.big_blind) if fixed else None
+    small_bet = (forced.small_bet or forced.big_blind or forced.invito) if fixed else None
+    big_bet = (forced.big_bet or (forced.invito or 2 * (small_bet or 0))) if fixed else None
+    options = dict(started.options)
+    metadata = tuple((key, options[name]) for key, name in TELESINA_KEYS if name in options)
     stacks = dict(ended.stacks)
     return HandHistory(
         variant=game.code,
@@ -772,7 +817,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         antes=tuple(antes),
         starting_stacks=tuple(o.stack if o is not None else 0 for o in occupants),
         actions=tuple(parse_standard_action(text, n) for text in texts),
-        min_bet=0 if fixed else (forced.big_blind or forced.small_bet),
+        min_bet=0 if fixed else (forced.big_blind or forced.small_bet or forced.invito),
         finishing_stacks=tuple(stacks.get(seat, 0) for seat in order),
         hand_id=started.hand_id,
         seats=tuple(seat + 1 for seat in order),
@@ -780,6 +825,7 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
         blinds_or_straddles=tuple(blinds),
         bring_in=forced.bring_in or None,
         small_bet=small_bet,
-        big_bet=((forced.big_bet or 2 * (small_bet or 0)) if fixed else None),
+        big_bet=big_bet,
         ante_trimming_status=False,
+        metadata=metadata,
     )

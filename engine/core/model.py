@@ -9,7 +9,9 @@ only by its :class:`engine.core.spec.GameSpec`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
+from engine._replace import fast_init
 from engine.cards import Card
 from engine.core.forced import ForcedBets
 
@@ -19,7 +21,9 @@ __all__ = [
     "BoardDealt",
     "BringIn",
     "Called",
+    "CardTurnedUp",
     "CardsDealt",
+    "CardsToTurnUp",
     "CheckOrCall",
     "Checked",
     "Command",
@@ -63,6 +67,7 @@ __all__ = [
     "TimeBankUsed",
     "TimeoutExpired",
     "TurnStarted",
+    "TurnUp",
     "UncalledBetReturned",
 ]
 
@@ -79,7 +84,9 @@ class CoreConfig:
     (T-SITOUT-1), busted players are eliminated (T-ELIM-1), the button is dead (G-BTN-1) and the FL cap
     holds heads-up (G-LIMIT-1). ``forced``: the starting forced bets (a level changes them through
     :class:`StartHand`). ``action_time_ms`` / ``time_bank_ms``: the time to act and the bank used when
-    facing a bet.
+    facing a bet. ``options``: the game's own table options, ``(name, value)`` pairs (Telesina's layout of
+    the vele and distribution mode, TL-VELE-1, TL-DEAL-2; checked by the game's
+    :attr:`~engine.core.spec.GameSpec.options_hook`); empty for the other games.
     """
 
     seats: int = 6
@@ -87,6 +94,7 @@ class CoreConfig:
     forced: ForcedBets = _DEFAULT_FORCED
     action_time_ms: int = 30_000
     time_bank_ms: int = 60_000
+    options: tuple[tuple[str, str], ...] = ()
 
 
 # --- commands -------------------------------------------------------------------------------------------
@@ -119,7 +127,9 @@ class StartHand:
     ``shuffle_algorithm``: the provably fair shuffle's ``sha256(seed)`` and algorithm name, recorded
     publicly. ``posts``: the forced bets as a hand history records them, ``(seat, kind, chips, dead)`` in
     posting order (kinds of :class:`ForcedBetPosted`; PHH's per-player ``antes`` and
-    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``)."""
+    ``blinds_or_straddles``), posted instead of those ``forced`` implies (``None``). ``options``: the
+    dealer's choices for this hand among the game's options (Telesina's ``libera`` layout or distribution,
+    TL-VELE-1, TL-DEAL-2; ``None``: the table's), checked by :attr:`GameSpec.options_hook`."""
 
     deck: tuple[Card, ...] = ()
     at: int = 0
@@ -129,6 +139,7 @@ class StartHand:
     commitment: str = ""
     shuffle_algorithm: str = ""
     posts: tuple[tuple[int, str, int, bool], ...] | None = None
+    options: tuple[tuple[str, str], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +218,16 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnUp:
+    """Telesina (TL-DEAL-2): turn up the ``index``-th (0-based, in the order dealt) of the seat's face-down
+    cards, when the game asks each player to choose which hidden card goes face up. Refused otherwise."""
+
+    seat: int
+    index: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class ShowHand:
     """Show the hand at the showdown (PHH ``sm`` with the cards)."""
 
@@ -267,6 +288,7 @@ Command = (
     | CheckOrCall
     | Fold
     | Discard
+    | TurnUp
     | ShowHand
     | MuckHand
     | TimeoutExpired
@@ -298,7 +320,8 @@ class HandStarted:
     ``small_blind`` / ``big_blind``: the blinds' positions (seats; ``-1``: none; the small blind's seat
     may be empty: dead small blind); ``dealt``: the seats dealt in, clockwise from the button's left;
     ``forced``: the hand's forced bets; ``deck``: the stock in dealing order (secret: never in a player's
-    view); ``commitment`` / ``shuffle_algorithm``: public, ``""`` without a commitment."""
+    view); ``commitment`` / ``shuffle_algorithm``: public, ``""`` without a commitment; ``options``: the
+    hand's game options as resolved (Telesina's layout and distribution mode; ``()`` for other games)."""
 
     number: int
     hand_id: str
@@ -311,6 +334,7 @@ class HandStarted:
     at: int
     commitment: str = ""
     shuffle_algorithm: str = ""
+    options: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,6 +460,24 @@ class Discarded:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsToTurnUp:
+    """Telesina (TL-DEAL-2): before this street's betting round each player still in turns one of their
+    face-down cards up (:class:`TurnUp`), in seat order from the dealer's left."""
+
+    street: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurnedUp:
+    """``seat`` turned ``card`` (one of its face-down cards) face up (TL-DEAL-2); ``automatic``: the
+    time-out (or the sit-out) turned up the default, the card dealt last."""
+
+    seat: int
+    card: Card
+    automatic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ShowdownStarted:
     """The last betting round is over with two or more players in: they show in ``order`` (G-SHOW-1)."""
 
@@ -536,6 +578,8 @@ Event = (
     | Raised
     | Folded
     | Discarded
+    | CardsToTurnUp
+    | CardTurnedUp
     | ShowdownStarted
     | HandShown
     | HandMucked
@@ -577,7 +621,9 @@ class CoreHand:
     ``drawing`` while players discard, ``declared`` the seats that discarded (or stood pat) this street,
     ``discards`` every seat's discarded cards this hand. ``reshuffles``: stocks reshuffled so far
     (:class:`StockReshuffled`); ``community``: the current street deals one community card instead of a
-    card to each player (ST-1).
+    card to each player (ST-1). ``options``: the hand's game options (:class:`HandStarted`);
+    ``turning_up``: players must turn a down card up before the betting round (TL-DEAL-2, Telesina:
+    ``declared`` holds who did).
 
     Frozen without slots on purpose: every event copies the hand, and a ``__dict__`` copies in one step
     (:mod:`engine._replace`).
@@ -624,6 +670,8 @@ class CoreHand:
     mucked: frozenset[int] = frozenset()
     reshuffles: int = 0
     community: bool = False
+    options: tuple[tuple[str, str], ...] = ()
+    turning_up: bool = False
 
 
 @dataclass(frozen=True)
@@ -644,3 +692,8 @@ class CoreState:
     hand: CoreHand | None = None
     commitment: str = ""
     seed_revealed: bool = False
+
+
+for _cls in (*get_args(Command), *get_args(Event), SeatState):
+    fast_init(_cls)  # the same __init__, faster (engine._replace): a few events and a command per decision
+del _cls

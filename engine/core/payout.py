@@ -1,7 +1,7 @@
 """The end of a hand, shared by every decider: the showdown order, the pots and their award.
 
 Pure functions over plain values (seat indexes, chip counts), so the core's decider
-(:mod:`engine.core.rules`) and poker all'italiana's (:mod:`engine.italian.game`) use the same code:
+(:mod:`engine.core.rules`) and poker all'italiana's (:mod:`engine.games.italian.rules`) use the same code:
 
 - :func:`showdown_order` — who shows first (G-SHOW-1);
 - :func:`must_show` — whether a hand is shown automatically at the showdown (G-SHOW-1, IT-SHOW-1);

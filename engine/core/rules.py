@@ -6,8 +6,8 @@ turn, streets, the showdown, pot awards, eliminations) up to the next decision o
 dealer, folding each event through ``evolve`` as it goes: the state after ``apply`` is exactly the fold of
 its events. ``evolve(state, event)`` is total and never validates; it needs no spec.
 
-**Dealing** is a command, as in a hand history (and as :mod:`engine.italian` does it): after the start
-and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
+**Dealing** is a command, as in a hand history (and as :mod:`engine.games.italian.rules` does it): after the
+start and after each betting round the decider waits for the dealer. :func:`dealer_command` gives
 :class:`DealFromTop` (everything due now from the top of the stock, burn included, TH-1: one command for
 a street's hole cards or board); a replay sends :class:`DealCards` / :class:`DealBoard` naming the cards
 (:func:`top_deal` builds them from the top), and ``decide`` accepts any cards still in the stock,
@@ -29,6 +29,13 @@ contests, or that has no rival shown in one, is shown automatically; the others 
 the time-out mucks). Pots are built by :mod:`engine.core.payout` (uncalled bet returned, G-SHOW-2;
 side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with the odd chip to the first
 winner left of the button (G-POT-2).
+
+**Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
+(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`) and the
+time-outs (:func:`time_out`) take any builder with ``state``, ``at``, ``hand`` and ``emit``
+(:class:`TurnBuilder`); their refusals carry an English and an Italian message (the game's
+:attr:`GameSpec.refusal_hook` converts them).
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
@@ -45,6 +52,7 @@ from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
     BadCards,
+    IllegalAction,
     NoHandInProgress,
     NotEnoughPlayers,
     NothingToReveal,
@@ -61,6 +69,8 @@ from engine.core.model import (
     BringIn,
     Called,
     CardsDealt,
+    CardsToTurnUp,
+    CardTurnedUp,
     Checked,
     CheckOrCall,
     Command,
@@ -104,6 +114,7 @@ from engine.core.model import (
     TimeBankUsed,
     TimeoutExpired,
     TurnStarted,
+    TurnUp,
     UncalledBetReturned,
 )
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
@@ -111,6 +122,10 @@ from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
+    "TABLE_COMMANDS",
+    "TableBuilder",
+    "TurnBuilder",
+    "advance",
     "apply",
     "bet_range",
     "bring_in_due",
@@ -127,7 +142,10 @@ __all__ = [
     "positions",
     "replay",
     "standard_bet_range",
+    "start_turn",
+    "time_out",
     "top_deal",
+    "use_time",
 ]
 
 _hand_with = replacer(CoreHand)
@@ -224,6 +242,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
         starting_stacks=tuple(0 if o is None else o.stack for o in state.seats),
         folded=frozenset(s for s in range(n) if s not in dealt),
         discards=((),) * n,
+        options=e.options,
     )
     return _state_with(
         state,
@@ -283,6 +302,7 @@ def _street_started(state: CoreState, hand: CoreHand, e: StreetStarted) -> None:
         to_act=None,
         last_actor=None,
         community=False,
+        turning_up=False,
     )
 
 
@@ -307,8 +327,8 @@ def _board_dealt(state: CoreState, hand: CoreHand, e: BoardDealt) -> None:
 
 
 def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
-    # a draw turn (someone has still to discard) is not the betting round's
-    betting = not hand.drawing or all(s in hand.declared for s in in_hand(hand))
+    # a draw turn (someone has still to discard) or a turn-up (TL-DEAL-2) is not the betting round's
+    betting = not (hand.drawing or hand.turning_up) or all(s in hand.declared for s in in_hand(hand))
     hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
@@ -362,6 +382,22 @@ def _discarded(state: CoreState, hand: CoreHand, e: Discarded) -> None:
         declared=hand.declared | {e.seat},
         to_act=None,
         last_actor=e.seat,
+    )
+
+
+def _to_turn_up(state: CoreState, hand: CoreHand, e: CardsToTurnUp) -> None:
+    hand.__dict__.update(turning_up=True, declared=frozenset(), to_act=None)
+
+
+def _turned_up(state: CoreState, hand: CoreHand, e: CardTurnedUp) -> None:
+    seat = e.seat
+    down = hand.down[seat]
+    index = down.index(e.card) if e.card in down else len(down)
+    hand.__dict__.update(
+        down=_set(hand.down, seat, down[:index] + down[index + 1 :]),
+        up=_set(hand.up, seat, hand.up[seat] + (e.card,)),
+        declared=hand.declared | {seat},
+        to_act=None,
     )
 
 
@@ -431,7 +467,9 @@ _InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 def _own(state: CoreState) -> CoreState:
     """A copy of ``state`` with a copy of its hand (to be changed in place)."""
-    return _state_with(state, hand=_hand_with(_hand(state)))
+    hand = state.hand
+    assert hand is not None
+    return _state_with(state, hand=_hand_with(hand))
 
 
 def _copying(in_place: _InPlace) -> Callable[[CoreState, Any], CoreState]:
@@ -457,6 +495,8 @@ _IN_PLACE: dict[type, _InPlace] = {
     Raised: _bet_or_raised,
     Folded: _folded,
     Discarded: _discarded,
+    CardsToTurnUp: _to_turn_up,
+    CardTurnedUp: _turned_up,
     ShowdownStarted: _showdown_started,
     HandShown: _shown,
     HandMucked: _mucked,
@@ -476,6 +516,8 @@ _ev_bet = _copying(_bet_or_raised)
 _ev_raised = _copying(_bet_or_raised)
 _ev_folded = _copying(_folded)
 _ev_discarded = _copying(_discarded)
+_ev_to_turn_up = _copying(_to_turn_up)
+_ev_turned_up = _copying(_turned_up)
 _ev_showdown = _copying(_showdown_started)
 _ev_shown_in_hand = _copying(_shown)
 _ev_mucked = _copying(_mucked)
@@ -498,6 +540,8 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     Raised: _ev_raised,
     Folded: _ev_folded,
     Discarded: _ev_discarded,
+    CardsToTurnUp: _ev_to_turn_up,
+    CardTurnedUp: _ev_turned_up,
     ShowdownStarted: _ev_showdown,
     HandShown: _ev_shown,
     HandMucked: _ev_mucked,
@@ -614,14 +658,15 @@ def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
 
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
     forced = hand.forced
-    return max(1, forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind))
+    minimum = forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind or forced.invito)
+    return minimum if minimum > 1 else 1
 
 
 def fixed_unit(spec: GameSpec, state: CoreState, hand: CoreHand) -> int:
     """The fixed-limit bet of this street: the small bet (default: the big blind) or the big bet (default:
     twice the small bet) (G-LIMIT-1; :attr:`GameSpec.big_bet_hook` for stud's open pair, ST-1)."""
     forced = hand.forced
-    small = forced.small_bet or forced.big_blind or 1
+    small = forced.small_bet or forced.big_blind or forced.invito or 1
     if spec.big_bet_hook is not None:
         big_now = spec.big_bet_hook(state, hand)
     else:
@@ -649,7 +694,8 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     Stud's 3rd street (ST-1): while nobody has made a full bet, a bet or raise *completes* the bring-in to
     the minimum bet (the small bet), and a completion reopens the betting to the players who acted facing
     the bring-in only (they faced less than a full bet)."""
-    stack = _stack(state, seat)
+    occupant = state.seats[seat]
+    stack = 0 if occupant is None else occupant.stack
     bet = hand.round_bets[seat]
     all_in_to = bet + stack
     current = hand.current_bet
@@ -662,13 +708,12 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
             break
     else:
         return None
-    structure = spec.structure
     acted = hand.acted_at[seat]
+    bring_in_street = spec.streets[hand.street].opener is Opener.BRING_IN
     minimum_bet = _minimum_bet(spec, hand)
-    completing = hand.raises == 0 and spec.streets[hand.street].opener is Opener.BRING_IN
     # stud's completion: a full bet over a bring-in reopens the betting to who faced only the bring-in
-    reopened = acted < minimum_bet <= current and spec.streets[hand.street].opener is Opener.BRING_IN
-    if structure is Structure.FIXED_LIMIT:
+    reopened = bring_in_street and acted < minimum_bet <= current
+    if spec.structure is Structure.FIXED_LIMIT:
         unit = fixed_unit(spec, state, hand)
         if acted >= 0 and current - acted < unit and not reopened:
             return None
@@ -680,9 +725,9 @@ def standard_bet_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: i
     if acted >= 0 and current - acted < increment and not reopened:
         return None
     minimum = min(current + increment, all_in_to)
-    if completing and current < minimum_bet:
+    if bring_in_street and hand.raises == 0 and current < minimum_bet:
         minimum = min(minimum_bet, all_in_to)  # completing the bring-in (ST-1)
-    if structure is Structure.NO_LIMIT:
+    if spec.structure is Structure.NO_LIMIT:
         maximum = all_in_to
     else:
         pot_after_call = _pot_total(hand) + current - bet
@@ -730,9 +775,14 @@ def _next_deal(spec: GameSpec, hand: CoreHand) -> tuple[int, int, int, bool] | N
         if spec_street.hole_down or spec_street.hole_up or spec_street.draw:
             need_down = plan.down[street]
             need_up = plan.up[street]
+            held_down, held_up = hand.down, hand.up
             for seat in in_hand(hand):
-                down = max(need_down - len(hand.down[seat]), 0)
-                up = max(need_up - len(hand.up[seat]), 0)
+                down = need_down - len(held_down[seat])  # (conditionals: max() was 46 calls a stud hand)
+                up = need_up - len(held_up[seat])
+                if down < 0:
+                    down = 0
+                if up < 0:
+                    up = 0
                 if down or up:
                     if due is None:
                         due = (seat, down, up)
@@ -774,6 +824,8 @@ def top_deal(spec: GameSpec, state: CoreState, at: int = 0) -> DealCards | DealB
 
 def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
     """The showdown value of ``seat``'s hand (higher wins; equal values split)."""
+    if spec.seat_value_hook is not None:
+        return spec.seat_value_hook(hand, seat)
     down, up, board = hand.down[seat], hand.up[seat], hand.board
     if spec.value_hook is not None:
         return spec.value_hook(down, up, board)
@@ -798,6 +850,8 @@ def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
 
 def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
     """The English name of ``seat``'s hand ("Pair of aces"…), ``""`` when it cannot be named."""
+    if spec.seat_label_hook is not None:
+        return spec.seat_label_hook(hand, seat)
     down, up, board = hand.down[seat], hand.up[seat], hand.board
     evaluator = standard_evaluator()
     try:
@@ -877,31 +931,51 @@ def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState
     if handler is None:
         raise ActionNotAllowed(f"unknown command {type(command).__name__}")
     builder = _Builder(spec, state, command.at)
-    handler(builder, command)
+    if spec.refusal_hook is None:
+        handler(builder, command)
+    else:
+        try:
+            handler(builder, command)
+        except IllegalAction as refusal:  # the game's own refusal (its language)
+            raise spec.refusal_hook(refusal) from None
     _advance(builder)
     return builder.state, tuple(builder.events)
 
 
 def _turn(b: _Builder, seat: int) -> None:
-    hand = b.hand
+    hand = b.state.hand
+    assert hand is not None  # (not the ``hand`` property: one call less per turn)
+    start_turn(b, seat, hand.round_bets[seat] < hand.current_bet)
+
+
+def start_turn(b: TurnBuilder, seat: int, chips_required: bool) -> None:
+    """``seat`` is to act (IT-TIME-1, the action time): :class:`TurnStarted` with the deadline ``b.at`` +
+    the table's action time and the seat's time bank (usable when ``chips_required``: facing a bet)."""
     occupant = b.state.seats[seat]
     assert occupant is not None
-    required = hand.round_bets[seat] < hand.current_bet
-    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, required))
+    b.emit(TurnStarted(seat, b.at + b.state.config.action_time_ms, occupant.time_bank, chips_required))
 
 
-def _advance(b: _Builder) -> None:
-    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+def advance(b: _B, step: Callable[[_B, Any], bool], automatic: Callable[[_B, int], None]) -> None:
+    """The decider's loop after a command: emit automatic events until a player or the dealer must
+    decide, or the hand is over. A seat to act that sits out acts at once (``automatic(b, seat)``: the
+    game's default action, T-SITOUT-1, IT-SIT-1); with nobody to act ``step(b, hand)`` emits the next
+    automatic event(s) (a turn, a street, the showdown, the awards), ``False`` when the dealer must deal."""
     while b.state.hand is not None:
         hand = b.state.hand
         if hand.to_act is not None:
             occupant = b.state.seats[hand.to_act]
             if occupant is not None and occupant.sitting_out:
-                _automatic_action(b, hand.to_act)
+                automatic(b, hand.to_act)
                 continue
             return
-        if not _step(b, hand):
+        if not step(b, hand):
             return
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over."""
+    advance(b, _step, _automatic_action)
 
 
 def _anchor(b: _Builder, hand: CoreHand) -> int:
@@ -939,6 +1013,14 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
             if waiting is not None:  # FD-1: each player in turn from the button's left draws
                 _turn(b, waiting)
                 return True
+        if spec.turn_up_hook is not None and spec.turn_up_hook(b.state, hand):
+            if not hand.turning_up:  # TL-DEAL-2: each player turns one hidden card up, then the betting
+                b.emit(CardsToTurnUp(hand.street))
+                return True
+            waiting = next((s for s in players if s not in hand.declared), None)
+            if waiting is not None:
+                _turn(b, waiting)
+                return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     seat = _next_better(b.state, hand, after)
     if seat is not None:
@@ -956,7 +1038,8 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
             if s not in dict(b.hand.shown):
                 b.emit(HandShown(s, b.hand.down[s], hand_label(b.spec, b.hand, s)))
         return True
-    if hand.street + 1 < len(b.spec.streets):
+    streets = len(spec.streets) if spec.streets_hook is None else spec.streets_hook(hand)
+    if hand.street + 1 < streets:
         b.emit(StreetStarted(hand.street + 1, b.spec.streets[hand.street + 1].draw))
         return True
     b.emit(ShowdownStarted(tuple(_showdown_order(b, hand))))
@@ -986,14 +1069,20 @@ def _pots(
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
     """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
-    pot it contests, or no rival in one of its pots has shown."""
+    pot it contests (with :attr:`GameSpec.winners_hook`: it would be among the pot's winners), or no rival
+    in one of its pots has shown."""
     if not hand.shown:
         return True
+    hook = b.spec.winners_hook
+    state = b.state
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        if hook is not None:  # IT-RANK-4's cycle: "beats or ties" is being among the winners
+            return seat in hook(state, hand, (*rivals, seat))
+        return values[seat] >= max(values[s] for s in rivals)
+
     return payout.must_show(
-        _pots(hand, b.state, hand.folded | hand.mucked),
-        seat,
-        {s for s, _ in hand.shown},
-        lambda rivals, seat: values[seat] >= max(values[s] for s in rivals),
+        _pots(hand, state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
     )
 
 
@@ -1009,9 +1098,13 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
             _turn(b, seat)
         return
     shown = {seat for seat, _ in hand.shown}
+    hook = b.spec.winners_hook
+    state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
+        if hook is not None:
+            return hook(state, hand, tuple(contenders))
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
@@ -1061,6 +1154,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
         b.emit(HandMucked(seat))
     elif hand.drawing and seat not in hand.declared:
         b.emit(Discarded(seat, ()))  # stand pat
+    elif hand.turning_up and seat not in hand.declared:
+        b.emit(CardTurnedUp(seat, hand.down[seat][-1], True))  # TL-DEAL-2: the card dealt last
     elif bring_in_due(b.spec, hand):
         b.emit(
             ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
@@ -1074,17 +1169,43 @@ def _automatic_action(b: _Builder, seat: int) -> None:
 # --- command handlers ------------------------------------------------------------------------------------
 
 
-def _occupant(state: CoreState, seat: int) -> SeatState:
+class TableBuilder(Protocol):
+    """What the table commands' handlers (:data:`TABLE_COMMANDS`) need of a decider's builder: its state
+    (``seats``, ``hand``, ``hand_number``, ``commitment``, ``seed_revealed``: the core's :class:`CoreState`
+    or poker all'italiana's table state) and ``emit``, which appends an event and folds it into ``state``."""
+
+    state: Any
+
+    def emit(self, event: Any) -> None: ...
+
+
+class TurnBuilder(TableBuilder, Protocol):
+    """A builder during a hand (:func:`start_turn`, :func:`use_time`, :func:`time_out`, :func:`advance`):
+    also ``at`` (the command's time, ms) and ``hand`` (the hand in progress, raising the game's
+    ``NoHandInProgress`` when there is none)."""
+
+    at: int
+
+    @property
+    def hand(self) -> Any: ...
+
+
+_B = TypeVar("_B", bound=TurnBuilder)
+
+
+def _occupant(state: Any, seat: int) -> SeatState:
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise SeatError(f"seat {seat} does not exist")
-    occupant = state.seats[seat]
+        raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
+    occupant: SeatState | None = state.seats[seat]
     if occupant is None:
-        raise SeatError(f"seat {seat} is empty")
+        raise SeatError(f"seat {seat} is empty", f"Il posto {seat} è vuoto.")
     return occupant
 
 
 def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
-    hand = b.hand
+    hand = b.state.hand
+    if hand is None:
+        raise NoHandInProgress("no hand in progress")  # as the ``hand`` property (one call less)
     if hand.to_act != seat:
         raise NotYourTurn(f"it is not seat {seat}'s turn")
     if hand.showdown != showdown:
@@ -1097,38 +1218,49 @@ def _require_turn(b: _Builder, seat: int, showdown: bool = False) -> CoreHand:
 def _require_betting(b: _Builder, seat: int) -> CoreHand:
     hand = _require_turn(b, seat)
     if not hand.betting:
+        if hand.turning_up:
+            raise ActionNotAllowed("turn one of your face-down cards up first (rule TL-DEAL-2)")
         raise ActionNotAllowed("discard (or stand pat) first: this is the draw")
     return hand
 
 
 def _use_time(b: _Builder, seat: int) -> None:
+    use_time(b, seat)
+
+
+def use_time(b: TurnBuilder, seat: int, record_none: bool = False) -> None:
+    """An action after the deadline, facing a bet (``chips_required``), uses ``seat``'s time bank for the
+    time over (:class:`TimeBankUsed`; at most the bank). ``record_none``: record the use even when the bank
+    is empty (0 ms; poker all'italiana's records, kept as they were)."""
     hand = b.hand
     if hand.chips_required and b.at > hand.deadline:
         occupant = b.state.seats[seat]
         assert occupant is not None
         used = min(occupant.time_bank, b.at - hand.deadline)
-        if used:
+        if used or record_none:
             b.emit(TimeBankUsed(seat, used))
 
 
-def _on_seat(b: _Builder, c: SeatPlayer) -> None:
+def _on_seat(b: TableBuilder, c: SeatPlayer) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("cannot seat a player during a hand")
+        raise NoHandInProgress("cannot seat a player during a hand", "Non si può sedere durante una mano.")
     if not isinstance(c.seat, int) or not 0 <= c.seat < len(state.seats):
-        raise SeatError(f"seat {c.seat} does not exist")
+        raise SeatError(f"seat {c.seat} does not exist", f"Il posto {c.seat} non esiste.")
     if state.seats[c.seat] is not None:
-        raise SeatError(f"seat {c.seat} is taken")
+        raise SeatError(f"seat {c.seat} is taken", f"Il posto {c.seat} è occupato.")
     if not isinstance(c.stack, int) or c.stack <= 0 or not c.player:
-        raise BadAmount("a player needs a name and a positive stack")
+        raise BadAmount("a player needs a name and a positive stack", "Servono un nome e delle chips.")
     if any(o is not None and o.player == c.player for o in state.seats):
-        raise SeatError(f"{c.player} is already seated")
+        raise SeatError(f"{c.player} is already seated", f"{c.player} è già seduto.")
     b.emit(PlayerSeated(c.seat, c.player, c.stack))
 
 
-def _on_remove(b: _Builder, c: RemovePlayer) -> None:
+def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
     if b.state.hand is not None:
-        raise NoHandInProgress("cannot leave during a hand")
+        raise NoHandInProgress(
+            "cannot leave during a hand", "Non si può lasciare il tavolo durante una mano."
+        )
     occupant = _occupant(b.state, c.seat)
     b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
 
@@ -1211,8 +1343,23 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         raise BadAmount("the forced bets must be a ForcedBets")
     if spec.blinds and forced.big_blind <= 0:
         raise BadAmount(f"{spec.name} needs a big blind")
+    options: tuple[tuple[str, str], ...] = ()
+    if spec.options_hook is not None:
+        options = spec.options_hook(state.config.options, c.options, len(dealt))
+    elif c.options:
+        raise ActionNotAllowed(f"{spec.name} has no options to choose")
     deck = tuple(c.deck)
-    if deck:
+    if spec.deck_hook is not None:
+        cards = spec.deck_hook(len(dealt))
+        if not deck:
+            deck = cards
+        elif (
+            len(deck) != len(cards)
+            or set(map(type, deck)) != {Card}  # compared in C, as _is_standard_deck does
+            or sorted(map(_CODE, deck)) != sorted(map(_CODE, cards))
+        ):
+            raise BadCards(f"the deck must hold every card of the {len(cards)}-card deck exactly once")
+    elif deck:
         if not _is_standard_deck(deck):
             raise BadCards("the deck must hold every card of the 52-card deck exactly once")
     else:
@@ -1236,6 +1383,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             at=c.at,
             commitment=c.commitment,
             shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",
+            options=options,
         )
     )
     b.emit(StreetStarted(0))
@@ -1348,7 +1496,8 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
         raise ActionNotAllowed("nothing is to be dealt now")
     while due is not None:
         seat, count, up, burn = due
-        hand = b.hand
+        hand = b.state.hand  # (not the property: it was checked above, and it is a call per deal)
+        assert hand is not None
         stock = hand.stock
         start = 1 if burn else 0
         if len(stock) < start + count + up:  # stud's community card and the draw reshuffle: not yet
@@ -1361,7 +1510,7 @@ def _on_deal_from_top(b: _Builder, c: DealFromTop) -> None:
             if spec.deal_hook is None and not spec.streets[hand.street].draw:  # the same for every player
                 players = in_hand(hand)
                 for other in players[players.index(seat) + 1 :]:
-                    stock = b.hand.stock
+                    stock = b.state.hand.stock  # type: ignore[union-attr]
                     if len(stock) < count + up:
                         raise BadCards(f"the stock holds {len(stock)} cards, {count + up} are due")
                     b.emit(CardsDealt(other, stock[:count], stock[count : count + up]))
@@ -1455,6 +1604,20 @@ def _on_discard(b: _Builder, c: Discard) -> None:
     b.emit(Discarded(c.seat, cards))
 
 
+def _on_turn_up(b: _Builder, c: TurnUp) -> None:
+    """TL-DEAL-2: turn one of one's face-down cards up, in turn, when the game asks for it."""
+    hand = _require_turn(b, c.seat)
+    if not hand.turning_up or c.seat in hand.declared:
+        raise ActionNotAllowed("no card is to be turned up now (rule TL-DEAL-2)")
+    down = hand.down[c.seat]
+    if not isinstance(c.index, int) or isinstance(c.index, bool) or not 0 <= c.index < len(down):
+        raise BadCards(
+            f"choose one of your {len(down)} face-down cards: index 0 to {len(down) - 1}, not {c.index}"
+        )
+    _use_time(b, c.seat)
+    b.emit(CardTurnedUp(c.seat, down[c.index]))
+
+
 def _on_show(b: _Builder, c: ShowHand) -> None:
     hand = _require_turn(b, c.seat, showdown=True)
     b.emit(HandShown(c.seat, hand.down[c.seat], hand_label(b.spec, hand, c.seat)))
@@ -1466,51 +1629,86 @@ def _on_muck(b: _Builder, c: MuckHand) -> None:
 
 
 def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    time_out(b, c, not b.hand.showdown, _automatic_action)
+
+
+def time_out(b: _B, c: TimeoutExpired, sits_out: bool, automatic: Callable[[_B, int], None]) -> None:
+    """The action time of ``c.seat`` ran out (IT-TIME-1, T-SITOUT-1): refused before the deadline (+ the
+    time bank when facing a bet: :class:`TimeoutTooEarly`) or when the seat is not to act
+    (:class:`NotYourTurn`); else :class:`PlayerTimedOut`, the bank used up, :class:`PlayerSatOut` when
+    ``sits_out`` (the game's choice: a betting or draw turn, not the showdown) and the seat's default
+    action ``automatic(b, seat)`` (check or fold, stand pat, muck...)."""
     hand = b.hand
     if hand.to_act != c.seat:
-        raise NotYourTurn(f"seat {c.seat} is not to act")
+        raise NotYourTurn(f"seat {c.seat} is not to act", "Non è il turno di questo giocatore.")
     occupant = b.state.seats[c.seat]
     assert occupant is not None
     limit = hand.deadline + (occupant.time_bank if hand.chips_required else 0)
     if c.at < limit:
-        raise TimeoutTooEarly("the action time has not run out yet")
+        raise TimeoutTooEarly("the action time has not run out yet", "Il tempo non è ancora scaduto.")
+    chips_required = hand.chips_required
     b.emit(PlayerTimedOut(c.seat))
-    if hand.chips_required and occupant.time_bank:
+    if chips_required and occupant.time_bank:
         b.emit(TimeBankUsed(c.seat, occupant.time_bank))
-    if not hand.showdown and not occupant.sitting_out:
+    if sits_out and not occupant.sitting_out:
         b.emit(PlayerSatOut(c.seat))
-    _automatic_action(b, c.seat)
+    automatic(b, c.seat)
 
 
-def _on_sit_out(b: _Builder, c: SitOut) -> None:
+def _on_sit_out(b: TableBuilder, c: SitOut) -> None:
     if _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("already sitting out")
+        raise ActionNotAllowed("already sitting out", "Sei già in sit-out.")
     b.emit(PlayerSatOut(c.seat))
 
 
-def _on_return(b: _Builder, c: ReturnToPlay) -> None:
+def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
     if not _occupant(b.state, c.seat).sitting_out:
-        raise ActionNotAllowed("not sitting out")
+        raise ActionNotAllowed("not sitting out", "Non sei in sit-out.")
     b.emit(PlayerReturned(c.seat))
 
 
-def _on_reveal(b: _Builder, c: RevealSeed) -> None:
+def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
     state = b.state
     if state.hand is not None:
-        raise NoHandInProgress("the seed is revealed only after the hand has ended")
+        raise NoHandInProgress(
+            "the seed is revealed only after the hand has ended", "Il seme si rivela solo a mano finita."
+        )
     if not state.commitment:
-        raise NothingToReveal("the last hand has no seed commitment")
+        raise NothingToReveal(
+            "the last hand has no seed commitment", "L'ultima mano non ha un impegno sul seme."
+        )
     if state.seed_revealed:
-        raise NothingToReveal(f"the seed of hand {state.hand_number} was already revealed")
+        raise NothingToReveal(
+            f"the seed of hand {state.hand_number} was already revealed",
+            f"Il seme della mano {state.hand_number} è già stato rivelato.",
+        )
     if not _is_hex_digest(c.seed):
-        raise SeedMismatch("the seed must be 64 lowercase hex digits (32 bytes)")
+        raise SeedMismatch(
+            "the seed must be 64 lowercase hex digits (32 bytes)",
+            "Il seme deve essere di 64 cifre esadecimali minuscole.",
+        )
     digest = hashlib.sha256(bytes.fromhex(c.seed)).hexdigest()
     if digest != state.commitment:
         raise SeedMismatch(
             f"the seed does not match hand {state.hand_number}'s commitment: "
-            f"sha256(seed) = {digest}, committed {state.commitment}"
+            f"sha256(seed) = {digest}, committed {state.commitment}",
+            f"Il seme non corrisponde all'impegno della mano {state.hand_number}: "
+            f"sha256 {digest[:12]}…, atteso {state.commitment[:12]}….",
         )
     b.emit(SeedRevealed(state.hand_number, c.seed))
+
+
+TABLE_COMMANDS: dict[type, Callable[[TableBuilder, Any], None]] = {
+    SeatPlayer: _on_seat,
+    RemovePlayer: _on_remove,
+    SitOut: _on_sit_out,
+    ReturnToPlay: _on_return,
+    RevealSeed: _on_reveal,
+}
+"""The handlers of the table commands every seated game shares (seating and removal between hands,
+sit-out and return, the seed reveal, T-SITOUT-1): each validates against ``b.state``, raising a core
+refusal with its English and Italian messages (a game's :attr:`GameSpec.refusal_hook` converts it), and
+emits the event. Poker all'italiana's decider uses them as they are."""
 
 
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
@@ -1525,6 +1723,7 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     CheckOrCall: _on_check_call,
     Fold: _on_fold,
     Discard: _on_discard,
+    TurnUp: _on_turn_up,
     ShowHand: _on_show,
     MuckHand: _on_muck,
     TimeoutExpired: _on_timeout,

@@ -36,6 +36,12 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   pair on 4th street, ST-1); default: the street's ``big_bet``.
 - :attr:`GameSpec.value_hook` ``(hole, up, board) -> int``: the showdown value (higher wins; default:
   best five of the player's cards and the board, or Omaha's 2 + 3, by ``evaluation``).
+- :attr:`GameSpec.winners_hook` ``(state, hand, seats) -> seats``: the winners of a pot among ``seats``,
+  the shown hands contesting it (in the order given; the winners keep it). For rankings that no single
+  value orders: poker all'italiana's IT-RANK-4 (the minimal spade straight flush beats only the heart
+  royal, a cycle), Telesina's shared-card hands. Also whether a hand must be shown at the showdown
+  (G-SHOW-1: it is among the winners against the rivals shown in one of its pots). ``None``: the highest
+  :func:`engine.core.rules.hand_value` wins, equal values split.
 - :attr:`GameSpec.odd_chip_hook` ``(state, hand, winners) -> winners``: odd-chip order (G-POT-2: left of
   the button by default; stud: high card by suit).
 - :attr:`GameSpec.deal_hook` ``(state, hand) -> (seat, down, up, burn) | None``: what the dealer deals now
@@ -44,6 +50,21 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
 - :attr:`GameSpec.legal_hook` ``(state, hand, seat, actions) -> actions``: adjusts the legal actions the
   core computed (labels such as "Bring-in" / "Complete", extra options); what it lists must be what
   ``decide`` accepts (the conformance suite checks it).
+- Telesina (TL-*) adds, each ``None`` by default and changing nothing for the other games:
+  :attr:`GameSpec.options_hook` ``(table options, dealer's options or None, players dealt in) -> the
+  hand's options`` (checks them, raising an :class:`~engine.core.errors.IllegalAction` subclass; the
+  result is in :class:`~engine.core.model.HandStarted`); :attr:`GameSpec.deck_hook` ``(players dealt in)
+  -> the deck's cards`` (default the 52-card deck; IT-DECK-1); :attr:`GameSpec.streets_hook` ``(hand) ->
+  number of streets this hand plays`` (a prefix of ``streets``: the vele steps of the hand's layout);
+  :attr:`GameSpec.turn_up_hook` ``(state, hand) -> bool``: after this street's deal each player still in
+  turns one face-down card up (:class:`~engine.core.model.TurnUp`, TL-DEAL-2) before the betting round;
+  :attr:`GameSpec.seat_value_hook` / :attr:`GameSpec.seat_label_hook` ``(hand, seat)``: the showdown
+  value and English label of a seat's hand when they depend on the hand's options (the vele
+  combinations, TL-VELE-1), replacing ``value_hook`` and the built-in label.
+- :attr:`GameSpec.refusal_hook` ``(refusal) -> exception``: the exception the game raises for one of the
+  core's refusals (:class:`engine.core.errors.IllegalAction`, English ``str()`` with its Italian
+  ``italian``): poker all'italiana raises its own class of the same name, Italian first
+  (:func:`engine.games.italian.errors.from_core`). ``None``: the core's refusal as it is.
 - Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
   discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
   pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
@@ -126,6 +147,15 @@ OddChipHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
 SupplyHook = Callable[[Any, Any, tuple[int, int, int, bool]], Any]
 DealHook = Callable[[Any, Any], "tuple[int, int, int, bool] | None"]
 LegalHook = Callable[[Any, Any, int, tuple[Any, ...]], tuple[Any, ...]]
+WinnersHook = Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]
+OptionsHook = Callable[
+    [tuple[tuple[str, str], ...], "tuple[tuple[str, str], ...] | None", int], tuple[tuple[str, str], ...]
+]
+DeckHook = Callable[[int], tuple[Card, ...]]
+HandHook = Callable[[Any], int]
+TurnUpHook = Callable[[Any, Any], bool]
+SeatValueHook = Callable[[Any, int], int]
+SeatLabelHook = Callable[[Any, int], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +186,18 @@ class GameSpec:
     big_bet_hook: BigBetHook | None = None
     draw_limit: int = 5
     value_hook: ValueHook | None = None
+    winners_hook: WinnersHook | None = None
     odd_chip_hook: OddChipHook | None = None
     supply_hook: SupplyHook | None = None
     deal_hook: DealHook | None = None
     legal_hook: LegalHook | None = None
+    options_hook: OptionsHook | None = None
+    deck_hook: DeckHook | None = None
+    streets_hook: HandHook | None = None
+    turn_up_hook: TurnUpHook | None = None
+    seat_value_hook: SeatValueHook | None = None
+    seat_label_hook: SeatLabelHook | None = None
+    refusal_hook: Callable[[Exception], Exception] | None = None
 
     @property
     def limit(self) -> str:

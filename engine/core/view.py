@@ -37,8 +37,9 @@ from engine.core.model import (
     PlayerSeated,
     ShowHand,
     StockReshuffled,
+    TurnUp,
 )
-from engine.core.rules import bet_range, bring_in_due, in_hand
+from engine.core.rules import bring_in_due, in_hand, standard_bet_range
 from engine.core.spec import GameSpec, Opener, Structure
 from engine.occupancy import Seating, seat_of, seatings
 from engine.pots import PotError, build_pots
@@ -74,7 +75,8 @@ class LegalAction:
     """One possible decision: ``kind`` (``fold check call bet raise discard show muck``; stud's
     ``bring_in`` and ``complete``, ST-1), ``label`` (the English button), ``minimum``/``maximum`` the
     chips: the amount to call, the bring-in, or the round bet to bet/raise (complete) **to**; for
-    ``discard`` the number of cards to change (``Stand pat``: none)."""
+    ``discard`` the number of cards to change (``Stand pat``: none); for ``turn_up`` (Telesina, TL-DEAL-2)
+    the indexes (0-based, in the order dealt) of the face-down cards the seat may turn up."""
 
     kind: str
     label: str
@@ -89,6 +91,8 @@ class LegalAction:
         kind = self.kind
         if kind == "discard":
             return Discard(seat, cards, at)
+        if kind == "turn_up":
+            return TurnUp(seat, self.minimum if amount is None else amount, at)
         if kind in ("bet", "raise", "complete"):
             return BetOrRaise(seat, self.minimum if amount is None else amount, at)
         if kind == "bring_in":
@@ -135,6 +139,8 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
     if not hand.betting and hand.drawing:
         limit = min(spec.draw_limit, len(hand.down[seat]))
         return (LegalAction("discard", "Draw", 1, limit), _STAND_PAT)
+    if not hand.betting and hand.turning_up:  # TL-DEAL-2: which face-down card goes up
+        return (_action("turn_up", "Turn up", 0, len(hand.down[seat]) - 1),)
     occupant = state.seats[seat]
     stack = 0 if occupant is None else occupant.stack
     owed = hand.current_bet - hand.round_bets[seat]
@@ -150,7 +156,8 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
         else:
             call = min(owed, stack)
             actions.append(_action("call", "All-in" if call == stack else "Call", call, call))
-    bounds = bet_range(spec, state, hand, seat)
+    hook = spec.raise_hook  # bet_range's dispatch, one call less per decision
+    bounds = standard_bet_range(spec, state, hand, seat) if hook is None else hook(state, hand, seat)
     if bounds is not None:
         low, high = bounds
         kind, label = ("bet", "Bet") if hand.current_bet == 0 else ("raise", "Raise")

@@ -14,12 +14,13 @@ the decider (first in seat order left of the dealer, TL-ACT-1), not here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations, starmap
 
-from engine.cards import Card, Deck, parse_cards
+from engine.cards import Card, Deck, Rank, parse_cards
 from engine.evaluation.common import HandValue, InvalidHand, Ranking, labels, order_cards
 from engine.evaluation.italian import PRIMARY_SHIFT, SUIT_SHIFT, italian_evaluator, italian_primary
 
-__all__ = ["evaluate_visible", "first_to_speak"]
+__all__ = ["evaluate_visible", "first_to_speak", "visible_key"]
 
 
 def evaluate_visible(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
@@ -39,12 +40,26 @@ def evaluate_visible(cards: Iterable[Card] | str, deck: Deck) -> HandValue:
         if card not in deck:
             raise InvalidHand(f"{card} is not in the deck in play ({len(deck)} cards, rule IT-DECK-1)")
     category, primary, first = italian_primary([card.rank for card in hand], deck.lowest_rank)
-    mask = sum(1 << card.code for card in hand)
-    head = mask & first
-    key = primary << PRIMARY_SHIFT | head << SUIT_SHIFT | (mask ^ head)
+    key = _partial_key(hand, primary, first)
     ordered = order_cards(hand)
     label_it, label_en = labels(category, ordered, False)
     return HandValue(Ranking.ITALIAN, deck.lowest_rank, category, ordered, key, label_it, label_en)
+
+
+def _partial_key(hand: Sequence[Card], primary: int, first: int) -> int:
+    mask = sum(1 << card.code for card in hand)
+    head = mask & first
+    return primary << PRIMARY_SHIFT | head << SUIT_SHIFT | (mask ^ head)
+
+
+def visible_key(cards: Sequence[Card], lowest: int) -> int:
+    """The key :func:`evaluate_visible` gives ``cards`` (1 or more distinct cards of the deck whose lowest
+    rank is ``lowest``), without validation or labels: the deciders' fast path (TL-ACT-1 at every betting
+    round). Five or more cards: the best five's Italian key."""
+    if len(cards) >= 5:
+        return max(starmap(italian_evaluator(Rank(lowest)).key5, combinations([c.code for c in cards], 5)))
+    _, primary, first = italian_primary([card.rank for card in cards], lowest)
+    return _partial_key(cards, primary, first)
 
 
 def first_to_speak(visible: Sequence[Sequence[Card]], deck: Deck) -> int:

@@ -97,22 +97,28 @@ _LAST_OPEN_PAIR: list[tuple[Any, Any, bool]] = [((), frozenset(), False)]
 immutable: the same answer)."""
 
 
-def _fixed_limit_range(spec: GameSpec, state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
-    """Fixed limit with the open-pair option (ST-1): on 4th street, when a player still in shows a pair,
-    a bet or raise is by the small bet or the big bet (two amounts); once a big bet or raise has been
-    made this round, by the big bet only. Elsewhere the core's fixed-limit rule."""
-    bounds = standard_bet_range(spec, state, hand, seat)
-    if bounds is None or not _open_pair(hand):
-        return bounds
-    low = bounds[0]
-    forced = hand.forced
-    big = forced.big_bet or 2 * forced.small_bet
-    occupant = state.seats[seat]
-    all_in_to = hand.round_bets[seat] + (0 if occupant is None else occupant.stack)
-    big_target = min(hand.current_bet + big, all_in_to)
-    if hand.min_raise >= big:
-        return big_target, big_target
-    return low, max(low, big_target)
+def _fixed_limit_hook(holder: list[GameSpec]) -> Any:
+    """The ``raise_hook`` of fixed-limit stud (``holder[0]``: the spec that holds it, set once built):
+    fixed limit with the open-pair option (ST-1): on 4th street, when a player still in shows a pair, a
+    bet or raise is by the small bet or the big bet (two amounts); once a big bet or raise has been made
+    this round, by the big bet only. Elsewhere the core's fixed-limit rule. (A closure, not a
+    ``raise_hook`` calling a function: the hook is asked at every decision, one call less.)"""
+
+    def raise_hook(state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
+        bounds = standard_bet_range(holder[0], state, hand, seat)
+        if bounds is None or hand.street != 1 or not _open_pair(hand):  # 4th street only
+            return bounds
+        low = bounds[0]
+        forced = hand.forced
+        big = forced.big_bet or 2 * forced.small_bet
+        occupant = state.seats[seat]
+        all_in_to = hand.round_bets[seat] + (0 if occupant is None else occupant.stack)
+        big_target = min(hand.current_bet + big, all_in_to)
+        if hand.min_raise >= big:
+            return big_target, big_target
+        return low, max(low, big_target)
+
+    return raise_hook
 
 
 def _odd_chip(state: CoreState, hand: CoreHand, winners: tuple[int, ...]) -> tuple[int, ...]:
@@ -162,12 +168,9 @@ def stud_spec(structure: Structure) -> GameSpec:
         supply_hook=_supply,
     )
     if structure is Structure.FIXED_LIMIT:
-
-        def raise_hook(state: Any, hand: Any, seat: int) -> tuple[int, int] | None:
-            return _fixed_limit_range(fixed, state, hand, seat)
-
-        fixed = replace(spec, raise_hook=raise_hook)
-        return fixed
+        holder: list[GameSpec] = []
+        holder.append(replace(spec, raise_hook=_fixed_limit_hook(holder)))
+        return holder[0]
     return spec
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.cards import Card
+from engine.cards import Card, Deck
 from engine.core import reshuffle
 from engine.evaluation.common import Category, Ranking, group_ranks, ranks_field
 
@@ -49,7 +49,15 @@ class StockExhausted(ValueError):
 def card_strength(card: Card) -> int:
     """A card's strength for stud's comparisons of single cards: rank first (ace high), then the suit
     ♣ < ♦ < ♥ < ♠ (ST-1, G-DRAW-1). ``2♣`` is 8, ``A♠`` is 59; distinct cards never tie."""
+    return _STRENGTHS[card.code]
+
+
+def _strength(card: Card) -> int:
     return card.rank * 4 + card.suit.international_order
+
+
+_STRENGTHS = tuple(_strength(card) for card in sorted(Deck.standard().cards, key=lambda card: card.code))
+""":func:`card_strength` by card code (read at every bring-in: the enum properties cost more)."""
 
 
 def bring_in_seat(door_cards: Mapping[int, Card]) -> int:
@@ -60,7 +68,8 @@ def bring_in_seat(door_cards: Mapping[int, Card]) -> int:
     """
     if not door_cards:
         raise ValueError("nobody holds a door card: no bring-in (rule ST-1)")
-    return min(door_cards, key=lambda seat: card_strength(door_cards[seat]))
+    strengths = _STRENGTHS
+    return min(door_cards, key=lambda seat: strengths[door_cards[seat].code])  # card_strength
 
 
 _STRENGTH_SHIFT = 20

@@ -1,8 +1,21 @@
-"""Refusals of the Italian decider: every one is an :class:`IllegalAction` subclass whose message (``str``)
-is Italian, for the player, with ``english`` for logs and English-speaking clients. A refused command
-changes nothing."""
+"""Poker all'italiana's refusals, kept importable here: a re-export of
+:mod:`engine.games.italian.errors` (issue 16 moved poker all'italiana into :mod:`engine.games.italian`)."""
 
-from __future__ import annotations
+from engine.games.italian.errors import (
+    ActionNotAllowed,
+    BadAmount,
+    BadCards,
+    IllegalAction,
+    NoHandInProgress,
+    NotEnoughPlayers,
+    NothingToReveal,
+    NotYourTurn,
+    OpeningRequirementNotMet,
+    ParolNotAllowed,
+    SeatError,
+    SeedMismatch,
+    TimeoutTooEarly,
+)
 
 __all__ = [
     "ActionNotAllowed",
@@ -19,61 +32,3 @@ __all__ = [
     "SeedMismatch",
     "TimeoutTooEarly",
 ]
-
-
-class IllegalAction(Exception):
-    """A command the rules refuse. ``str(error)`` is Italian; ``error.english`` is English."""
-
-    def __init__(self, italian: str, english: str) -> None:
-        super().__init__(italian)
-        self.italian = italian
-        self.english = english
-
-
-class NotYourTurn(IllegalAction):
-    """The seat is not the one to act (or nobody is to act)."""
-
-
-class ActionNotAllowed(IllegalAction):
-    """This kind of action is not possible now (wrong phase, a check facing a bet, a raise not reopened…)."""
-
-
-class BadAmount(IllegalAction):
-    """A bet or raise outside the legal range (limit, minimum, stack)."""
-
-
-class OpeningRequirementNotMet(IllegalAction):
-    """Opening without the required hand (IT-OPEN-1..3)."""
-
-
-class ParolNotAllowed(IllegalAction):
-    """Parol outside the final round, with an all-in player or side pots, or after it was cancelled."""
-
-
-class BadCards(IllegalAction):
-    """Cards that are not the player's, not in the stock, or the wrong number."""
-
-
-class NoHandInProgress(IllegalAction):
-    """A hand action with no hand running, or a table action while a hand runs."""
-
-
-class NotEnoughPlayers(IllegalAction):
-    """Fewer than two players can be dealt in."""
-
-
-class SeatError(IllegalAction):
-    """An empty, occupied or non-existent seat."""
-
-
-class TimeoutTooEarly(IllegalAction):
-    """A timeout before the deadline (a late or duplicate timer)."""
-
-
-class SeedMismatch(IllegalAction):
-    """A revealed seed that is not 64 lowercase hex digits or whose ``sha256`` is not the hand's commitment;
-    also a :class:`~engine.italian.model.StartHand` commitment that is not 64 lowercase hex digits."""
-
-
-class NothingToReveal(IllegalAction):
-    """A seed revealed for a hand without a commitment, or revealed a second time."""

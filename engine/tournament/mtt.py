@@ -78,7 +78,7 @@ from typing import Any
 from engine._replace import replace
 from engine.cards import Card, Deck
 from engine.core import ForcedBets, ForcedBetsRefused, Game, GameFamily, UnknownGame, find_game
-from engine.italian.model import Limit
+from engine.games.italian.model import Limit
 from engine.shuffle import SEED_BYTES, derive_seed, shuffle
 from engine.tournament.payouts import (
     MAX_PRESET_ENTRIES,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.core import ForcedBets
-from engine.italian.model import Limit
+from engine.games.italian.model import Limit
 from engine.tournament import mtt
 from engine.tournament.mtt import Status, TournamentConfigRefused, TournamentError
 

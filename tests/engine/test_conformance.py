@@ -125,6 +125,8 @@ def check_public_log(game: Game, events: list[Any], state: Any) -> None:
                 cards_in(data.get("up", []), allowed)
             elif kind in ("BoardDealt", "HandShown"):
                 cards_in(data.get("cards", []), allowed)
+            elif kind == "CardTurnedUp":  # Telesina (TL-DEAL-2): a hidden card turned face up
+                cards_in(data.get("card", ""), allowed)
         seen: set[str] = set()
         for entry in game.public_log(events, now, name):
             cards_in(to_data(entry.event), seen)

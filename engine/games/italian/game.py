@@ -1,10 +1,10 @@
 """Poker all'italiana in the registry: ``NIT``, ``PIT``, ``FIT`` (rules IT-*), a game per limit (IT-LIMIT-1).
 
-An adapter over :mod:`engine.italian`, which stays the decider: every member of :class:`engine.core.game.Game`
-is a function of that package, or the data the service used to hard-code (the action names of the API, the
-phase names and label glosses of the table page). The three games differ only in the limit of the table
-configuration they build (:meth:`ItalianGame.table_config`); each plays whatever configuration it is given,
-exactly as :func:`engine.italian.initial_state` does.
+An adapter over :mod:`engine.games.italian.rules`, which stays the decider: every member of
+:class:`engine.core.game.Game` is a function of the package, or the data the service used to hard-code (the
+action names of the API, the phase names and label glosses of the table page). The three games differ only
+in the limit of the table configuration they build (:meth:`ItalianGame.table_config`); each plays whatever
+configuration it is given, exactly as :func:`engine.games.italian.rules.initial_state` does.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from engine.codec import registry
 from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import Chooser, GameFamily, TableFacts, register
 from engine.core.generic import SeatedGame
-from engine.italian import game as _game
-from engine.italian.bot import bot_command as _bot_command
-from engine.italian.errors import ActionNotAllowed, IllegalAction, TimeoutTooEarly
-from engine.italian.legal import LegalAction, legal_actions
-from engine.italian.model import (
+from engine.games.italian import rules as _game
+from engine.games.italian.bot import bot_command as _bot_command
+from engine.games.italian.errors import ActionNotAllowed, IllegalAction, TimeoutTooEarly
+from engine.games.italian.legal import LegalAction, legal_actions
+from engine.games.italian.model import (
     BetOrRaise,
     CheckOrCall,
     Command,
@@ -43,7 +43,7 @@ from engine.italian.model import (
     TableConfig,
     TableState,
 )
-from engine.italian.view import TableView, public_log, view
+from engine.games.italian.view import TableView, public_log, view
 from engine.phh import HandHistory
 from engine.phh import export_hand as _export_hand
 
@@ -138,7 +138,7 @@ class ItalianGame(SeatedGame):
     """Poker all'italiana at one limit (``NIT``, ``PIT``, ``FIT``): see :class:`engine.core.game.Game`.
 
     Chips are ``int``, seats 0-based, times epoch milliseconds; refusals are
-    :class:`engine.italian.errors.IllegalAction` subclasses (Italian ``str()``, English ``english``).
+    :class:`engine.games.italian.errors.IllegalAction` subclasses (Italian ``str()``, English ``english``).
     """
 
     __slots__ = ("_limit", "code", "limit", "name", "short_name")

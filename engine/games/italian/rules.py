@@ -1,0 +1,1316 @@
+"""Poker all'italiana as a pure decider: ``initial_state``, ``decide``, ``evolve`` (rules IT-*).
+
+``decide(state, command)`` validates the command against the rules, raising an :class:`IllegalAction`
+subclass, and returns the events it causes, including every automatic consequence (next turn, phase
+changes, forced shows, pot awards, eliminations) up to the next decision of a player or of the dealer.
+It builds them by folding each event through ``evolve`` as it goes, so the state after ``decide`` is
+exactly the fold of the events. ``evolve(state, event)`` applies one event; it never validates.
+
+Dealing is a command (:class:`DealCards`), as in a hand history: the service asks
+:func:`dealer_command` for the next one (the top of the shuffled stock) and a replay takes it from the
+file. When the stock runs out during the cambio the decider reshuffles the served players' discards
+(IT-CAMBIO-3) in an order derived from the hand's deck, itself derived from the hand's seed: the pile
+(sorted by :attr:`Card.code`) is shuffled with ``hmac-sha256-ctr/fisher-yates/v1`` keyed by
+``derive_seed(sha256(format_cards(deck)), "cambio-reshuffle-<k>")`` (``deck``: the whole
+:attr:`HandStarted.deck`, PHH text without separators, UTF-8; ``k`` = 1, 2, … within the hand), so an
+auditor holding the seed can recompute it (:func:`reshuffle_order`; ``docs/rules-decisions.md``).
+
+Provably fair shuffle: :class:`StartHand` may carry ``commitment`` = ``sha256(seed)`` (hex), recorded in
+:class:`HandStarted`; after the hand :class:`RevealSeed` checks the seed against it and emits
+:class:`SeedRevealed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine._replace import replace
+from engine.cards import Card, Deck, Rank, format_cards
+from engine.core import payout, reshuffle
+from engine.core import rules as core_rules
+from engine.core.errors import IllegalAction as CoreIllegalAction
+from engine.evaluation import italian_evaluator, meets_opening
+from engine.games.italian.errors import (
+    ActionNotAllowed,
+    BadAmount,
+    BadCards,
+    NoHandInProgress,
+    NotEnoughPlayers,
+    NotYourTurn,
+    OpeningRequirementNotMet,
+    ParolNotAllowed,
+    SeatError,
+    SeedMismatch,
+    from_core,
+)
+from engine.games.italian.hooks import (
+    _can_act,
+    _in_hand,
+    _pot_total,
+    _stack,
+    bet_range,
+    reopens,
+)
+from engine.games.italian.model import (
+    AdeguamentoDeclined,
+    AdeguamentoPaid,
+    BetOrRaise,
+    BetPlaced,
+    BlindBetPlaced,
+    BlindDeclined,
+    Called,
+    CardsDealt,
+    Checked,
+    CheckOrCall,
+    Command,
+    DealCards,
+    DeclineBlind,
+    Discard,
+    Discarded,
+    DiscardsReshuffled,
+    Event,
+    Fold,
+    Folded,
+    HandEnded,
+    HandMucked,
+    HandResult,
+    HandShown,
+    HandStarted,
+    HandState,
+    MuckHand,
+    ParolSaid,
+    Partecipate,
+    Phase,
+    PhaseStarted,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerReturned,
+    PlayerSatOut,
+    PlayerSeated,
+    PotAwarded,
+    Raised,
+    SayParol,
+    SeatPlayer,
+    SeatState,
+    SeedRevealed,
+    ShowHand,
+    StartHand,
+    TableConfig,
+    TableState,
+    TimeBankUsed,
+    TimeoutExpired,
+    TurnStarted,
+    UncalledBetReturned,
+)
+from engine.games.italian.spec import spec_for
+
+__all__ = [
+    "apply",
+    "bet_range",
+    "can_start_hand",
+    "dealer_command",
+    "decide",
+    "evolve",
+    "initial_state",
+    "may_bet_for_opening",
+    "next_deal",
+    "replay_events",
+    "reshuffle_order",
+]
+
+_RANK_NAMES_IT = {Rank.JACK: "jack", Rank.QUEEN: "donne", Rank.KING: "re"}
+_RANK_NAMES_EN = {Rank.JACK: "jacks", Rank.QUEEN: "queens", Rank.KING: "kings"}
+_NEXT_OPENING = {Rank.JACK: Rank.QUEEN, Rank.QUEEN: Rank.KING, Rank.KING: Rank.KING}
+_BLIND_NAMES = ("buio", "controbuio", "over")
+
+
+def initial_state(config: TableConfig, players: Iterable[tuple[int, str, int]] = ()) -> TableState:
+    """An empty table for ``config``, optionally with ``(seat, player, stack)`` already seated.
+
+    Raises ``ValueError`` for a configuration outside the rules (2–9 seats, IT-DECK-1; negative amounts).
+    """
+    if not 2 <= config.seats <= 9:
+        raise ValueError(f"an Italian table has 2 to 9 seats (rule IT-DECK-1), not {config.seats}")
+    if config.invito < 0 or config.action_time_ms <= 0 or config.time_bank_ms < 0:
+        raise ValueError("invito and time bank must be >= 0 and the action time > 0")
+    state = TableState(config=config, seats=(None,) * config.seats, invito=config.invito)
+    for seat, player, stack in players:
+        for event in decide(state, SeatPlayer(seat, player, stack)):
+            state = evolve(state, event)
+    return state
+
+
+@cache
+def _cards_in_play(players: int) -> frozenset[Card]:
+    return frozenset(Deck.italian(players).cards)
+
+
+# --- evolve ------------------------------------------------------------------------------------------------
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return (*values[:index], values[index] + amount, *values[index + 1 :])
+
+
+def _seat_with(
+    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
+) -> tuple[SeatState | None, ...]:
+    """``seats`` with the occupant of ``seat`` changed."""
+    occupant = seats[seat]
+    assert occupant is not None
+    return _set(seats, seat, replace(occupant, **changes))
+
+
+def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
+    occupant = seats[seat]
+    assert occupant is not None
+    return _seat_with(seats, seat, stack=occupant.stack + delta)
+
+
+def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: Any) -> TableState:
+    """Move chips from ``seat``'s stack so that its round bet becomes ``to``, with other ``changes`` to
+    the hand (one copy of the hand state, not two)."""
+    amount = to - hand.round_bets[seat]
+    hand = replace(
+        hand,
+        round_bets=_set(hand.round_bets, seat, to),
+        contributed=_add(hand.contributed, seat, amount),
+        current_bet=max(hand.current_bet, to),
+        **{"to_act": None, "last_actor": seat, **changes},
+    )
+    return replace(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
+
+
+def evolve(state: TableState, event: Event) -> TableState:
+    """Apply one event. Total: never validates, never raises for a well-formed event."""
+    handler = _EVOLVE.get(type(event))
+    return state if handler is None else handler(state, event)
+
+
+def _ev_seated(state: TableState, e: PlayerSeated) -> TableState:
+    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
+    return replace(state, seats=_set(state.seats, e.seat, seat))
+
+
+def _left(state: TableState, seat: int) -> TableState:
+    """``seat`` is emptied; an uncontested winner leaving takes their right to show along (IT-SHOW-1): the
+    next player in that seat must not be offered MOSTRO on their cards (issue 15)."""
+    if state.last_winner == seat:
+        state = replace(state, last_winner=None, last_cards=())
+    return replace(state, seats=_set(state.seats, seat, None))
+
+
+def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
+    return _left(state, e.seat)
+
+
+def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
+    n = len(state.seats)
+    seats = state.seats
+    contributed = [0] * n
+    for seat, amount in e.antes:
+        contributed[seat] += amount
+        seats = _with_stack(seats, seat, -amount)
+    starting = tuple((s.stack if s is not None else 0) + contributed[i] for i, s in enumerate(seats))
+    pending = frozenset(seat for seat, _ in e.adeguamento)
+    hand = HandState(
+        number=e.number,
+        hand_id=e.hand_id,
+        button=e.button,
+        phase=Phase.DEAL,
+        dealt=e.dealt,
+        stock=e.deck,
+        cards=((),) * n,
+        contributed=tuple(contributed),
+        round_bets=(0,) * n,
+        folded=frozenset(s for s in range(n) if s not in e.dealt) | pending,
+        carried=e.carried,
+        opening=e.opening,
+        parol_hand=e.parol_hand,
+        min_bet=e.min_bet,
+        invito=e.invito,
+        starting_stacks=starting,
+        adeguamento=e.adeguamento,
+        discards=((),) * n,
+        deck=e.deck,
+    )
+    return replace(
+        state,
+        seats=seats,
+        button=e.button,
+        hand_number=e.number,
+        invito=e.invito,
+        carried=0,
+        hand=hand,
+        last_winner=None,
+        last_cards=(),
+        commitment=e.commitment,
+        seed_revealed=False,
+    )
+
+
+def _hand(state: TableState) -> HandState:
+    assert state.hand is not None
+    return state.hand
+
+
+def _ev_phase(state: TableState, e: PhaseStarted) -> TableState:
+    hand = _hand(state)
+    changes: dict[str, Any] = {"phase": e.phase, "last_actor": e.anchor, "to_act": None}
+    if e.phase is Phase.DEAL:
+        players = sum(1 for s in hand.dealt if s not in hand.folded)
+        lowest = 11 - players
+        changes["stock"] = tuple(card for card in hand.stock if card.rank >= lowest)
+        changes["lowest_rank"] = lowest
+    if e.phase is Phase.FINAL:
+        changes.update(
+            round_bets=(0,) * len(hand.round_bets),
+            current_bet=0,
+            acted=frozenset(),
+            full_acted=frozenset(),
+            raises=0,
+        )
+    if e.phase is Phase.SHOWDOWN:
+        changes["showdown_order"] = e.order
+    return replace(state, hand=replace(hand, **changes))
+
+
+def _ev_turn(state: TableState, e: TurnStarted) -> TableState:
+    hand = replace(_hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required)
+    return replace(state, hand=hand)
+
+
+def _ev_time_bank(state: TableState, e: TimeBankUsed) -> TableState:
+    occupant = state.seats[e.seat]
+    assert occupant is not None
+    bank = max(0, occupant.time_bank - e.used)
+    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
+
+
+def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
+    # The adeguamento matches what the parol players already have in the carried pot: it joins that dead
+    # money (contested by everyone in the hand), not this hand's bets, so side pots stay exact.
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        carried=hand.carried + e.amount,
+        contributed=_add(hand.contributed, e.seat, e.invito),
+        folded=hand.folded - {e.seat},
+        adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
+        min_bet=hand.min_bet + e.amount + e.invito if hand.parol_hand else hand.min_bet,
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, seats=_with_stack(state.seats, e.seat, -e.amount - e.invito), hand=hand)
+
+
+def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
+    hand = _hand(state)
+    return _put_in(
+        state,
+        hand,
+        e.seat,
+        e.to,
+        blind_bettors=(*hand.blind_bettors, e.seat),
+        acted=frozenset({e.seat}),
+        full_acted=frozenset({e.seat}),
+        raises=hand.raises + 1,
+        opening_aggressor=e.seat,
+        opened=True,
+    )
+
+
+def _ev_blind_declined(state: TableState, e: BlindDeclined) -> TableState:
+    hand = replace(_hand(state), blind_closed=True, to_act=None, last_actor=e.seat)
+    return replace(state, hand=hand)
+
+
+def _ev_dealt(state: TableState, e: CardsDealt) -> TableState:
+    hand = _hand(state)
+    count = len(e.cards)
+    if hand.stock[:count] == e.cards:  # the usual case: the top of the stock
+        stock = hand.stock[count:]
+    else:
+        given = set(e.cards)
+        stock = tuple(card for card in hand.stock if card not in given)
+    hand = replace(hand, cards=_set(hand.cards, e.seat, hand.cards[e.seat] + e.cards), stock=stock)
+    return replace(state, hand=hand)
+
+
+def _ev_reshuffled(state: TableState, e: DiscardsReshuffled) -> TableState:
+    hand = _hand(state)
+    hand = replace(
+        hand,
+        stock=hand.stock + e.stock,
+        reshuffled=hand.reshuffled | frozenset(e.stock),
+        reshuffles=hand.reshuffles + 1,
+    )
+    return replace(state, hand=hand)
+
+
+def _acted_changes(hand: HandState, seat: int) -> dict[str, Any]:
+    """What any action by ``seat`` changes in the betting round's bookkeeping."""
+    blind_answered = hand.blind_answered or (
+        hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
+    )
+    return {
+        "acted": hand.acted | {seat},
+        "full_acted": hand.full_acted | {seat},
+        "to_act": None,
+        "last_actor": seat,
+        "blind_answered": blind_answered,
+    }
+
+
+def _acted(hand: HandState, seat: int, **changes: Any) -> HandState:
+    return replace(hand, **_acted_changes(hand, seat), **changes)
+
+
+def _ev_checked(state: TableState, e: Checked) -> TableState:
+    hand = _hand(state)
+    broken = hand.parol_broken or hand.phase is Phase.FINAL
+    return replace(state, hand=_acted(hand, e.seat, parol_broken=broken))
+
+
+def _ev_called(state: TableState, e: Called) -> TableState:
+    hand = _hand(state)
+    return _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount, **_acted_changes(hand, e.seat))
+
+
+def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool) -> TableState:
+    hand = _hand(state)
+    final = hand.phase is Phase.FINAL
+    return _put_in(
+        state,
+        hand,
+        seat,
+        to,
+        acted=frozenset({seat}),
+        full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
+        raises=hand.raises + 1,
+        opening_aggressor=hand.opening_aggressor if final else seat,
+        final_aggressor=seat if final else hand.final_aggressor,
+        opened=True,
+        parol_broken=hand.parol_broken or final,
+        all_in_raisers=hand.all_in_raisers | {seat} if all_in else hand.all_in_raisers,
+        blind_answered=hand.blind_answered or (bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]),
+    )
+
+
+def _ev_bet(state: TableState, e: BetPlaced) -> TableState:
+    return _aggression(state, e.seat, e.to, e.all_in, True)
+
+
+def _ev_raised(state: TableState, e: Raised) -> TableState:
+    return _aggression(state, e.seat, e.to, e.all_in, e.reopens)
+
+
+def _ev_folded(state: TableState, e: Folded) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=_acted(hand, e.seat, folded=hand.folded | {e.seat}))
+
+
+def _ev_parol(state: TableState, e: ParolSaid) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=_acted(hand, e.seat, parol_said=hand.parol_said | {e.seat}))
+
+
+def _ev_discarded(state: TableState, e: Discarded) -> TableState:
+    hand = _hand(state)
+    gone = set(e.cards)
+    hand = replace(
+        hand,
+        cards=_set(hand.cards, e.seat, tuple(card for card in hand.cards[e.seat] if card not in gone)),
+        discards=_set(hand.discards, e.seat, e.cards),
+        declared=hand.declared | {e.seat},
+        to_act=None,
+        last_actor=e.seat,
+    )
+    return replace(state, hand=hand)
+
+
+def _ev_shown(state: TableState, e: HandShown) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=replace(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
+
+
+def _ev_mucked(state: TableState, e: HandMucked) -> TableState:
+    hand = _hand(state)
+    return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
+
+
+def _ev_sat_out(state: TableState, e: PlayerSatOut) -> TableState:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
+
+
+def _ev_returned(state: TableState, e: PlayerReturned) -> TableState:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+
+
+def _ev_pot(state: TableState, e: PotAwarded) -> TableState:
+    seats = state.seats
+    for seat, chips in e.shares:
+        seats = _with_stack(seats, seat, chips)
+    return replace(state, seats=seats)
+
+
+def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
+    hand = _hand(state)
+    hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
+
+
+def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
+    hand = state.hand
+    winner = e.uncontested_winner
+    # the uncontested winner may still show (IT-SHOW-1): keep the cards in the state, not in the event
+    cards = hand.cards[winner] if hand is not None and winner is not None else ()
+    return replace(
+        state,
+        hand=None,
+        carried=e.carried,
+        opening=e.next_opening,
+        parol_players=e.parol_players,
+        parol_stake=e.parol_stake,
+        last_contributions=e.contributions,
+        last_winner=e.uncontested_winner,
+        last_cards=cards,
+    )
+
+
+def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
+    return _left(state, e.seat)
+
+
+def _ev_seed_revealed(state: TableState, e: SeedRevealed) -> TableState:
+    return replace(state, seed_revealed=True)
+
+
+def _ev_after_show(state: TableState, e: HandShown) -> TableState:
+    if state.hand is not None:
+        return _ev_shown(state, e)
+    return replace(state, last_winner=None)
+
+
+_EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
+    PlayerSeated: _ev_seated,
+    PlayerRemoved: _ev_removed,
+    HandStarted: _ev_hand_started,
+    PhaseStarted: _ev_phase,
+    TurnStarted: _ev_turn,
+    TimeBankUsed: _ev_time_bank,
+    AdeguamentoPaid: _ev_adeguamento_paid,
+    AdeguamentoDeclined: _ev_adeguamento_declined,
+    BlindBetPlaced: _ev_blind_bet,
+    BlindDeclined: _ev_blind_declined,
+    CardsDealt: _ev_dealt,
+    DiscardsReshuffled: _ev_reshuffled,
+    Checked: _ev_checked,
+    Called: _ev_called,
+    BetPlaced: _ev_bet,
+    Raised: _ev_raised,
+    Folded: _ev_folded,
+    ParolSaid: _ev_parol,
+    Discarded: _ev_discarded,
+    HandShown: _ev_after_show,
+    HandMucked: _ev_mucked,
+    PlayerSatOut: _ev_sat_out,
+    PlayerReturned: _ev_returned,
+    PotAwarded: _ev_pot,
+    UncalledBetReturned: _ev_returned_bet,
+    HandEnded: _ev_hand_ended,
+    PlayerEliminated: _ev_eliminated,
+    SeedRevealed: _ev_seed_revealed,
+}
+
+
+def replay_events(state: TableState, events: Iterable[Event]) -> TableState:
+    """Fold ``events`` into ``state``."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- decide ------------------------------------------------------------------------------------------------
+
+
+class _Builder:
+    """Collects events and keeps the state they lead to."""
+
+    __slots__ = ("at", "events", "state")
+
+    def __init__(self, state: TableState, at: int) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.at = at
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def hand(self) -> HandState:
+        hand = self.state.hand
+        if hand is None:
+            raise NoHandInProgress("Nessuna mano in corso.", "No hand in progress.")
+        return hand
+
+
+def decide(state: TableState, command: Command) -> tuple[Event, ...]:
+    """The events ``command`` causes in ``state`` (see the module doc).
+
+    Raises an :class:`~engine.games.italian.errors.IllegalAction` subclass, with the state unchanged, when the
+    rules refuse the command.
+    """
+    return apply(state, command)[1]
+
+
+def apply(state: TableState, command: Command) -> tuple[TableState, tuple[Event, ...]]:
+    """``decide`` and the fold of its events in one step: ``(new state, events)``.
+
+    The new state is exactly ``replay_events(state, events)`` (decide builds it that way), so callers that
+    keep the state need not fold the events again. Raises like :func:`decide`.
+    """
+    handler = _DECIDE.get(type(command))
+    if handler is None:
+        raise ActionNotAllowed("Comando sconosciuto.", f"unknown command {type(command).__name__}")
+    builder = _Builder(state, command.at)
+    try:
+        handler(builder, command)
+    except CoreIllegalAction as refusal:  # a core handler's (the table commands): in Italian
+        raise from_core(refusal) from None
+    _advance(builder)
+    return builder.state, tuple(builder.events)
+
+
+# --- helpers on the hand --------------------------------------------------------------------------------
+
+
+def _occupant(state: TableState, seat: int) -> SeatState:
+    if not 0 <= seat < len(state.seats):
+        raise SeatError(f"Il posto {seat} non esiste.", f"seat {seat} does not exist")
+    occupant = state.seats[seat]
+    if occupant is None:
+        raise SeatError(f"Il posto {seat} è vuoto.", f"seat {seat} is empty")
+    return occupant
+
+
+def _clockwise(n: int, after: int) -> list[int]:
+    """All seats in clockwise order starting just after ``after``."""
+    return [(after + i) % n for i in range(1, n + 1)]
+
+
+def _deck_in_play(hand: HandState) -> Deck:
+    return Deck.italian(max(2, min(9, 11 - hand.lowest_rank)))
+
+
+def _next_better(state: TableState, hand: HandState) -> int | None:
+    """The next seat that must act in the current betting round, or ``None`` if the round is complete."""
+    can_act = _can_act(state, hand)
+    blind_last = hand.blind_bettors[-1] if hand.blind_bettors and hand.phase is Phase.OPENING else None
+    pending_blind_answer = blind_last is not None and not hand.blind_answered
+    if len(can_act) == 1 and hand.round_bets[can_act[0]] >= hand.current_bet and not pending_blind_answer:
+        return None
+    anchor = hand.last_actor if hand.last_actor is not None else hand.button
+    for seat in _clockwise(len(state.seats), anchor):
+        if seat not in can_act or (pending_blind_answer and seat == blind_last):
+            continue
+        if seat not in hand.acted or hand.round_bets[seat] < hand.current_bet:
+            return seat
+    if pending_blind_answer and blind_last in can_act and len(can_act) > 1:
+        return blind_last
+    return None
+
+
+def may_bet_for_opening(hand: HandState, seat: int) -> bool:
+    """False only for an opening bet without the required hand (IT-OPEN-1..3); later bets need none."""
+    if hand.phase is not Phase.OPENING or hand.opened:
+        return True
+    return meets_opening(hand.cards[seat], hand.opening, _deck_in_play(hand))
+
+
+def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
+    """``(seat, amount)`` of the blind bet on offer now (IT-BUIO-1), or ``None``."""
+    if hand.blind_closed or hand.parol_hand or hand.opening is not Rank.JACK:
+        return None
+    players = _in_hand(hand)
+    stage = len(hand.blind_bettors)
+    if stage >= 3 or stage >= len(players):
+        return None
+    seat = players[stage]
+    amount = _pot_total(hand) if stage == 0 else 2 * hand.current_bet
+    if amount <= 0 or _stack(state, seat) + hand.round_bets[seat] < amount:
+        return None  # IT-BUIO-1: each blind bet only if the player has the chips
+    return seat, amount
+
+
+def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
+    """IT-SHOW-1 (the core's :func:`engine.core.payout.must_show`): shown when nobody has shown, by an
+    all-in raiser, or when it wins or ties against the hands shown in a pot it contests (IT-RANK-4 included)
+    or no rival there has shown."""
+    if not hand.shown or seat in hand.all_in_raisers:
+        return True
+    winners = _winners_hook(state)
+
+    def holds(rivals: list[int], seat: int) -> bool:
+        return seat in winners(state, hand, (*rivals, seat))
+
+    return payout.must_show(_pots(hand, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds)
+
+
+def _winners_hook(state: TableState) -> Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]:
+    """The spec's ``winners_hook`` (:func:`engine.games.italian.spec.pot_winners`, IT-RANK-4)."""
+    hook = spec_for(state.config.limit).winners_hook
+    assert hook is not None
+    return hook
+
+
+def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
+    """The pots of the finished betting (the core's :func:`engine.core.payout.layout`, G-POT-1, G-SHOW-2):
+    every seat's chips, ``folded`` seats (the seats not dealt in, the folded and mucked hands) never win, the
+    pot carried from an unopened or parol hand (IT-OPEN-4) in the main pot."""
+    return payout.layout(dict(enumerate(hand.contributed)), folded, hand.carried)
+
+
+def _label(hand: HandState, seat: int) -> str:
+    return italian_evaluator(Rank(hand.lowest_rank)).evaluate(hand.cards[seat]).label_it
+
+
+# --- the automatic part ------------------------------------------------------------------------------------
+
+
+_turn = core_rules.start_turn
+
+
+def _advance(b: _Builder) -> None:
+    """Emit automatic events until a player or the dealer must decide, or the hand is over (the core's
+    loop, :func:`engine.core.rules.advance`, with the Italian steps and default actions)."""
+    core_rules.advance(b, _step, _automatic_action)
+
+
+def _step(b: _Builder, hand: HandState) -> bool:
+    """One automatic step; ``False`` when the dealer must act (a :class:`DealCards` is awaited)."""
+    state = b.state
+    phase = hand.phase
+    if phase is Phase.ADEGUAMENTO:
+        ante = hand.invito if state.config.parol_hand_invito else 0
+        for seat, owed in hand.adeguamento:
+            occupant = state.seats[seat]
+            if occupant is None or occupant.stack < owed + ante:  # IT-PAROL-4: left out automatically
+                b.emit(AdeguamentoDeclined(seat, automatic=True))
+            elif occupant.sitting_out:  # the default answer of an absent player
+                b.emit(AdeguamentoDeclined(seat, automatic=False))
+            else:
+                _turn(b, seat, chips_required=False)
+            return True
+        b.emit(PhaseStarted(Phase.BLIND, hand.button, ()))
+        return True
+    if phase is Phase.BLIND:
+        alone = _in_hand(hand)
+        if len(alone) == 1:  # the others sit out and forfeited their invito (IT-ANTE-1)
+            _award_uncontested(b, alone[0])
+            return True
+        offer = _blind_offer(state, hand)
+        if offer is None:
+            b.emit(PhaseStarted(Phase.DEAL, hand.button, ()))
+        else:
+            _turn(b, offer[0], chips_required=False)
+        return True
+    if phase is Phase.DEAL:
+        if next_deal(state) is not None:
+            return False
+        anchor = hand.blind_bettors[-1] if hand.blind_bettors else hand.button
+        b.emit(PhaseStarted(Phase.OPENING, anchor, ()))
+        return True
+    if phase in (Phase.OPENING, Phase.FINAL):
+        return _betting_step(b, hand)
+    if phase is Phase.CAMBIO:
+        return _cambio_step(b, hand)
+    if phase is Phase.SHOWDOWN:
+        _showdown_step(b, hand)
+        return True
+    return False
+
+
+def _betting_step(b: _Builder, hand: HandState) -> bool:
+    state = b.state
+    in_hand = _in_hand(hand)
+    if len(in_hand) == 1:
+        _award_uncontested(b, in_hand[0])
+        return True
+    seat = _next_better(state, hand)
+    if seat is not None:
+        _turn(b, seat, chips_required=hand.round_bets[seat] < hand.current_bet)
+        return True
+    if hand.phase is Phase.OPENING:
+        if not hand.opened and not any(_stack(state, s) == 0 for s in in_hand):
+            _end_not_opened(b)
+        else:
+            b.emit(PhaseStarted(Phase.CAMBIO, hand.button, ()))
+        return True
+    # the final round is complete
+    if (
+        hand.current_bet == 0
+        and not hand.parol_broken
+        and hand.parol_said
+        and set(in_hand) <= hand.parol_said
+    ):
+        _end_parol(b)
+        return True
+    _start_showdown(b)
+    return True
+
+
+def _cambio_step(b: _Builder, hand: HandState) -> bool:
+    dealing = next_deal(b.state)
+    if dealing is not None:
+        return _await_deal(b, hand, dealing[0])
+    for seat in _in_hand(hand):
+        if seat not in hand.declared:
+            _turn(b, seat, chips_required=False)
+            return True
+    if len(_can_act(b.state, hand)) >= 2:
+        b.emit(PhaseStarted(Phase.FINAL, _final_anchor(b.state, hand), ()))
+    else:
+        _start_showdown(b)
+    return True
+
+
+def _final_anchor(state: TableState, hand: HandState) -> int:
+    """The seat just before the final round's first speaker (IT-BET-1, IT-BUIO-3)."""
+    n = len(state.seats)
+    can_act = _can_act(state, hand)
+    if hand.blind_bettors:
+        return hand.blind_bettors[-1]  # the player on the last blind bettor's left speaks first
+    aggressor = hand.opening_aggressor
+    if aggressor is not None:
+        if aggressor in can_act:
+            return (aggressor - 1) % n
+        return aggressor
+    return hand.button
+
+
+def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
+    if not hand.stock:
+        pile = sorted(
+            (
+                card
+                for s in hand.dealt
+                if s != seat
+                for card in hand.discards[s]
+                if card not in hand.reshuffled
+            ),
+            key=lambda card: card.code,
+        )
+        if pile:
+            b.emit(DiscardsReshuffled(reshuffle_order(hand.deck, pile, hand.reshuffles + 1)))
+    return False
+
+
+def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
+    """The new stock of the ``k``-th reshuffle of a hand (``k`` ≥ 1, IT-CAMBIO-3).
+
+    ``deck``: the hand's whole :attr:`HandStarted.deck` (dealing order); ``pile``: the discards being
+    reshuffled, in any order (they are sorted by :attr:`Card.code` first). The order is
+    ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
+    the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
+    """
+    return reshuffle.reshuffle_order(deck, pile, "cambio", k)
+
+
+def _start_showdown(b: _Builder) -> None:
+    hand = b.hand
+    order = payout.showdown_order(len(b.state.seats), hand.button, hand.final_aggressor, _in_hand(hand))
+    b.emit(PhaseStarted(Phase.SHOWDOWN, hand.button, tuple(order)))
+
+
+def _showdown_step(b: _Builder, hand: HandState) -> None:
+    decided = {seat for seat, _ in hand.shown} | hand.mucked
+    for seat in hand.showdown_order:
+        if seat in decided:
+            continue
+        if _must_show(hand, seat, b.state):
+            b.emit(HandShown(seat, hand.cards[seat], _label(hand, seat)))
+        else:
+            _turn(b, seat, chips_required=False)
+        return
+    _award_showdown(b)
+
+
+def _pay(b: _Builder, pots: payout.Pots, contested: Callable[[tuple[int, ...]], tuple[int, ...]]) -> None:
+    """The core's award (:func:`engine.core.payout.award`): the uncalled bet back, each pot to its winners,
+    the odd chips from the left of the button (G-POT-2)."""
+    hand = b.hand
+    occupied = [s for s, o in enumerate(b.state.seats) if o is not None]
+    for event in payout.award(pots, contested, occupied, hand.button):
+        b.emit(event)
+
+
+def _award_uncontested(b: _Builder, winner: int) -> None:
+    hand = b.hand
+    _pay(b, payout.uncontested(hand.contributed, hand.carried, winner), lambda eligible: (winner,))
+    _end_hand(b, HandResult.AWARDED, carried=0, uncontested=winner)
+
+
+def _award_showdown(b: _Builder) -> None:
+    hand = b.hand
+    shown = {seat for seat, _ in hand.shown}
+    state = b.state
+    winners = _winners_hook(state)
+
+    def contested(eligible: tuple[int, ...]) -> tuple[int, ...]:
+        return winners(state, hand, tuple(s for s in eligible if s in shown))
+
+    _pay(b, _pots(hand, hand.folded | hand.mucked), contested)
+    _end_hand(b, HandResult.AWARDED, carried=0)
+
+
+def _end_not_opened(b: _Builder) -> None:
+    hand = b.hand
+    _end_hand(b, HandResult.NOT_OPENED, carried=_pot_total(hand), next_opening=_NEXT_OPENING[hand.opening])
+
+
+def _end_parol(b: _Builder) -> None:
+    hand = b.hand
+    players = tuple(_in_hand(hand))
+    _end_hand(
+        b,
+        HandResult.PAROL,
+        carried=_pot_total(hand),
+        next_opening=Rank.KING,
+        parol_players=players,
+        parol_stake=hand.contributed[players[0]],
+    )
+
+
+def _end_hand(
+    b: _Builder,
+    result: HandResult,
+    carried: int,
+    next_opening: Rank = Rank.JACK,
+    parol_players: tuple[int, ...] = (),
+    parol_stake: int = 0,
+    uncontested: int | None = None,
+) -> None:
+    hand = b.hand
+    state = b.state
+    stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
+    contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
+    b.emit(
+        HandEnded(
+            hand.number,
+            result,
+            stacks,
+            carried,
+            next_opening,
+            parol_players,
+            parol_stake,
+            contributions,
+            uncontested,
+        )
+    )
+    if state.config.tournament:
+        for event in payout.eliminations(b.state.seats, hand.number, hand.starting_stacks):
+            b.emit(event)
+
+
+def _automatic_action(b: _Builder, seat: int) -> None:
+    """What the engine does for a player in sit-out or out of time (IT-SIT-1)."""
+    hand = b.hand
+    phase = hand.phase
+    if phase is Phase.ADEGUAMENTO:  # a timeout: the default answer, recorded like a timeout fold
+        b.emit(AdeguamentoDeclined(seat, automatic=False))
+    elif phase is Phase.BLIND:
+        b.emit(BlindDeclined(seat))
+    elif phase is Phase.CAMBIO:
+        b.emit(Discarded(seat, ()))
+    elif phase is Phase.SHOWDOWN:
+        b.emit(HandMucked(seat))
+    elif hand.round_bets[seat] >= hand.current_bet:
+        b.emit(Checked(seat))
+    else:
+        b.emit(Folded(seat))
+
+
+# --- command handlers --------------------------------------------------------------------------------------
+
+
+def _require_turn(b: _Builder, seat: int, *phases: Phase) -> HandState:
+    hand = b.hand
+    if hand.to_act != seat:
+        raise NotYourTurn("Non è il tuo turno.", f"it is not seat {seat}'s turn")
+    if phases and hand.phase not in phases:
+        raise ActionNotAllowed(
+            "Questa azione non è possibile in questa fase.",
+            f"this action is not possible in the {hand.phase.value} phase",
+        )
+    return hand
+
+
+def _use_time(b: _Builder, seat: int) -> None:
+    core_rules.use_time(b, seat, record_none=True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    """Who takes part in the next hand: seats dealt in (clockwise from the button's left), seats posting the
+    invito, and ``(seat, chips owed)`` of the adeguamento before a parol hand (IT-PAROL-4)."""
+
+    dealt: tuple[int, ...]
+    ante_payers: tuple[int, ...]
+    adeguamento: tuple[tuple[int, int], ...]
+
+
+def _deal_plan(state: TableState, order: list[int], active: list[int], present: list[int]) -> _Deal:
+    """The next hand's :class:`_Deal` when ``present`` (seats with chips, not sitting out) may be dealt in;
+    ``order`` is every seat clockwise from the button's left, ``active`` the seats with chips."""
+    if state.parol_players:
+        # a parol player sitting out is not dealt in: their stake stays in the pot (as IT-ANTE-1)
+        stayed = [s for s in state.parol_players if s in present]
+        previous = dict(state.last_contributions)
+        adeguamento = tuple(
+            (s, max(0, state.parol_stake - previous.get(s, 0)))
+            for s in order
+            if s in active and s not in state.parol_players
+        )
+        owing = {s for s, _ in adeguamento}
+        dealt = tuple(s for s in order if s in stayed or s in owing)
+        return _Deal(dealt, tuple(stayed) if state.config.parol_hand_invito else (), adeguamento)
+    ante_payers = tuple(s for s in order if s in (active if state.config.tournament else present))
+    return _Deal(tuple(s for s in order if s in present), ante_payers, ())
+
+
+def _next_deal_plan(state: TableState, button: int) -> _Deal:
+    """Who takes part in the next hand with the button at ``button`` (IT-ANTE-1, T-SITOUT-1, IT-PAROL-4).
+
+    In a tournament a sitting-out player posts the invito and is not dealt in (IT-ANTE-1). When that would
+    leave **no player present** in the hand (everyone with chips sits out), T-SITOUT-1 applies instead:
+    everyone with chips is dealt in and posts, and the engine plays their turns (IT-SIT-1), so a table of
+    absent players still reaches a winner (``docs/rules-decisions.md``, "Invito and sit-out")."""
+    n = len(state.seats)
+    active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
+    present = [s for s in active if not state.seats[s].sitting_out]  # type: ignore[union-attr]
+    order = _clockwise(n, button)
+    plan = _deal_plan(state, order, active, present)
+    if state.config.tournament and len(active) >= 2 and not any(s in present for s in plan.dealt):
+        plan = _deal_plan(state, order, active, active)  # T-SITOUT-1: the absent keep being dealt in
+    return plan
+
+
+def _enough(state: TableState, plan: _Deal) -> bool:
+    """A hand needs two players dealt in; in a tournament one is enough when another player with chips
+    sits out: he takes the forfeited invitos at once (IT-ANTE-1). At most nine are dealt (IT-DECK-1)."""
+    if len(plan.dealt) > 9:
+        return False
+    if len(plan.dealt) >= 2:
+        return True
+    active = sum(1 for o in state.seats if o is not None and o.stack > 0)
+    return state.config.tournament and active >= 2 and len(plan.dealt) == 1
+
+
+def can_start_hand(state: TableState) -> bool:
+    """Whether :class:`StartHand` would be accepted now as far as the players go: no hand is in progress and
+    :func:`_next_deal_plan` deals in enough players (``NotEnoughPlayers`` otherwise). The service asks this
+    before it tries a start, so that it never tries one the engine refuses. Pure; the button does not
+    change the answer."""
+    if state.hand is not None:
+        return False
+    return _enough(state, _next_deal_plan(state, max(state.button, 0)))
+
+
+def _on_start(b: _Builder, c: StartHand) -> None:
+    state = b.state
+    if state.hand is not None:
+        raise NoHandInProgress("C'è già una mano in corso.", "a hand is already in progress")
+    n = len(state.seats)
+    active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
+    if c.button is not None:
+        _occupant(state, c.button)
+        button = c.button
+    elif state.button < 0:
+        button = active[-1] if active else 0
+    else:
+        button = next((s for s in _clockwise(n, state.button) if s in active), state.button)
+    invito = state.invito if c.invito is None else c.invito
+    if invito < 0:
+        raise BadAmount("L'invito non può essere negativo.", "the invito cannot be negative")
+    parol_hand = bool(state.parol_players)
+    plan = _next_deal_plan(state, button)
+    dealt, ante_payers, adeguamento = plan.dealt, plan.ante_payers, plan.adeguamento
+    if not _enough(state, plan):
+        raise NotEnoughPlayers(
+            "Servono almeno due giocatori con chips.", "at least two players with chips are needed"
+        )
+    antes = tuple((s, min(invito, _stack(state, s))) for s in ante_payers if invito > 0)
+    deck = tuple(c.deck)
+    if deck:
+        given = set(deck)
+        if len(given) != len(deck) or not _cards_in_play(max(2, min(len(dealt), 9))) <= given:
+            raise BadCards(
+                "Il mazzo non è valido.", "the deck must hold every card of the deck in play exactly once"
+            )
+    else:
+        deck = Deck.standard().cards
+    if c.commitment and not _is_hex_digest(c.commitment):
+        raise SeedMismatch(
+            "L'impegno sul seme non è valido.", "the seed commitment must be 64 lowercase hex digits"
+        )
+    carried = state.carried
+    min_bet = carried + sum(a for _, a in antes) if parol_hand else invito
+    b.emit(
+        HandStarted(
+            number=state.hand_number + 1,
+            hand_id=c.hand_id,
+            button=button,
+            dealt=dealt,
+            antes=antes,
+            carried=carried,
+            opening=Rank.KING if parol_hand else state.opening,
+            parol_hand=parol_hand,
+            min_bet=min_bet,
+            invito=invito,
+            deck=deck,
+            adeguamento=adeguamento,
+            at=c.at,
+            commitment=c.commitment,
+            shuffle_algorithm=c.shuffle_algorithm if c.commitment else "",
+        )
+    )
+    first = Phase.ADEGUAMENTO if adeguamento else Phase.BLIND
+    b.emit(PhaseStarted(first, button, ()))
+
+
+def _on_deal(b: _Builder, c: DealCards) -> None:
+    hand = b.hand
+    if hand.to_act is not None or hand.phase not in (Phase.DEAL, Phase.CAMBIO):
+        raise ActionNotAllowed("Non è il momento di distribuire.", "no cards are to be dealt now")
+    expected = next_deal(b.state)
+    if expected is None or expected[0] != c.seat:
+        who = "nessuno" if expected is None else f"il posto {expected[0]}"
+        raise BadCards(
+            f"Ora le carte vanno a {who}.", f"cards go to {expected and expected[0]} now, not {c.seat}"
+        )
+    seat, count = expected
+    cards = tuple(c.cards)
+    if len(cards) == count and hand.stock[:count] == cards:  # the top of the stock: nothing to check
+        b.emit(CardsDealt(seat, cards))
+        return
+    stock = set(hand.stock)
+    missing = [card for card in cards if card not in stock]
+    if missing or len(set(cards)) != len(cards):
+        raise BadCards(
+            f"{format_cards(missing) or 'Una carta'} non è nel mazzo.",
+            f"{format_cards(missing) or 'a card'} is not in the stock",
+        )
+    if len(cards) != count:
+        raise BadCards(f"Vanno date {count} carte.", f"{count} cards are to be dealt, not {len(cards)}")
+    b.emit(CardsDealt(seat, cards))
+
+
+def next_deal(state: TableState) -> tuple[int, int] | None:
+    """``(seat, number of cards)`` the dealer must give now, or ``None`` (IT-CAMBIO-2, IT-CAMBIO-3)."""
+    hand = state.hand
+    if hand is None or hand.to_act is not None:
+        return None
+    in_hand = _in_hand(hand)
+    if hand.phase is Phase.DEAL:
+        for seat in in_hand:
+            if len(hand.cards[seat]) < 5:
+                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+        return None
+    if hand.phase is not Phase.CAMBIO:
+        return None
+    for seat in in_hand:  # right after declaring: up to three cards, the fourth comes last (IT-CAMBIO-2)
+        owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.cards[seat])
+        if seat in hand.declared and owed > 0:
+            return seat, min(owed, len(hand.stock))
+    if all(seat in hand.declared for seat in in_hand):  # every fourth card, in seat order
+        for seat in in_hand:
+            if len(hand.cards[seat]) < 5:
+                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+    return None
+
+
+def dealer_command(state: TableState, at: int = 0) -> DealCards | None:
+    """The :class:`DealCards` the dealer gives now from the top of the stock, or ``None``."""
+    expected = next_deal(state)
+    if expected is None or state.hand is None:
+        return None
+    seat, count = expected
+    return DealCards(seat, state.hand.stock[:count], at)
+
+
+def _on_bet(b: _Builder, c: BetOrRaise) -> None:
+    hand = b.hand
+    if hand.phase is Phase.BLIND:
+        _require_turn(b, c.seat, Phase.BLIND)
+        offer = _blind_offer(b.state, hand)
+        assert offer is not None
+        name = _BLIND_NAMES[len(hand.blind_bettors)]
+        if c.to != offer[1]:
+            raise BadAmount(
+                f"Il {name} è di {offer[1]} chips.", f"the {name} is {offer[1]} chips, not {c.to}"
+            )
+        _use_time(b, c.seat)
+        b.emit(BlindBetPlaced(c.seat, c.to, len(hand.blind_bettors) + 1))
+        return
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    raise_hook = spec_for(b.state.config.limit).raise_hook
+    assert raise_hook is not None
+    bounds = raise_hook(b.state, hand, c.seat)  # IT-RAISE-1, IT-LIMIT-1..3, IT-OPEN-4, IT-BUIO-2
+    if bounds is None:
+        if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
+            raise ActionNotAllowed(
+                "Dopo un'apertura al buio si può solo vedere o passare.",
+                "after a blind opening you may only call or fold (IT-BUIO-2)",
+            )
+        raise ActionNotAllowed("Non puoi rilanciare ora.", "you may not bet or raise now")
+    low, high = bounds
+    if not low <= c.to <= high:
+        raise BadAmount(
+            f"La puntata deve essere tra {low} e {high}.",
+            f"the bet must be between {low} and {high}, not {c.to}",
+        )
+    state = b.state
+    if not may_bet_for_opening(hand, c.seat):
+        raise OpeningRequirementNotMet(
+            f"Per aprire serve almeno una coppia di {_RANK_NAMES_IT[hand.opening]}.",
+            f"opening needs at least a pair of {_RANK_NAMES_EN[hand.opening]} "
+            "(or an open-ended straight-flush draw)",
+        )
+    _use_time(b, c.seat)
+    all_in = c.to == hand.round_bets[c.seat] + _stack(state, c.seat)
+    if hand.current_bet == 0:
+        b.emit(BetPlaced(c.seat, c.to, all_in))
+    else:
+        b.emit(Raised(c.seat, c.to, all_in, reopens(state, hand, c.to)))
+
+
+def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    _use_time(b, c.seat)
+    owed = hand.current_bet - hand.round_bets[c.seat]
+    if owed <= 0:
+        b.emit(Checked(c.seat))
+    else:
+        stack = _stack(b.state, c.seat)
+        amount = min(owed, stack)
+        b.emit(Called(c.seat, amount, amount == stack))
+
+
+def _on_fold(b: _Builder, c: Fold) -> None:
+    hand = b.hand
+    if hand.phase is Phase.ADEGUAMENTO:
+        _require_turn(b, c.seat, Phase.ADEGUAMENTO)
+        b.emit(AdeguamentoDeclined(c.seat, automatic=False))
+        return
+    _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    _use_time(b, c.seat)
+    b.emit(Folded(c.seat))
+
+
+def _on_parol(b: _Builder, c: SayParol) -> None:
+    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    if hand.phase is not Phase.FINAL:
+        raise ParolNotAllowed(
+            "Il parol si dichiara solo nell'ultima fase di puntata.",
+            "parol is only for the final betting round",
+        )
+    if hand.current_bet > 0 or hand.parol_broken:
+        raise ParolNotAllowed(
+            "Il parol non è più possibile: qualcuno ha bussato o puntato.",
+            "parol is no longer possible: someone checked or bet",
+        )
+    if any(_stack(b.state, s) == 0 for s in _in_hand(hand)):
+        raise ParolNotAllowed(
+            "Parol non consentito con un giocatore all-in.", "no parol with an all-in player (IT-PAROL-1)"
+        )
+    b.emit(ParolSaid(c.seat))
+
+
+def _on_decline_blind(b: _Builder, c: DeclineBlind) -> None:
+    _require_turn(b, c.seat, Phase.BLIND)
+    b.emit(BlindDeclined(c.seat))
+
+
+def _on_partecipate(b: _Builder, c: Partecipate) -> None:
+    hand = _require_turn(b, c.seat, Phase.ADEGUAMENTO)
+    owed = dict(hand.adeguamento)[c.seat]
+    ante = hand.invito if b.state.config.parol_hand_invito else 0
+    if _stack(b.state, c.seat) < owed + ante:
+        raise BadAmount("Non hai abbastanza chips per adeguarti.", "not enough chips for the adeguamento")
+    b.emit(AdeguamentoPaid(c.seat, owed, ante))
+
+
+def _on_discard(b: _Builder, c: Discard) -> None:
+    hand = _require_turn(b, c.seat, Phase.CAMBIO)
+    cards = tuple(c.cards)
+    if len(cards) > 4:
+        raise BadCards("Si cambiano al massimo 4 carte.", "at most 4 cards may be changed (IT-CAMBIO-1)")
+    if len(set(cards)) != len(cards) or any(card not in hand.cards[c.seat] for card in cards):
+        raise BadCards("Puoi scartare solo carte tue.", "you can only discard your own cards")
+    b.emit(Discarded(c.seat, cards))
+
+
+def _on_show(b: _Builder, c: ShowHand) -> None:
+    state = b.state
+    if state.hand is None and state.last_winner == c.seat:
+        b.emit(HandShown(c.seat, state.last_cards, ""))
+        return
+    hand = _require_turn(b, c.seat, Phase.SHOWDOWN)
+    label = _label(hand, c.seat)
+    b.emit(HandShown(c.seat, hand.cards[c.seat], label))
+
+
+def _on_muck(b: _Builder, c: MuckHand) -> None:
+    _require_turn(b, c.seat, Phase.SHOWDOWN)
+    b.emit(HandMucked(c.seat))
+
+
+def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
+    """IT-TIME-1 / IT-SIT-1 (the core's :func:`engine.core.rules.time_out`): a time-out in a betting round
+    sits the player out; the default action is :func:`_automatic_action`'s."""
+    core_rules.time_out(b, c, b.hand.phase in (Phase.OPENING, Phase.FINAL), _automatic_action)
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_hex_digest(text: str) -> bool:
+    """Whether ``text`` is 64 lowercase hex digits (a SHA-256 digest or a 32-byte seed)."""
+    return len(text) == 64 and set(text) <= _HEX
+
+
+_DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
+    **core_rules.TABLE_COMMANDS,  # seating, removal, sit-out, return, the seed reveal
+    StartHand: _on_start,
+    DealCards: _on_deal,
+    BetOrRaise: _on_bet,
+    CheckOrCall: _on_check_call,
+    Fold: _on_fold,
+    SayParol: _on_parol,
+    DeclineBlind: _on_decline_blind,
+    Partecipate: _on_partecipate,
+    Discard: _on_discard,
+    ShowHand: _on_show,
+    MuckHand: _on_muck,
+    TimeoutExpired: _on_timeout,
+}

@@ -1,0 +1,88 @@
+"""Poker all'italiana as data for the core: a :class:`engine.core.spec.GameSpec` per limit and its hooks.
+
+The streets of a hand (IT-FLOW-1): the *apertura al buio* before the deal (buio / controbuio / over,
+IT-BUIO-1), the deal of five cards and the opening round by requirement (IT-OPEN-1..5), the *cambio* — a
+draw of up to four cards (IT-CAMBIO-1..3) — and the final betting round (IT-BET-1, parol IT-PAROL-1). The
+structure is the table's limit (IT-LIMIT-1..3); the only forced bet is the invito (IT-ANTE-1); 2–9 seats
+(IT-DECK-1).
+
+Hooks used by the decider today (:mod:`engine.games.italian.rules`), in :mod:`engine.games.italian.hooks`:
+
+- :func:`~engine.games.italian.hooks.bet_range` is the spec's ``raise_hook`` (IT-RAISE-1: any amount above
+  the bet; IT-LIMIT-1..3; IT-OPEN-4's minimum opening bet; IT-BUIO-2: after a blind opening only the last
+  blind bettor may raise until he has answered); :func:`~engine.games.italian.hooks.reopens` says whether a
+  raise reopens the betting (a raise short of double does not, IT-RAISE-1; every FL raise does).
+- :func:`~engine.games.italian.hooks.pot_winners` is the spec's ``winners_hook`` (IT-RANK-4): the winners
+  of a pot among the shown hands contesting it. The minimal straight flush of spades beats the royal flush
+  of hearts and nothing else, a cycle no single value orders, so it is not a ``value_hook``. The decider
+  asks it for every pot's winners and for whether a hand must be shown (IT-SHOW-1).
+- ``refusal_hook`` (:func:`engine.games.italian.errors.from_core`): the core's refusals as the Italian classes
+  of the same names, Italian first. The table commands are the core's handlers
+  (:data:`engine.core.rules.TABLE_COMMANDS`: seating, removal, sit-out, return, the seed reveal), their
+  refusals converted by this hook.
+
+The rest of the Italian rules (the pre-deal street, the opener by requirement with the pot carried when
+nobody opens, parol and adeguamento, the turn order of a betting round) are still played by
+:mod:`engine.games.italian.rules`, not by :mod:`engine.core.rules`: see ``docs/architecture.md``, "Poker
+all'italiana onto the core".
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from engine.core.game import GameFamily
+from engine.core.spec import GameSpec, Street, Structure
+from engine.games.italian.errors import from_core
+from engine.games.italian.hooks import bet_range, pot_winners
+from engine.games.italian.model import Limit
+
+__all__ = ["SPECS", "STREETS", "bet_range", "pot_winners", "spec_for"]
+
+
+STREETS: tuple[Street, ...] = (
+    Street("Buio"),  # IT-BUIO-1: the blind opening before the deal (buio, controbuio, over)
+    Street("Apertura", hole_down=5),  # IT-OPEN-1..5: opened by requirement, else the pot is carried
+    Street("Cambio", draw=True),  # IT-CAMBIO-1..3: up to four cards changed
+    Street("Ultimo giro"),  # IT-BET-1: the final betting round (parol, IT-PAROL-1)
+)
+"""The streets of a hand (IT-FLOW-1), as the core names them."""
+
+_STRUCTURES = {
+    Limit.NO_LIMIT: Structure.NO_LIMIT,
+    Limit.POT_LIMIT: Structure.POT_LIMIT,
+    Limit.FIXED_LIMIT: Structure.FIXED_LIMIT,
+}
+_NAMES = {
+    Limit.NO_LIMIT: "Poker all'italiana (no limit)",
+    Limit.POT_LIMIT: "Poker all'italiana (pot limit)",
+    Limit.FIXED_LIMIT: "Poker all'italiana (fixed limit)",
+}
+
+
+def _spec(limit: Limit) -> GameSpec:
+    return GameSpec(
+        code=f"{limit.value[0]}IT",
+        name=_NAMES[limit],
+        short_name=f"Italiana {limit.value}",
+        family=GameFamily.ITALIAN.value,
+        streets=STREETS,
+        structure=_STRUCTURES[limit],
+        forced_fields=frozenset({"invito"}),
+        blinds=False,
+        min_seats=2,
+        max_seats=9,  # IT-DECK-1
+        draw_limit=4,  # IT-CAMBIO-1
+        raise_hook=bet_range,
+        winners_hook=pot_winners,
+        refusal_hook=from_core,
+    )
+
+
+SPECS = MappingProxyType({limit: _spec(limit) for limit in Limit})
+"""The spec of each limit (``NIT``, ``PIT``, ``FIT``)."""
+
+
+def spec_for(limit: Limit) -> GameSpec:
+    """The :class:`GameSpec` of poker all'italiana at ``limit``."""
+    return SPECS[limit]

@@ -1,0 +1,137 @@
+"""The core's hooks added for poker all'italiana (issue 16) and Telesina (issue 19), played on a test spec:
+``winners_hook`` (a pot's winners among the shown hands; whether a hand must be shown, G-SHOW-1) and
+``refusal_hook`` (the core's refusals in the game's own classes and language); and poker all'italiana's own
+hooks (IT-RANK-4)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from engine.cards import parse_cards
+from engine.core import find_game
+from engine.core.errors import SeatError
+from engine.core.generic import CoreGame
+from engine.core.model import HandMucked, HandShown, MuckHand, PotAwarded, SeatPlayer
+from engine.core.rules import hand_value
+from engine.evaluation import MinimalBeatsRoyal
+from engine.games.italian import errors as italian_errors
+from engine.games.italian.model import Limit
+from engine.games.italian.spec import SPECS, STREETS, pot_winners
+from tests.engine.core.helpers import BLINDS, Table
+
+HOLDEM = find_game("NT")
+assert isinstance(HOLDEM, CoreGame)
+
+
+def lowest_wins(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """A ``winners_hook``: the lowest hold'em hand wins (a ranking the core's own value does not give)."""
+    values = {seat: hand_value(HOLDEM.spec, hand, seat) for seat in seats}
+    low = min(values.values())
+    return tuple(seat for seat in seats if values[seat] == low)
+
+
+LOWBALL = CoreGame(replace(HOLDEM.spec, code="TLW", winners_hook=lowest_wins))
+
+
+def lowball_table(game: CoreGame = LOWBALL) -> Table:
+    config = game.table_config(seats=3, tournament=True, forced=BLINDS, action_time_ms=1000, time_bank_ms=0)
+    t = Table(game, game.initial_state(config))
+    t.initial = t.state
+    for seat in range(3):
+        t.apply(game.seat_command(seat, f"p{seat}", 100, 0))
+    return t
+
+
+def check_down(t: Table) -> None:
+    """Button 2: seat 2 calls, the small blind calls, the big blind checks; then everyone checks."""
+    t.act(2, "call")
+    t.act(0, "call")
+    t.act(1, "check")
+    for _ in range(3):
+        for seat in (0, 1, 2):
+            t.act(seat, "check")
+
+
+def test_the_winners_hook_decides_who_wins_a_pot() -> None:
+    """Seats 0, 1, 2 hold aces, kings, queens: under the hook the queens win the 30 chips; each hand
+    shown is among the winners against those shown before it, so all three are shown (G-SHOW-1)."""
+    t = lowball_table()
+    t.start("As Ah Ks Kh Qs Qh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    check_down(t)
+    assert [e.seat for e in t.events if isinstance(e, HandShown)] == [0, 1, 2]
+    assert [(p.amount, p.shares) for p in t.events if isinstance(p, PotAwarded)] == [(30, ((2, 30),))]
+    assert t.stacks() == [90, 90, 120]
+    assert t.replayed() == t.state
+
+
+def test_a_hand_that_the_winners_hook_beats_is_not_shown_automatically() -> None:
+    """Seat 0 shows queens first; the aces and the kings lose to them under the hook, so each of those
+    players chooses (here: mucks) instead of being shown (G-SHOW-1 with the hook)."""
+    t = lowball_table()
+    t.start("Qs Qh As Ah Ks Kh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    check_down(t)
+    assert [e.seat for e in t.events if isinstance(e, HandShown)] == [0]
+    assert t.to_act == 1
+    t.apply(MuckHand(1, t.at))
+    assert t.to_act == 2
+    t.apply(MuckHand(2, t.at))
+    assert [e.seat for e in t.events if isinstance(e, HandMucked)] == [1, 2]
+    assert t.stacks() == [120, 90, 90]
+
+
+def test_without_a_refusal_hook_the_core_refuses_in_english_with_the_italian_message_beside() -> None:
+    t = lowball_table()
+    with pytest.raises(SeatError) as refused:
+        t.apply(SeatPlayer(0, "p9", 100))
+    assert (str(refused.value), refused.value.italian) == ("seat 0 is taken", "Il posto 0 è occupato.")
+
+
+def test_the_refusal_hook_raises_the_games_own_refusal() -> None:
+    """Poker all'italiana's hook: the Italian class of the same name, Italian first, the core's English."""
+    game = CoreGame(replace(LOWBALL.spec, code="TLX", refusal_hook=italian_errors.from_core))
+    t = lowball_table(game)
+    with pytest.raises(italian_errors.SeatError) as refused:
+        t.apply(SeatPlayer(0, "p9", 100))
+    assert (str(refused.value), refused.value.english) == ("Il posto 0 è occupato.", "seat 0 is taken")
+    with pytest.raises(italian_errors.SeatError):
+        t.apply(SeatPlayer(7, "p9", 100))  # no seat 7: refused the same way, the state unchanged
+    assert t.state == t.replayed()
+
+
+def test_from_core_refuses_a_refusal_without_an_italian_message() -> None:
+    with pytest.raises(ValueError, match="no Italian refusal"):
+        italian_errors.from_core(SeatError("seat 9 does not exist"))
+
+
+def hand_of(cards: dict[int, str], lowest: int = 7) -> SimpleNamespace:
+    """The hand's values a ``winners_hook`` reads: ``cards`` by seat, ``lowest_rank`` of the deck in play."""
+    return SimpleNamespace(lowest_rank=lowest, cards={seat: parse_cards(t) for seat, t in cards.items()})
+
+
+def table_with(option: MinimalBeatsRoyal) -> SimpleNamespace:
+    return SimpleNamespace(config=SimpleNamespace(minimal_beats_royal=option))
+
+
+def test_italian_pot_winners_it_rank_4_the_minimal_spade_straight_flush_beats_only_the_heart_royal() -> None:
+    """IT-RANK-4 on a 4-player deck (7 to ace): A♠7♠8♠9♠10♠ beats A♥K♥Q♥J♥10♥ (unless the table's option
+    turns it off) and loses to the royal of spades, as ranked otherwise."""
+    hand = hand_of({0: "Ah Kh Qh Jh Th", 1: "As 7s 8s 9s Ts", 2: "Ad Kd Qd Jd Td"})
+    on = table_with(MinimalBeatsRoyal.SPADES_VS_HEARTS)
+    assert pot_winners(on, hand, (0, 1)) == (1,)
+    assert pot_winners(on, hand, (1, 0)) == (1,)
+    assert pot_winners(table_with(MinimalBeatsRoyal.OFF), hand, (0, 1)) == (0,)
+    assert pot_winners(on, hand, (1, 2)) == (2,)  # the diamond royal is no heart royal: ranked as usual
+
+
+def test_the_italian_specs_carry_the_hooks_and_the_rules_data() -> None:
+    for limit, spec in SPECS.items():
+        assert spec.code == f"{limit.value[0]}IT"
+        assert spec.limit == limit.value
+        assert spec.winners_hook is pot_winners
+        assert spec.refusal_hook is italian_errors.from_core
+        assert (spec.max_seats, spec.draw_limit, spec.streets) == (9, 4, STREETS)  # IT-DECK-1, IT-CAMBIO-1
+    assert SPECS[Limit.NO_LIMIT].name == find_game("NIT").name
