@@ -450,9 +450,10 @@ ITALIAN_ACT_WORDS = {
     "check": "BUSSO", "va_bene": "VA BENE", "call": "VEDO", "bet": "PUNTO", "raise": "RILANCIO",
     "all_in": "RESTO", "fold": "PASSO", "buio": "BUIO", "controbuio": "CONTROBUIO", "over": "OVER",
     "discard": "CAMBIO", "stand_pat": "SERVITO", "parol": "PAROL", "partecipate": "PARTECIPO",
-    "decline_blind": "DAI CARTE", "show": "MOSTRO", "muck": "NASCONDO",
+    "decline_blind": "DAI CARTE", "show": "MOSTRO", "muck": "NASCONDO", "ante": "INVITO",
 }  # fmt: skip
-"""A seat's last action on the felt of poker all'italiana: the word said at the table."""
+"""A seat's last action on the felt of poker all'italiana: the word said at the table (Telesina's invito is
+posted as an ante: INVITO)."""
 
 ACT_WORDS = {
     "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All-in", "fold": "Fold",
@@ -701,6 +702,8 @@ def _core_event(kind: str, event: Any) -> bool:
         return True
     if kind == "HandStarted":
         return not hasattr(event, "opening")
+    if kind == "HandEnded":
+        return not hasattr(event, "result")
     return kind in ("CardsDealt", "CardsDealtHidden") and hasattr(event, "up")
 
 

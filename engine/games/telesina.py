@@ -690,6 +690,7 @@ class TelesinaGame(CoreGame):
             vele=vele,
             combinations=combos,
             best_hand=best,
+            invito=(hand.forced if hand is not None else state.forced).invito,
         )
 
 
@@ -713,13 +714,15 @@ class TelesinaView(CoreView):
     """:class:`CoreView` with the hand's Telesina options (TL-DEAL-2, TL-VELE-1): ``layout`` and
     ``distribution`` (the hand's, or the table's between hands: then possibly ``libera``), ``vele`` every
     vela of the layout in letter order (unturned ones without a card), ``combinations`` the letter sets a
-    player may use (one of them), ``best_hand`` the viewer's hand so far (``""``: none, or a spectator)."""
+    player may use (one of them), ``best_hand`` the viewer's hand so far (``""``: none, or a spectator),
+    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1)."""
 
     layout: str = DEFAULT_LAYOUT
     distribution: str = DEFAULT_DISTRIBUTION
     vele: tuple[VelaView, ...] = ()
     combinations: tuple[str, ...] = ()
     best_hand: str = ""
+    invito: int = 0
 
 
 _CORE_FIELDS = tuple(f.name for f in fields(CoreView))

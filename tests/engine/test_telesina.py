@@ -410,7 +410,7 @@ def test_tl_vele_1_the_view_draws_the_layout_and_hides_unturned_vele() -> None:
             continue
         for viewer in (0, 1, None):
             seen = game.view(state, viewer)
-            assert (seen.layout, seen.distribution) == ("croce", "mai")
+            assert (seen.layout, seen.distribution, seen.invito) == ("croce", "mai", 10)
             assert seen.combinations == ("AEC", "BED")
             places = {v.letter: (v.row, v.column, v.step) for v in seen.vele}
             assert places == {

@@ -71,7 +71,9 @@ def test_tl_vele_1_the_croce_hand_on_both_players_pages(web_as: Any, players: di
             html = (
                 web_as(players[name]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
             )
-            assert 'data-layout="croce"' in html and "croce (cross)" in html
+            text = re.sub(r"<[^>]+>", "", html)
+            assert 'data-layout="croce"' in html
+            assert "invito 10 · vele: croce (cross) · carta coperta: mai" in text
             check_page(html, loaded, seat)
             seen_turned.add(len(loaded.state.hand.board))
         acting, player = player_to_act(table_id)
@@ -81,6 +83,14 @@ def test_tl_vele_1_the_croce_hand_on_both_players_pages(web_as: Any, players: di
             assert label and f"data-best-hand>{label}<" in seat_html(html, acting)
         loaded = service.act(table_id, player, "check").loaded
     assert seen_turned == {0, 2, 4, 5}
+    while loaded.state.hand is not None:  # the showdown: both show
+        loaded = service.act(table_id, player_to_act(table_id)[1], "show").loaded
+    html = web_as(players["anna"]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    log = re.sub(r"<[^>]+>", "\n", html[html.index('id="hand-log"') :])
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    assert "Hand 1." in lines and "anna: invito 10" in lines and "Hand over." in lines
+    assert sum(line.startswith("Vele turned: ") for line in lines) == 3
+    assert any(line.startswith("anna: MOSTRO ") for line in lines)
 
 
 def test_tl_vele_1_combinations_listed_and_marked_on_each_vela(web_as: Any, players: dict[str, Any]) -> None:
