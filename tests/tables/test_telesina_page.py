@@ -130,3 +130,32 @@ def test_tl_deal_2_the_turn_up_choice_is_two_card_buttons(
     assert not any(f"cards/{c}.svg" in watched for c in down) and "turn-up-card" not in watched
     after = service.act(table_id, player, "turn_up", amount=0).loaded
     assert [str(c) for c in after.state.hand.up[seat]] == [down[0]]
+
+
+@pytest.mark.parametrize("layout", ["una", "due", "tre", "croce", "h", "piramide", "ascensore"])
+def test_tl_vele_1_every_layout_is_drawn_from_its_shape(
+    web_as: Any, players: dict[str, Any], layout: str
+) -> None:
+    """Each layout's vele are placed on the page's grid where its shape puts them (``Layout.place``), all
+    face down before any vele step, the grid as large as the shape."""
+    from engine.games.telesina import LAYOUTS
+
+    table_id = open_telesina(layout=layout)
+    start(table_id)
+    html = web_as(players["anna"]).get(f"/tables/{table_id}/").content.decode()
+    shape = LAYOUTS[layout]
+    expected = {}
+    for letter in shape.order:
+        row, column, rows, columns = shape.place(letter)
+        expected[letter] = f"{row + 1} / {column + 1} / {row + 1 + rows} / {column + 1 + columns}"
+    vele = vele_html(html)
+    assert (
+        dict(re.findall(r'data-vela="(\w)" data-combos="[\d ]*" style="grid-area: ([\d /]+);', vele))
+        == expected
+    )
+    width = max(len(row) for row in shape.shape)
+    assert (
+        f"grid-template-columns: repeat({width}, auto); grid-template-rows: repeat({len(shape.shape)}, auto)"
+        in vele
+    )
+    assert vele.count("cards/back.svg") == shape.size and "data-card=" not in vele
