@@ -42,7 +42,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import IllegalAction
@@ -85,6 +85,7 @@ from engine.core.model import (
     TurnUp,
     UncalledBetReturned,
 )
+from engine.core.rules import InPlaceRun
 from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
@@ -253,10 +254,12 @@ class _Cards:
         cards.to_showdown = set(range(history.player_count)) - folded
         return cards
 
-    def fill(self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...]) -> tuple[Card, ...]:
-        """``written`` with each unknown card replaced by one the file never names (see the module doc)."""
-        if not any(card is None for card in written):  # every card known (the usual case)
-            known = cast(tuple[Card, ...], written)
+    def fill(
+        self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...], known: tuple[Card, ...]
+    ) -> tuple[Card, ...]:
+        """``written`` with each unknown card replaced by one the file never names (see the module doc);
+        ``known``: the cards when all are known (:attr:`Action.cards`), else ``()``."""
+        if len(known) == len(written):  # every card known (the usual case)
             self.used.update(known)
             return known
         revealed = self.revealed.get(seat, [])
@@ -299,9 +302,16 @@ def _names(history: HandHistory) -> list[str]:
     return names
 
 
+class _Spoilt(Exception):
+    """The fast replay (:class:`InPlaceRun`) met a refused command: the hand is replayed again command by
+    command through the game's ``apply``, which reports the refusal on an unchanged state."""
+
+
 @dataclass
 class _Run:
-    """One hand being replayed: the game, its state, what the engine did."""
+    """One hand being replayed: the game, its state, what the engine did. With ``fast`` (a core game,
+    :class:`InPlaceRun`) the commands change one copy of the state in place and a refusal raises
+    :class:`_Spoilt`; else each command goes through the game's ``apply``."""
 
     game: Any
     state: CoreState
@@ -310,13 +320,23 @@ class _Run:
     returned: dict[int, int] = field(default_factory=dict)
     ended: HandEnded | None = None
     held: dict[int, list[Card]] = field(default_factory=dict)
+    fast: InPlaceRun | None = None
 
     def holding(self, seat: int) -> tuple[Card, ...]:
         """Every card ``seat`` holds (down and up: a PHH show lists them all), discards taken out."""
         return tuple(self.held.get(seat, ()))
 
     def apply(self, command: Command) -> None:
-        self.state, events = self.game.apply(self.state, command)
+        fast = self.fast
+        events: Sequence[Event]
+        if fast is not None:
+            try:
+                events = fast.apply(command)
+            except IllegalAction:
+                raise _Spoilt from None
+            self.state = fast.state
+        else:
+            self.state, events = self.game.apply(self.state, command)
         for event in events:
             if type(event) not in _NOTED:  # most events (turns, bets): one look-up, not six isinstance
                 continue
@@ -387,14 +407,14 @@ def replay_hand(history: HandHistory, number: int = 1) -> Difference | None:
     (``hand`` = ``number``; ``action`` 0 the start, 1-based the file's action, ``len + 1`` the end) or
     ``None``. Raises :class:`UnsupportedHistory` (with :class:`UnknownGame`'s message for a variant no game
     is registered under)."""
-    return _replay(history, number, [])
+    return _replay_twice(history, number, [])
 
 
 def replay_standard(history: HandHistory, number: int = 1) -> HandReplay:
     """:func:`replay_hand` with the hand's outcome (:class:`HandReplay`). Raises
     :class:`UnsupportedHistory`."""
     runs: list[_Run] = []
-    difference = _replay(history, number, runs)
+    difference = _replay_twice(history, number, runs)
     ended = runs[0].ended if runs else None
     if ended is None:
         return HandReplay(difference, None, None)
@@ -405,7 +425,20 @@ def replay_standard(history: HandHistory, number: int = 1) -> HandReplay:
     )
 
 
-def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference | None:
+def _replay_twice(history: HandHistory, number: int, runs: list[_Run]) -> Difference | None:
+    """:func:`_replay` on the fast path (one state changed in place, :class:`InPlaceRun`) for a core game;
+    again command by command through the game's ``apply`` if a command is refused on the fast path or the
+    file has actions meant to be refused (``# !illegal``), so that a refusal and its message are exactly
+    the decider's on an unchanged state."""
+    if not any(action.illegal for action in history.actions):
+        try:
+            return _replay(history, number, runs, fast=True)
+        except _Spoilt:
+            runs.clear()
+    return _replay(history, number, runs, fast=False)
+
+
+def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> Difference | None:
     try:
         game = find_game(history.variant)
     except UnknownGame as error:
@@ -435,7 +468,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         for seat, (name, stack) in seating:
             state = game.evolve(state, PlayerSeated(seat, name, stack))
         seating = []
-    run = _Run(game, state)
+    from engine.core.generic import CoreGame  # generic imports this module
+
+    core = type(game).apply is CoreGame.apply  # a game whose apply is the core's own
+    run = _Run(game, state, fast=InPlaceRun(spec, state) if fast and core and spec is not None else None)
     runs.append(run)
     try:
         for seat, (name, stack) in seating:  # stacks the decider refuses: its reason in the difference
@@ -509,12 +545,15 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         return None
 
     for index, action in _replacements_after_discards(history.actions):
-        if action.verb == "":
+        verb = action.verb
+        if verb == "":
             continue
-        problem = settle()
-        if problem is not None:
-            return problem
-        if action.verb == "sm":
+        hand = run.state.hand
+        if pending or (hand is not None and hand.showdown and hand.to_act is not None):
+            problem = settle()  # a show or muck is due (else settle has nothing to do)
+            if problem is not None:
+                return problem
+        if verb == "sm":
             if run.ended is None:
                 pending.append((index, action))
             elif action.actor in run.shown:  # the engine showed it: the file's cards must be those
@@ -522,13 +561,13 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
                 if wrong is not None:
                     return diff(index, action.text, f"p{action.actor + 1} to hold these cards", wrong)
             continue  # a show after an uncontested hand (a winner showing) changes nothing
-        if action.verb == "sd":  # the discarded cards are the player's: unknown ones from its hand
+        if verb == "sd":  # the discarded cards are the player's: unknown ones from its hand
             assert action.actor is not None
             dealt = _discards(action.written, run.holding(action.actor))
-        elif action.verb in ("dh", "db"):
-            target = action.target if action.verb == "dh" else -1
-            dealt = cards.fill(spec, target if target is not None else -1, action.written)
-        elif action.verb == "tu":  # TL-DEAL-2: the card turned up, as its index among the down cards
+        elif verb == "dh" or verb == "db":
+            target = action.target if verb == "dh" else -1
+            dealt = cards.fill(spec, target if target is not None else -1, action.written, action.cards)
+        elif verb == "tu":  # TL-DEAL-2: the card turned up, as its index among the down cards
             assert action.actor is not None
             hand = run.state.hand
             down = () if hand is None else hand.down[action.actor]
@@ -543,11 +582,13 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
         else:
             dealt = ()
         hand = run.state.hand
-        if action.verb == "dh" and hand is not None and hand.to_act is not None and drawing(hand.to_act):
+        to_act = None if hand is None else hand.to_act
+        if verb == "dh" and to_act is not None and drawing(to_act):
             deals.append((index, action, dealt))  # a draw's replacement written before the others draw
             continue
         try:
-            if not action.illegal:  # an action to be refused repairs nothing
+            # an action to be refused repairs nothing; nobody to act, or the actor to act: nothing to repair
+            if not action.illegal and to_act is not None and to_act != action.actor:
                 repair(action)
             run.apply(_command(action, dealt))
         except IllegalAction as error:
@@ -556,9 +597,10 @@ def _replay(history: HandHistory, number: int, runs: list[_Run]) -> Difference |
             return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         if action.illegal:
             return diff(index, action.text, "the action to be refused (# !illegal)", "accepted")
-        problem = deal_deferred()
-        if problem is not None:
-            return problem
+        if deals:
+            problem = deal_deferred()
+            if problem is not None:
+                return problem
     problem = deal_deferred() or settle()
     if problem is not None:
         return problem

@@ -1738,3 +1738,39 @@ def replay(state: CoreState, events: Iterable[Event]) -> CoreState:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+class InPlaceRun:
+    """Commands applied one after another to one state that is changed in place (a replay's fast path,
+    :func:`engine.core.history.replay_hand`): each :meth:`apply` validates its command and emits exactly
+    the events :func:`apply` would, folding them as :func:`apply` does, but the state and its hand are
+    copied once for the whole run instead of once per command. ``state`` (the start) is never changed;
+    :attr:`state` is the run's current state, the same object from one command to the next.
+
+    A refused command raises its :class:`~engine.core.errors.IllegalAction` subclass (without the game's
+    :attr:`GameSpec.refusal_hook`), and the run is then spoilt: a handler may have emitted events before
+    refusing, so :attr:`state` is no longer the state before the command. Start again from the first state
+    with :func:`apply` to get the refusal on an unchanged state."""
+
+    def __init__(self, spec: GameSpec, state: CoreState) -> None:
+        self._builder = _Builder(spec, state, 0)
+
+    @property
+    def state(self) -> CoreState:
+        """The state after the commands applied so far."""
+        return self._builder.state
+
+    def apply(self, command: Command) -> list[Event]:
+        """The events of ``command`` (as :func:`apply` gives them), folded into :attr:`state`. Raises an
+        :class:`~engine.core.errors.IllegalAction` subclass (the run spoilt)."""
+        handler = _DECIDE.get(type(command))
+        if handler is None:
+            raise ActionNotAllowed(f"unknown command {type(command).__name__}")
+        builder = self._builder
+        builder.at = command.at
+        builder.values = None  # the showdown values are per command (the cards may change between two)
+        events: list[Event] = []
+        builder.events = events
+        handler(builder, command)
+        _advance(builder)
+        return events
