@@ -18,7 +18,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game
@@ -50,16 +50,94 @@ PARTIAL_SLOTS = ("info", "seat", "center", "controls")
 the line above the table, the inside of a seat, the middle of the table, the action bar."""
 
 
-def partials(game: Game) -> dict[str, list[str]]:
+def partials(game: Game, table_view: Any = None) -> dict[str, list[str]]:
     """The templates of ``game``'s family for each of :data:`PARTIAL_SLOTS`: ``{slot: [names]}``, the first
     that exists is drawn (``{% include %}`` of a list): ``tables/partials/<family>/<slot>.html``, else the
     shared ``tables/partials/common/<slot>.html``. The family is :attr:`engine.core.Game.family` of the
-    table's game, found through the registry: the page never names a game."""
+    table's game, found through the registry: the page never names a game. A view with ``vele`` (Telesina,
+    TL-VELE-1) puts ``tables/partials/vele/<slot>.html`` first."""
     family = game.family.value
+    first = ["vele"] if hasattr(table_view, "vele") else []
     return {
-        slot: [f"tables/partials/{family}/{slot}.html", f"tables/partials/common/{slot}.html"]
+        slot: [
+            *(f"tables/partials/{name}/{slot}.html" for name in first),
+            f"tables/partials/{family}/{slot}.html",
+            f"tables/partials/common/{slot}.html",
+        ]
         for slot in PARTIAL_SLOTS
     }
+
+
+LAYOUT_NAMES = {
+    "none": gettext_lazy("no vele"),
+    "una": gettext_lazy("una (one vela)"),
+    "due": gettext_lazy("due (two vele)"),
+    "tre": gettext_lazy("tre (three vele)"),
+    "croce": gettext_lazy("croce (cross)"),
+    "h": "H",
+    "piramide": gettext_lazy("piramide (pyramid)"),
+    "ascensore": gettext_lazy("ascensore (elevator)"),
+    "libera": gettext_lazy("libera (the dealer chooses)"),
+}
+"""The vele layouts (TL-VELE-1) by option value, as the pages name them."""
+
+DISTRIBUTION_NAMES = {
+    "mai": gettext_lazy("carta coperta: mai (one down, the rest up)"),
+    "primo_giro": gettext_lazy("carta coperta: solo al primo giro"),
+    "sempre": gettext_lazy("carta coperta: sempre"),
+    "libera": gettext_lazy("carta coperta: libera (the dealer chooses)"),
+}
+"""The *distribuzione carta coperta* modes (TL-DEAL-2) by option value, as the pages name them."""
+
+
+def vele_context(table_view: Any) -> dict[str, Any] | None:
+    """The vele of a Telesina view (TL-VELE-1) as the page draws them: ``None`` for a view without;
+    else ``layout``/``distribution`` (names), ``rows``/``columns`` of the layout's grid, ``vele``
+    (``letter``, ``card`` (text, ``None`` face down), ``step``, CSS ``area`` ``row / column / row end /
+    column end`` (1-based) and ``combos``: the indexes of the combinations it belongs to) and
+    ``combinations`` (``[(index, letters)]``). Every place comes from the view (the layout's shape), none
+    is written per layout here."""
+    vele = getattr(table_view, "vele", None)
+    if vele is None:
+        return None
+    combinations = list(enumerate(getattr(table_view, "combinations", ()) or ()))
+    drawn = []
+    for vela in vele:
+        drawn.append(
+            {
+                "letter": vela.letter,
+                "card": _card(vela.card),
+                "step": vela.step,
+                "area": f"{vela.row + 1} / {vela.column + 1} / {vela.row + 1 + vela.rows} / "
+                f"{vela.column + 1 + vela.columns}",
+                "combos": " ".join(str(i) for i, letters in combinations if vela.letter in letters),
+            }
+        )
+    layout = getattr(table_view, "layout", "")
+    distribution = getattr(table_view, "distribution", "")
+    return {
+        "layout": layout,
+        "layout_name": LAYOUT_NAMES.get(layout, layout),
+        "distribution": distribution,
+        "distribution_name": DISTRIBUTION_NAMES.get(distribution, distribution),
+        "rows": max((v.row + v.rows for v in vele), default=0),
+        "columns": max((v.column + v.columns for v in vele), default=0),
+        "vele": drawn,
+        "combinations": [(i, " + ".join(letters)) for i, letters in combinations],
+        "best_hand": getattr(table_view, "best_hand", "") or "",
+    }
+
+
+def turn_up_choice(table_view: Any, seat: int | None, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """TL-DEAL-2's "which card do you turn up": the viewer's face-down cards as buttons (``[(index,
+    card)]``, the index the ``turn_up`` command takes) when a ``turn_up`` action is offered, and the card
+    the time-out turns up (the one dealt last, docs/rules-decisions.md); ``None`` otherwise."""
+    option = next((a for a in actions if a["kind"] == "turn_up"), None)
+    if option is None or seat is None:
+        return None
+    down = [_card(c) for c in table_view.seats[seat].down]
+    cards = [(i, c) for i, c in enumerate(down) if option["minimum"] <= i <= option["maximum"] and c]
+    return {"cards": cards, "default": cards[-1][1] if cards else None}
 
 
 SHORTCUTS: dict[str, str] = {
@@ -372,9 +450,10 @@ ITALIAN_ACT_WORDS = {
     "check": "BUSSO", "va_bene": "VA BENE", "call": "VEDO", "bet": "PUNTO", "raise": "RILANCIO",
     "all_in": "RESTO", "fold": "PASSO", "buio": "BUIO", "controbuio": "CONTROBUIO", "over": "OVER",
     "discard": "CAMBIO", "stand_pat": "SERVITO", "parol": "PAROL", "partecipate": "PARTECIPO",
-    "decline_blind": "DAI CARTE", "show": "MOSTRO", "muck": "NASCONDO",
+    "decline_blind": "DAI CARTE", "show": "MOSTRO", "muck": "NASCONDO", "ante": "INVITO",
 }  # fmt: skip
-"""A seat's last action on the felt of poker all'italiana: the word said at the table."""
+"""A seat's last action on the felt of poker all'italiana: the word said at the table (Telesina's invito is
+posted as an ante: INVITO)."""
 
 ACT_WORDS = {
     "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All-in", "fold": "Fold",
@@ -434,6 +513,12 @@ def context(
     seats = [_seat(table_view, seat_view, index, seat, n) for index, seat_view in enumerate(table_view.seats)]
     mine = seats[seat] if seat is not None and not seats[seat]["empty"] else None
     actions, bet, discard = _actions(game, table_view, mine)
+    if bet is not None and bet["kind"] == "turn_up":  # TL-DEAL-2: card buttons, not an amount box
+        actions.insert(0, bet)
+        bet = None
+    turn_up = turn_up_choice(table_view, seat, actions)
+    if turn_up is not None:
+        actions = [a for a in actions if a["kind"] != "turn_up"]
     me = table_view.seats[seat] if seat is not None else None
     deadline = None
     timer = None
@@ -452,7 +537,9 @@ def context(
         "table": loaded,
         "game": game,
         "family": game.family.value,
-        "partials": partials(game),
+        "partials": partials(game, table_view),
+        "vele": vele_context(table_view),
+        "turn_up": turn_up,
         "view": table_view,
         # the table's hand count across its games (a mixed-game table does not start again at "Hand 1")
         "hand_number": loaded.hands_before + getattr(table_view, "hand_number", 0),
@@ -603,6 +690,44 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
     return _SHARED
 
 
+_CORE_ONLY = frozenset(
+    {"StreetStarted", "ForcedBetPosted", "BoardDealt", "BoardDealtPublic", "CardTurnedUp", "CardsToTurnUp"}
+)
+
+
+def _core_event(kind: str, event: Any) -> bool:
+    """Whether an Italian-family game's event is one of the shared core's (Telesina's), not poker
+    all'italiana's own (which has an ``opening`` at the start and deals no up cards)."""
+    if kind in _CORE_ONLY:
+        return True
+    if kind == "HandStarted":
+        return not hasattr(event, "opening")
+    if kind == "HandEnded":
+        return not hasattr(event, "result")
+    return kind in ("CardsDealt", "CardsDealtHidden") and hasattr(event, "up")
+
+
+def _vele_line(kind: str, event: Any, who: Callable[[int], str], game: Game) -> str | None:
+    """The log line of a core event of an Italian game (Telesina): the invito, the dealing rounds with
+    their up cards, the vele turned (TL-VELE-1) and the card each player turns up (TL-DEAL-2)."""
+    if kind == "HandStarted":
+        return _("Hand %(number)s.") % {"number": event.number}
+    if kind == "ForcedBetPosted":
+        return f"{who(event.seat)}: {_('invito')} {event.amount}"
+    if kind in ("BoardDealt", "BoardDealtPublic"):
+        return _("Vele turned: %(cards)s") % {"cards": " ".join(_known(event.cards))}
+    if kind == "CardsToTurnUp":
+        return _("Each player turns one hidden card up.")
+    if kind == "CardTurnedUp":
+        if event.automatic:
+            return _("%(player)s turns up %(card)s (time out: the card dealt last)") % {
+                "player": who(event.seat),
+                "card": event.card,
+            }
+        return _("%(player)s turns up %(card)s") % {"player": who(event.seat), "card": event.card}
+    return _international_line(kind, event, who, game)
+
+
 def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
     """One log line for a (public) engine event of ``game`` (``None``: poker all'italiana, pot limit), or
     ``None`` for events not worth a line. Events are told apart by their class names (the game's
@@ -619,6 +744,8 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
         line = _international_line(kind, event, who, game)
         if line is not _SHARED:
             return line
+    elif _core_event(kind, event):  # an Italian game on the shared core (Telesina, TL-*)
+        return _vele_line(kind, event, who, game)
     if kind == "HandStarted":
         return _("Hand %(number)s: invito %(invito)s, opening with %(opening)s or better.") % {
             "number": event.number,

@@ -33,7 +33,7 @@ the dealer; an all-in first speaker passes the word to the next player on the le
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any
@@ -69,6 +69,8 @@ __all__ = [
     "LayoutRefused",
     "OptionRefused",
     "TelesinaGame",
+    "TelesinaView",
+    "VelaView",
     "board_letters",
     "check_options",
     "clear_caches",
@@ -90,11 +92,24 @@ class LayoutRefused(OptionRefused):
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A vele layout (TL-VELE-1): ``steps`` the letters turned together, in order; ``combinations`` the
-    letter sets a player may use (one of them). ``name`` is the option value."""
+    letter sets a player may use (one of them). ``name`` is the option value. ``shape``: how the vele lie
+    on the table, rows of letters (``.`` an empty place; a letter repeated in a column spans those rows),
+    the layout's real shape (croce a cross, H, piramide, ascensore...) for the pages (:meth:`place`)."""
 
     name: str
     steps: tuple[str, ...]
     combinations: tuple[str, ...]
+    shape: tuple[str, ...] = ()
+
+    def place(self, letter: str) -> tuple[int, int, int, int]:
+        """``(row, column, rows, columns)`` of ``letter`` in :attr:`shape` (0-based; spans ≥ 1). Raises
+        ``KeyError`` for a letter the layout has not."""
+        cells = [(r, c) for r, row in enumerate(self.shape) for c, x in enumerate(row) if x == letter]
+        if not cells:
+            raise KeyError(letter)
+        rows = [r for r, _ in cells]
+        columns = [c for _, c in cells]
+        return min(rows), min(columns), max(rows) - min(rows) + 1, max(columns) - min(columns) + 1
 
     @property
     def size(self) -> int:
@@ -127,13 +142,28 @@ LAYOUTS: Mapping[str, Layout] = MappingProxyType(
         layout.name: layout
         for layout in (
             Layout("none", (), ()),
-            Layout("una", ("A",), ("A",)),
-            Layout("due", ("A", "B"), ("AB",)),
-            Layout("tre", ("A", "C", "B"), ("ABC",)),
-            Layout("croce", ("AC", "BD", "E"), ("AEC", "BED")),
-            Layout("h", ("CG", "BF", "AE", "D"), ("ADE", "BDF", "CDG", "ABC", "EFG", "ADG", "CDE")),
-            Layout("piramide", ("AG", "BF", "CE", "D"), ("ABCD", "DEFG")),
-            Layout("ascensore", ("DI", "CH", "BG", "AF", "E"), ("AEF", "BEG", "CEH", "DEI")),
+            Layout("una", ("A",), ("A",), ("A",)),
+            Layout("due", ("A", "B"), ("AB",), ("AB",)),
+            Layout("tre", ("A", "C", "B"), ("ABC",), ("ABC",)),
+            Layout("croce", ("AC", "BD", "E"), ("AEC", "BED"), (".A.", "BED", ".C.")),
+            Layout(
+                "h",
+                ("CG", "BF", "AE", "D"),
+                ("ADE", "BDF", "CDG", "ABC", "EFG", "ADG", "CDE"),
+                ("A.E", "BDF", "C.G"),
+            ),
+            Layout(
+                "piramide",
+                ("AG", "BF", "CE", "D"),
+                ("ABCD", "DEFG"),
+                ("...D...", "..C.E..", ".B...F.", "A.....G"),
+            ),
+            Layout(
+                "ascensore",
+                ("DI", "CH", "BG", "AF", "E"),
+                ("AEF", "BEG", "CEH", "DEI"),
+                ("AEF", "BEG", "CEH", "DEI"),
+            ),
         )
     }
 )
@@ -633,11 +663,82 @@ class TelesinaGame(CoreGame):
             raise ActionNotAllowed("name the face-down card to turn up (rule TL-DEAL-2)")
         return super().player_command(state, seat, action, amount, cards, at)
 
-    def view(self, state: CoreState, viewer: int | None = None, reveal: bool = False) -> CoreView:
-        """The core's view without blind positions: up cards and turned vele (``board``, in turning order,
-        :func:`board_letters`) are seen by everyone, down cards only by their owner (and everyone's once
-        shown); unturned vele are not dealt yet, so no view can show them."""
-        return replace(super().view(state, viewer, reveal), small_blind=-1, big_blind=-1)
+    def view(self, state: CoreState, viewer: int | None = None, reveal: bool = False) -> TelesinaView:
+        """The core's view without blind positions, with the hand's vele (:class:`TelesinaView`): up cards
+        and turned vele (``board``, in turning order, :func:`board_letters`) are seen by everyone, down
+        cards only by their owner (and everyone's once shown); unturned vele are not dealt yet, so no view
+        can show them (a :class:`VelaView` of an unturned vela has ``card`` ``None``). ``best_hand``: the
+        viewer's own hand so far (TL-VELE-1), named in English."""
+        core = replace(super().view(state, viewer, reveal), small_blind=-1, big_blind=-1)
+        hand = state.hand
+        best = ""
+        if hand is None or not hand.options:  # between hands: the table's options (maybe libera)
+            table = dict(state.config.options)
+            layout_name = table.get("layout", DEFAULT_LAYOUT)
+            distribution = table.get("distribution", DEFAULT_DISTRIBUTION)
+            vele, combos = _vele(LAYOUTS[layout_name], ()) if layout_name in LAYOUTS else ((), ())
+        else:
+            layout, distribution, _ = hand_options(hand)
+            layout_name = layout.name
+            vele, combos = _vele(layout, hand.board)
+        if hand is not None and viewer is not None and viewer in hand.dealt:
+            best = _label(hand, viewer)
+        return TelesinaView(
+            **{name: getattr(core, name) for name in _CORE_FIELDS},
+            layout=layout_name,
+            distribution=distribution,
+            vele=vele,
+            combinations=combos,
+            best_hand=best,
+            invito=(hand.forced if hand is not None else state.forced).invito,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class VelaView:
+    """One vela as every viewer sees it (TL-VELE-1): its ``letter``, ``step`` (1-based, the vele step that
+    turns it), ``card`` (``None`` until turned) and its place in the layout's shape (:meth:`Layout.place`:
+    ``row``/``column`` 0-based, ``rows``/``columns`` the span)."""
+
+    letter: str
+    step: int
+    card: Card | None
+    row: int
+    column: int
+    rows: int
+    columns: int
+
+
+@dataclass(frozen=True, slots=True)
+class TelesinaView(CoreView):
+    """:class:`CoreView` with the hand's Telesina options (TL-DEAL-2, TL-VELE-1): ``layout`` and
+    ``distribution`` (the hand's, or the table's between hands: then possibly ``libera``), ``vele`` every
+    vela of the layout in letter order (unturned ones without a card), ``combinations`` the letter sets a
+    player may use (one of them), ``best_hand`` the viewer's hand so far (``""``: none, or a spectator),
+    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1)."""
+
+    layout: str = DEFAULT_LAYOUT
+    distribution: str = DEFAULT_DISTRIBUTION
+    vele: tuple[VelaView, ...] = ()
+    combinations: tuple[str, ...] = ()
+    best_hand: str = ""
+    invito: int = 0
+
+
+_CORE_FIELDS = tuple(f.name for f in fields(CoreView))
+
+
+def _vele(layout: Layout, board: tuple[Card, ...]) -> tuple[tuple[VelaView, ...], tuple[str, ...]]:
+    """The layout's vele with the turned ones' cards (``board`` in turning order) and its combinations."""
+    order = layout.order
+    steps = {letter: number for number, step in enumerate(layout.steps, 1) for letter in step}
+    vele = []
+    for letter in sorted(order):
+        index = order.index(letter)
+        row, column, rows, columns = layout.place(letter)
+        card = board[index] if index < len(board) else None
+        vele.append(VelaView(letter, steps[letter], card, row, column, rows, columns))
+    return tuple(vele), layout.combinations
 
 
 NTL = register(TelesinaGame(telesina_spec(Structure.NO_LIMIT)))

@@ -209,3 +209,35 @@
     if (pressable(button)) { e.preventDefault(); button.click(); }
   });
 })();
+// Telesina (TL-VELE-1): pointing at (or focusing) a combination, or a vela, lights the vele a player may use
+// together; the others dim. The vele carry data-combos (the indexes of their combinations).
+(function () {
+  function light(target) {
+    var vele = target && target.closest && target.closest(".pot");
+    if (!vele || !vele.querySelector(".vele")) { return; }
+    var combos = [];
+    if (target.matches("[data-combo]")) { combos = [target.dataset.combo]; }
+    else if (target.closest("[data-vela]")) { combos = (target.closest("[data-vela]").dataset.combos || "").split(" ").filter(Boolean); }
+    vele.querySelectorAll("[data-vela]").forEach(function (v) {
+      var mine = (v.dataset.combos || "").split(" ");
+      var on = combos.some(function (c) { return mine.indexOf(c) >= 0; });
+      v.classList.toggle("in-combo", combos.length > 0 && on);
+      v.classList.toggle("dim", combos.length > 0 && !on);
+    });
+    vele.querySelectorAll("[data-combo]").forEach(function (b) {
+      b.classList.toggle("active", combos.indexOf(b.dataset.combo) >= 0);
+    });
+  }
+  function clear(target) {
+    var vele = target && target.closest && target.closest(".pot");
+    if (!vele) { return; }
+    vele.querySelectorAll(".in-combo, .dim, .combo.active").forEach(function (el) { el.classList.remove("in-combo", "dim", "active"); });
+  }
+  var sel = "[data-combo], [data-vela]";
+  ["mouseover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (e) { var t = e.target.closest && e.target.closest(sel); if (t) { light(t); } });
+  });
+  ["mouseout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, function (e) { var t = e.target.closest && e.target.closest(sel); if (t) { clear(t); } });
+  });
+})();

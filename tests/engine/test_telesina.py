@@ -377,3 +377,64 @@ def test_tl_phh_reads_the_turn_up_action_and_refuses_a_bad_one() -> None:
     bad = text.replace('"p1 tu Jh"', '"p1 tu Kd"')
     difference = replay_hand(loads_histories(bad)[0])
     assert difference is not None and difference.action == 3
+
+
+# --- the view a page draws (issue 19, browser) -----------------------------------------------------------
+
+
+def _croce_states() -> list[Any]:
+    """Every state of a checked-down croce hand (TL-VELE-1), dealing when the dealer is due."""
+    game, state = _table(layout="croce")
+    state, _ = game.apply(state, StartHand(deck_for(BY_NAME["croce"]), 0, None, 1, "x"))
+    states = [state]
+    while state.hand is not None and not state.hand.showdown:
+        command = game.dealer_command(state, 0)
+        if command is None:
+            command = CheckOrCall(state.hand.to_act, 0)
+        state, _ = game.apply(state, command)
+        states.append(state)
+    return states
+
+
+def test_tl_vele_1_the_view_draws_the_layout_and_hides_unturned_vele() -> None:
+    """TL-VELE-1: the view names the hand's layout and distribution, lists every vela of the croce (A top,
+    B left, E centre, D right, C bottom) with its step, a card only once turned (``board`` by turning
+    order A+C, B+D, E), the combinations; a player's view never holds the other's down card nor an
+    unturned vela, and names the viewer's own hand."""
+    game = find_game("NTL")
+    states = _croce_states()
+    turned_counts = set()
+    for state in states:
+        hand = state.hand
+        if hand is None:
+            continue
+        for viewer in (0, 1, None):
+            seen = game.view(state, viewer)
+            assert (seen.layout, seen.distribution, seen.invito) == ("croce", "mai", 10)
+            assert seen.combinations == ("AEC", "BED")
+            places = {v.letter: (v.row, v.column, v.step) for v in seen.vele}
+            assert places == {
+                "A": (0, 1, 1), "B": (1, 0, 2), "C": (2, 1, 1), "D": (1, 2, 2), "E": (1, 1, 3),
+            }  # fmt: skip
+            cards = {v.letter: v.card for v in seen.vele if v.card is not None}
+            assert cards == dict(zip("ACBDE", hand.board, strict=False))
+            turned_counts.add(len(cards))
+            for seat in (0, 1):
+                if seat != viewer:
+                    assert seen.seats[seat].down == (None,) * len(hand.down[seat])
+            if viewer is None:
+                assert seen.best_hand == ""
+            elif len(hand.down[viewer]) + len(hand.up[viewer]) == 5:
+                assert seen.best_hand and seen.best_hand == game.view(state, viewer, reveal=True).best_hand
+    assert turned_counts == {0, 2, 4, 5}
+
+
+def test_tl_vele_1_every_layout_has_a_shape_with_each_letter_once() -> None:
+    """Each layout's shape places every letter (one cell, or one column span) and no other."""
+    for layout in LAYOUTS.values():
+        letters = {x for row in layout.shape for x in row} - {"."}
+        assert letters == set(layout.order), layout.name
+        for letter in letters:
+            rows, columns = layout.place(letter)[2:]
+            assert rows >= 1 and columns == 1
+    assert LAYOUTS["ascensore"].place("E") == (0, 1, 4, 1)
