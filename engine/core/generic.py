@@ -191,6 +191,13 @@ class CoreGame(SeatedGame):
     def apply(self, state: CoreState, command: Command) -> tuple[CoreState, tuple[Event, ...]]:
         return rules.apply(self.spec, state, command)
 
+    @property
+    def applies_core_rules(self) -> bool:
+        """Whether this game's :meth:`apply` is the core's own (:func:`engine.core.rules.apply` of its spec,
+        not overridden), so that a replay may run a hand's commands in place
+        (:class:`engine.core.rules.InPlaceRun`, :mod:`engine.core.history`)."""
+        return type(self).apply is CoreGame.apply
+
     def evolve(self, state: CoreState, event: Event) -> CoreState:
         return rules.evolve(state, event)
 

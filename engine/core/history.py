@@ -468,9 +468,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
         for seat, (name, stack) in seating:
             state = game.evolve(state, PlayerSeated(seat, name, stack))
         seating = []
-    from engine.core.generic import CoreGame  # generic imports this module
-
-    core = type(game).apply is CoreGame.apply  # a game whose apply is the core's own
+    core = getattr(game, "applies_core_rules", False)  # its apply is the core's own (CoreGame)
     run = _Run(game, state, fast=InPlaceRun(spec, state) if fast and core and spec is not None else None)
     runs.append(run)
     try:
