@@ -137,10 +137,13 @@ __all__ = [
     "end_hand",
     "evolve",
     "fixed_unit",
+    "hand_ended",
     "hand_label",
     "hand_value",
     "in_hand",
     "initial_state",
+    "must_show",
+    "next_better",
     "next_deal",
     "pay",
     "positions",
@@ -661,6 +664,41 @@ def _next_better(state: CoreState, hand: CoreHand, after: int) -> int | None:
     return found
 
 
+def next_better(
+    state: Any, hand: Any, after: int, acted: Callable[[int], bool], answering: int | None = None
+) -> int | None:
+    """The next seat after ``after`` that must act in the betting round, or ``None`` when it is complete,
+    for any game (the core's state or poker all'italiana's): clockwise, the first seat still in with chips
+    (not in ``hand.folded``, which holds the seats not dealt in) that has not acted (``acted(seat)``) or is
+    below ``hand.current_bet`` in ``hand.round_bets``; nobody when it is the only seat with chips and has
+    matched the bet. ``answering``: the seat that answers last (:attr:`GameSpec.answer_hook`, IT-BUIO-2:
+    the last blind bettor until he has answered): passed over in the scan, then due after everyone else
+    when another seat with chips could still act against him."""
+    seats = state.seats
+    folded = hand.folded
+    current = hand.current_bet
+    bets = hand.round_bets
+    n = len(seats)
+    found = None
+    able = 0  # players still in with chips
+    answers = False
+    for i in range(1, n + 1):
+        seat = (after + i) % n
+        occupant = seats[seat]
+        if seat in folded or occupant is None or occupant.stack <= 0:
+            continue
+        able += 1
+        if seat == answering:
+            answers = True
+        elif found is None and (not acted(seat) or bets[seat] < current):
+            found = seat
+    if found is None:
+        return answering if answers and able > 1 else None
+    if answering is None and able == 1 and bets[found] >= current:
+        return None
+    return found
+
+
 def _minimum_bet(spec: GameSpec, hand: CoreHand) -> int:
     forced = hand.forced
     minimum = forced.big_blind if spec.blinds else (forced.small_bet or forced.big_blind or forced.invito)
@@ -987,7 +1025,7 @@ def _anchor(b: _Builder, hand: CoreHand) -> int:
     """The seat just before the first speaker of the street's betting round."""
     spec = b.spec
     opener = spec.streets[hand.street].opener
-    if spec.opener_hook is not None and opener in (Opener.BRING_IN, Opener.BEST_VISIBLE):
+    if spec.opener_hook is not None and opener in (Opener.BRING_IN, Opener.BEST_VISIBLE, Opener.GAME):
         return spec.opener_hook(b.state, hand, hand.street)
     if opener is Opener.LEFT_OF_BIG_BLIND and hand.blind_anchor >= 0:
         return hand.blind_anchor
@@ -1027,7 +1065,11 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                 _turn(b, waiting)
                 return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
-    seat = _next_better(b.state, hand, after)
+    if spec.answer_hook is None:
+        seat = _next_better(b.state, hand, after)
+    else:  # IT-BUIO-2's last answer
+        acted = hand.acted_at
+        seat = next_better(b.state, hand, after, lambda s: acted[s] >= 0, spec.answer_hook(b.state, hand))
     if seat is not None:
         _turn(b, seat)
         return True
@@ -1073,22 +1115,37 @@ def _pots(
 
 
 def _must_show(b: _Builder, hand: CoreHand, seat: int, values: dict[int, int]) -> bool:
-    """G-SHOW-1: shown automatically when nobody has shown, or it beats or ties the best hand shown in a
-    pot it contests (with :attr:`GameSpec.winners_hook`: it would be among the pot's winners), or no rival
-    in one of its pots has shown."""
+    state = b.state
+    return must_show(b.spec, state, hand, seat, lambda: _pots(hand, state, hand.folded | hand.mucked), values)
+
+
+def must_show(
+    spec: GameSpec,
+    state: Any,
+    hand: Any,
+    seat: int,
+    pots: Callable[[], payout.Pots],
+    values: dict[int, int] | None = None,
+) -> bool:
+    """Whether ``seat``'s hand is shown at once at the showdown, for any game (G-SHOW-1, IT-SHOW-1): when
+    nobody has shown (``hand.shown``), when the game's :attr:`GameSpec.must_show_hook` says so (IT-SHOW-1:
+    an all-in raiser), or when it beats or ties the best hand shown in a pot it contests (with
+    :attr:`GameSpec.winners_hook`: it would be among the pot's winners; else by ``values``, the showdown
+    values by seat), or no rival in one of its pots has shown. ``pots()``: the hand's pots
+    (:func:`engine.core.payout.layout`), asked only when the hands shown decide."""
     if not hand.shown:
         return True
-    hook = b.spec.winners_hook
-    state = b.state
+    if spec.must_show_hook is not None and spec.must_show_hook(state, hand, seat):
+        return True
+    hook = spec.winners_hook
 
     def holds(rivals: list[int], seat: int) -> bool:
         if hook is not None:  # IT-RANK-4's cycle: "beats or ties" is being among the winners
             return seat in hook(state, hand, (*rivals, seat))
+        assert values is not None
         return values[seat] >= max(values[s] for s in rivals)
 
-    return payout.must_show(
-        _pots(hand, state, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds
-    )
+    return payout.must_show(pots(), seat, {s for s, _ in hand.shown}, holds)
 
 
 def _showdown_step(b: _Builder, hand: CoreHand) -> None:
@@ -1185,9 +1242,19 @@ def award_uncontested(b: TableBuilder, contributed: tuple[int, ...], dead: int, 
 
 def _end_hand(b: _Builder, uncontested: int | None) -> None:
     hand = b.hand
-    stacks = tuple((s, o.stack) for s, o in enumerate(b.state.seats) if o is not None)
+    end_hand(b, hand_ended(b.spec, b.state, hand, uncontested), hand.starting_stacks)
+
+
+def hand_ended(spec: GameSpec, state: Any, hand: Any, uncontested: int | None, outcome: Any = None) -> Any:
+    """The event that ends ``hand``, for any game: every occupied seat's stack and every seat's chips put
+    in (``hand.contributed``, non-zero ones), the uncontested winner if any, in the core's
+    :class:`HandEnded` or the game's own (:attr:`GameSpec.hand_ended_hook`, given ``outcome``: what else
+    the game records, poker all'italiana's result, carried pot, next requirement and parol players)."""
+    stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
     contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
-    end_hand(b, HandEnded(hand.number, stacks, contributions, uncontested), hand.starting_stacks)
+    if spec.hand_ended_hook is not None:
+        return spec.hand_ended_hook(hand, stacks, contributions, uncontested, outcome)
+    return HandEnded(hand.number, stacks, contributions, uncontested)
 
 
 def end_hand(b: TableBuilder, ended: Any, starting_stacks: tuple[int, ...]) -> None:
@@ -1593,7 +1660,9 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
             hand.raises == 0 and c.to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
         )  # a completion of the bring-in to the minimum bet is the round's first full bet (ST-1)
-    if hand.current_bet == 0:
+    if spec.bet_event_hook is not None:  # the game's own events (poker all'italiana: Raised with reopens)
+        b.emit(spec.bet_event_hook(c.seat, c.to, all_in, hand.current_bet != 0, full))
+    elif hand.current_bet == 0:
         b.emit(BetPlaced(c.seat, c.to, all_in, full))
     else:
         b.emit(Raised(c.seat, c.to, all_in, full))

@@ -65,6 +65,20 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   core's refusals (:class:`engine.core.errors.IllegalAction`, English ``str()`` with its Italian
   ``italian``): poker all'italiana raises its own class of the same name, Italian first
   (:func:`engine.games.italian.errors.from_core`). ``None``: the core's refusal as it is.
+- Poker all'italiana (issue 16) adds, each ``None`` by default and changing nothing for the other games:
+  ``Opener.GAME``, a street whose first speaker is the game's rule (:attr:`GameSpec.opener_hook`: the
+  opening round after a blind opening, IT-BUIO-3, and the final round, IT-BET-1);
+  :attr:`GameSpec.answer_hook` ``(state, hand) -> seat | None``: the seat that answers last in the betting
+  round now, after every other seat that must act, whatever its place (IT-BUIO-2: the last blind bettor
+  until he has answered; :func:`engine.core.rules.next_better`); :attr:`GameSpec.must_show_hook`
+  ``(state, hand, seat) -> bool``: the seat's hand is shown at the showdown whatever was shown before
+  (IT-SHOW-1: the all-in raiser; :func:`engine.core.rules.must_show`); :attr:`GameSpec.bet_event_hook`
+  ``(seat, to, all_in, raising, full) -> event``: the game's own event for a bet (``raising`` false) or a
+  raise (``full``: it reopens the betting), poker all'italiana's ``BetPlaced`` / ``Raised`` with
+  ``reopens``; :attr:`GameSpec.hand_ended_hook` ``(hand, stacks, contributions, uncontested, outcome) ->
+  event``: the game's own ``HandEnded`` (:func:`engine.core.rules.hand_ended`; ``outcome``: what the game
+  passed to it, ``None`` for a hand awarded by the core: poker all'italiana's result, carried pot, next
+  requirement and parol players).
 - Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
   discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
   pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
@@ -109,6 +123,7 @@ class Opener(Enum):
     LEFT_OF_BIG_BLIND = "left_of_big_blind"  # the first round of blind games (G-ACT-1; after a straddle)
     BRING_IN = "bring_in"  # stud 3rd street: the lowest door card (ST-1): needs GameSpec.opener_hook
     BEST_VISIBLE = "best_visible"  # stud later streets (ST-1): needs GameSpec.opener_hook
+    GAME = "game"  # the game's own rule, GameSpec.opener_hook (poker all'italiana: IT-BUIO-3, IT-BET-1)
 
 
 class Evaluation(Enum):
@@ -156,6 +171,11 @@ HandHook = Callable[[Any], int]
 TurnUpHook = Callable[[Any, Any], bool]
 SeatValueHook = Callable[[Any, int], int]
 SeatLabelHook = Callable[[Any, int], str]
+AnswerHook = Callable[[Any, Any], "int | None"]
+MustShowHook = Callable[[Any, Any, int], bool]
+BetEventHook = Callable[[int, int, bool, bool, bool], Any]
+_Pairs = tuple[tuple[int, int], ...]
+HandEndedHook = Callable[[Any, _Pairs, _Pairs, "int | None", Any], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +218,10 @@ class GameSpec:
     seat_value_hook: SeatValueHook | None = None
     seat_label_hook: SeatLabelHook | None = None
     refusal_hook: Callable[[Exception], Exception] | None = None
+    answer_hook: AnswerHook | None = None
+    must_show_hook: MustShowHook | None = None
+    bet_event_hook: BetEventHook | None = None
+    hand_ended_hook: HandEndedHook | None = None
 
     @property
     def limit(self) -> str:

@@ -1,18 +1,45 @@
 """Poker all'italiana's hooks on the table state (rules IT-RAISE-1, IT-LIMIT-1..3, IT-OPEN-4, IT-BUIO-2,
-IT-RANK-4), the functions its :class:`~engine.core.spec.GameSpec` (:mod:`engine.games.italian.spec`) names
+IT-BUIO-3, IT-BET-1, IT-RANK-4, IT-SHOW-1),
+the functions its :class:`~engine.core.spec.GameSpec` (:mod:`engine.games.italian.spec`) names
 and its decider (:mod:`engine.games.italian.rules`), legal actions and view use, with the small helpers
 they share. Pure functions of :class:`~engine.games.italian.model.TableState` and its hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Rank
 from engine.evaluation import italian_evaluator, italian_pot_winners
-from engine.games.italian.model import HandState, Limit, Phase, TableState
+from engine.games.italian.model import (
+    BetPlaced,
+    HandEnded,
+    HandResult,
+    HandState,
+    Limit,
+    Phase,
+    Raised,
+    TableState,
+)
 
-__all__ = ["bet_range", "pot_winners", "reopens"]
+__all__ = [
+    "AWARDED",
+    "HandOutcome",
+    "all_in_raiser_shows",
+    "answering",
+    "bet_event",
+    "bet_range",
+    "hand_ended",
+    "opener",
+    "pot_winners",
+    "reopens",
+]
+
+OPENING_STREET = 1
+"""The index of the opening round (*apertura*) in :data:`engine.games.italian.spec.STREETS`."""
+FINAL_STREET = 3
+"""The index of the final betting round (*ultimo giro*) in :data:`engine.games.italian.spec.STREETS`."""
 
 
 def _stack(state: TableState, seat: int) -> int:
@@ -99,3 +126,81 @@ def pot_winners(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...
     evaluator = italian_evaluator(Rank(hand.lowest_rank))
     values = [evaluator.comparable(hand.cards[seat]) for seat in seats]
     return tuple(seats[i] for i in italian_pot_winners(values, state.config.minimal_beats_royal))
+
+
+def opener(state: TableState, hand: HandState, street: int) -> int:
+    """``opener_hook`` of poker all'italiana (the streets of ``Opener.GAME``): the seat just before the
+    first speaker of ``street``'s betting round. The opening round (:data:`OPENING_STREET`): the left of
+    the last blind bettor after a blind opening (IT-BUIO-3), else of the button (IT-OPEN-1). The final
+    round (:data:`FINAL_STREET`, IT-BET-1, IT-BUIO-3): the left of the last blind bettor; else the opener
+    (the opening round's last aggressor) speaks first if he can still act, or the player on his left if
+    he is all-in; else the left of the button. Other streets: the button."""
+    if hand.blind_bettors and street in (OPENING_STREET, FINAL_STREET):
+        return hand.blind_bettors[-1]
+    if street == FINAL_STREET:
+        aggressor = hand.opening_aggressor
+        if aggressor is not None:
+            if aggressor in _can_act(state, hand):
+                return (aggressor - 1) % len(state.seats)
+            return aggressor
+    return hand.button
+
+
+def answering(state: TableState, hand: HandState) -> int | None:
+    """``answer_hook`` of poker all'italiana (IT-BUIO-2): after a blind opening, the last blind bettor
+    answers the opening round last (*va bene*, call or raise) until he has answered; else ``None``."""
+    if hand.blind_bettors and hand.phase is Phase.OPENING and not hand.blind_answered:
+        return hand.blind_bettors[-1]
+    return None
+
+
+def all_in_raiser_shows(state: TableState, hand: HandState, seat: int) -> bool:
+    """``must_show_hook`` of poker all'italiana (IT-SHOW-1): a player who bet or raised all-in always shows
+    his hand at the showdown."""
+    return seat in hand.all_in_raisers
+
+
+def bet_event(seat: int, to: int, all_in: bool, raising: bool, full: bool) -> BetPlaced | Raised:
+    """``bet_event_hook`` of poker all'italiana: its own :class:`BetPlaced` (no ``full``: every first bet
+    is) and :class:`Raised` with ``reopens`` (IT-RAISE-1: :func:`reopens`)."""
+    return Raised(seat, to, all_in, full) if raising else BetPlaced(seat, to, all_in)
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How a hand of poker all'italiana ended, beyond the core's stacks and contributions (the fields of its
+    :class:`HandEnded`): ``result``; ``carried``: chips left in the middle (IT-OPEN-2, IT-PAROL-2);
+    ``next_opening``: the next requirement; ``parol_players`` / ``parol_stake`` (IT-PAROL-3/4)."""
+
+    result: HandResult = HandResult.AWARDED
+    carried: int = 0
+    next_opening: Rank = Rank.JACK
+    parol_players: tuple[int, ...] = ()
+    parol_stake: int = 0
+
+
+AWARDED = HandOutcome()
+"""A hand whose pots were awarded (at the showdown or uncontested): nothing carried, jacks next."""
+
+
+def hand_ended(
+    hand: HandState,
+    stacks: tuple[tuple[int, int], ...],
+    contributions: tuple[tuple[int, int], ...],
+    uncontested: int | None,
+    outcome: HandOutcome | None,
+) -> HandEnded:
+    """``hand_ended_hook`` of poker all'italiana: its :class:`HandEnded` from the core's stacks,
+    contributions and uncontested winner and the hand's ``outcome`` (``None``: :data:`AWARDED`)."""
+    o = AWARDED if outcome is None else outcome
+    return HandEnded(
+        hand.number,
+        o.result,
+        stacks,
+        o.carried,
+        o.next_opening,
+        o.parol_players,
+        o.parol_stake,
+        contributions,
+        uncontested,
+    )

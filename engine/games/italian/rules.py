@@ -47,6 +47,9 @@ from engine.games.italian.errors import (
     from_core,
 )
 from engine.games.italian.hooks import (
+    FINAL_STREET,
+    OPENING_STREET,
+    HandOutcome,
     _can_act,
     _in_hand,
     _pot_total,
@@ -623,21 +626,14 @@ def _deck_in_play(hand: HandState) -> Deck:
 
 
 def _next_better(state: TableState, hand: HandState) -> int | None:
-    """The next seat that must act in the current betting round, or ``None`` if the round is complete."""
-    can_act = _can_act(state, hand)
-    blind_last = hand.blind_bettors[-1] if hand.blind_bettors and hand.phase is Phase.OPENING else None
-    pending_blind_answer = blind_last is not None and not hand.blind_answered
-    if len(can_act) == 1 and hand.round_bets[can_act[0]] >= hand.current_bet and not pending_blind_answer:
-        return None
+    """The next seat that must act in the current betting round, or ``None`` if the round is complete: the
+    core's turn order (:func:`engine.core.rules.next_better`) after the last actor (the phase's anchor at
+    its start), with the spec's ``answer_hook`` (IT-BUIO-2: the last blind bettor answers last)."""
     anchor = hand.last_actor if hand.last_actor is not None else hand.button
-    for seat in _clockwise(len(state.seats), anchor):
-        if seat not in can_act or (pending_blind_answer and seat == blind_last):
-            continue
-        if seat not in hand.acted or hand.round_bets[seat] < hand.current_bet:
-            return seat
-    if pending_blind_answer and blind_last in can_act and len(can_act) > 1:
-        return blind_last
-    return None
+    spec = spec_for(state.config.limit)
+    answer_hook = spec.answer_hook
+    assert answer_hook is not None
+    return core_rules.next_better(state, hand, anchor, hand.acted.__contains__, answer_hook(state, hand))
 
 
 def may_bet_for_opening(hand: HandState, seat: int) -> bool:
@@ -663,17 +659,11 @@ def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
 
 
 def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
-    """IT-SHOW-1 (the core's :func:`engine.core.payout.must_show`): shown when nobody has shown, by an
-    all-in raiser, or when it wins or ties against the hands shown in a pot it contests (IT-RANK-4 included)
-    or no rival there has shown."""
-    if not hand.shown or seat in hand.all_in_raisers:
-        return True
-    winners = _winners_hook(state)
-
-    def holds(rivals: list[int], seat: int) -> bool:
-        return seat in winners(state, hand, (*rivals, seat))
-
-    return payout.must_show(_pots(hand, hand.folded | hand.mucked), seat, {s for s, _ in hand.shown}, holds)
+    """IT-SHOW-1 (the core's :func:`engine.core.rules.must_show`): shown when nobody has shown, by an
+    all-in raiser (the spec's ``must_show_hook``), or when it wins or ties against the hands shown in a pot
+    it contests (the ``winners_hook``, IT-RANK-4 included) or no rival there has shown."""
+    spec = spec_for(state.config.limit)
+    return core_rules.must_show(spec, state, hand, seat, lambda: _pots(hand, hand.folded | hand.mucked))
 
 
 def _winners_hook(state: TableState) -> Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]:
@@ -737,8 +727,7 @@ def _step(b: _Builder, hand: HandState) -> bool:
     if phase is Phase.DEAL:
         if next_deal(state) is not None:
             return False
-        anchor = hand.blind_bettors[-1] if hand.blind_bettors else hand.button
-        b.emit(PhaseStarted(Phase.OPENING, anchor, ()))
+        b.emit(PhaseStarted(Phase.OPENING, _opener(state, hand, OPENING_STREET), ()))
         return True
     if phase in (Phase.OPENING, Phase.FINAL):
         return _betting_step(b, hand)
@@ -788,24 +777,18 @@ def _cambio_step(b: _Builder, hand: HandState) -> bool:
             _turn(b, seat, chips_required=False)
             return True
     if len(_can_act(b.state, hand)) >= 2:
-        b.emit(PhaseStarted(Phase.FINAL, _final_anchor(b.state, hand), ()))
+        b.emit(PhaseStarted(Phase.FINAL, _opener(b.state, hand, FINAL_STREET), ()))
     else:
         _start_showdown(b)
     return True
 
 
-def _final_anchor(state: TableState, hand: HandState) -> int:
-    """The seat just before the final round's first speaker (IT-BET-1, IT-BUIO-3)."""
-    n = len(state.seats)
-    can_act = _can_act(state, hand)
-    if hand.blind_bettors:
-        return hand.blind_bettors[-1]  # the player on the last blind bettor's left speaks first
-    aggressor = hand.opening_aggressor
-    if aggressor is not None:
-        if aggressor in can_act:
-            return (aggressor - 1) % n
-        return aggressor
-    return hand.button
+def _opener(state: TableState, hand: HandState, street: int) -> int:
+    """The seat just before the first speaker of ``street``'s betting round: the spec's ``opener_hook``
+    (:func:`engine.games.italian.hooks.opener`, IT-BUIO-3, IT-BET-1)."""
+    hook = spec_for(state.config.limit).opener_hook
+    assert hook is not None
+    return hook(state, hand, street)
 
 
 def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
@@ -863,7 +846,7 @@ _pay = core_rules.pay  # the core's award: the uncalled bet back, each pot to it
 def _award_uncontested(b: _Builder, winner: int) -> None:
     hand = b.hand
     core_rules.award_uncontested(b, hand.contributed, hand.carried, winner)  # the carried pot: dead money
-    _end_hand(b, HandResult.AWARDED, carried=0, uncontested=winner)
+    _end_hand(b, None, uncontested=winner)
 
 
 def _award_showdown(b: _Builder) -> None:
@@ -876,52 +859,29 @@ def _award_showdown(b: _Builder) -> None:
         return winners(state, hand, tuple(s for s in eligible if s in shown))
 
     _pay(b, _pots(hand, hand.folded | hand.mucked), contested)
-    _end_hand(b, HandResult.AWARDED, carried=0)
+    _end_hand(b, None)
 
 
 def _end_not_opened(b: _Builder) -> None:
     hand = b.hand
-    _end_hand(b, HandResult.NOT_OPENED, carried=_pot_total(hand), next_opening=_NEXT_OPENING[hand.opening])
+    outcome = HandOutcome(HandResult.NOT_OPENED, _pot_total(hand), _NEXT_OPENING[hand.opening])
+    _end_hand(b, outcome)
 
 
 def _end_parol(b: _Builder) -> None:
     hand = b.hand
     players = tuple(_in_hand(hand))
-    _end_hand(
-        b,
-        HandResult.PAROL,
-        carried=_pot_total(hand),
-        next_opening=Rank.KING,
-        parol_players=players,
-        parol_stake=hand.contributed[players[0]],
-    )
+    stake = hand.contributed[players[0]]
+    _end_hand(b, HandOutcome(HandResult.PAROL, _pot_total(hand), Rank.KING, players, stake))
 
 
-def _end_hand(
-    b: _Builder,
-    result: HandResult,
-    carried: int,
-    next_opening: Rank = Rank.JACK,
-    parol_players: tuple[int, ...] = (),
-    parol_stake: int = 0,
-    uncontested: int | None = None,
-) -> None:
+def _end_hand(b: _Builder, outcome: HandOutcome | None, uncontested: int | None = None) -> None:
+    """The core's end of a hand (:func:`engine.core.rules.hand_ended`, :func:`engine.core.rules.end_hand`)
+    with the Italian :class:`HandEnded` of ``outcome`` (the spec's ``hand_ended_hook``; ``None``: awarded)."""
     hand = b.hand
     state = b.state
-    stacks = tuple((s, o.stack) for s, o in enumerate(state.seats) if o is not None)
-    contributions = tuple((s, c) for s, c in enumerate(hand.contributed) if c)
-    ended = HandEnded(
-        hand.number,
-        result,
-        stacks,
-        carried,
-        next_opening,
-        parol_players,
-        parol_stake,
-        contributions,
-        uncontested,
-    )
-    core_rules.end_hand(b, ended, hand.starting_stacks)  # the core's end, with the Italian HandEnded
+    ended = core_rules.hand_ended(spec_for(state.config.limit), state, hand, uncontested, outcome)
+    core_rules.end_hand(b, ended, hand.starting_stacks)
 
 
 def _automatic_action(b: _Builder, seat: int) -> None:
@@ -1190,10 +1150,11 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         )
     _use_time(b, c.seat)
     all_in = c.to == hand.round_bets[c.seat] + _stack(state, c.seat)
-    if hand.current_bet == 0:
-        b.emit(BetPlaced(c.seat, c.to, all_in))
-    else:
-        b.emit(Raised(c.seat, c.to, all_in, reopens(state, hand, c.to)))
+    raising = hand.current_bet != 0
+    full = reopens(state, hand, c.to) if raising else True  # IT-RAISE-1
+    bet_event = spec_for(state.config.limit).bet_event_hook
+    assert bet_event is not None
+    b.emit(bet_event(c.seat, c.to, all_in, raising, full))  # the Italian BetPlaced, Raised with reopens
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:

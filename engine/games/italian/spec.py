@@ -16,13 +16,25 @@ Hooks used by the decider today (:mod:`engine.games.italian.rules`), in :mod:`en
   of a pot among the shown hands contesting it. The minimal straight flush of spades beats the royal flush
   of hearts and nothing else, a cycle no single value orders, so it is not a ``value_hook``. The decider
   asks it for every pot's winners and for whether a hand must be shown (IT-SHOW-1).
+- :func:`~engine.games.italian.hooks.opener` is the ``opener_hook`` of the streets whose opener is
+  ``Opener.GAME`` (the opening round: left of the last blind bettor, IT-BUIO-3, or of the button; the final
+  round: the opener, or the player on his left when he is all-in, IT-BET-1);
+  :func:`~engine.games.italian.hooks.answering` the ``answer_hook`` (IT-BUIO-2: the last blind bettor
+  answers the opening round last), which the core's turn order (:func:`engine.core.rules.next_better`)
+  asks; :func:`~engine.games.italian.hooks.all_in_raiser_shows` the ``must_show_hook`` (IT-SHOW-1: the
+  all-in raiser always shows; the rest of the rule is the core's :func:`engine.core.rules.must_show`);
+  :func:`~engine.games.italian.hooks.bet_event` the ``bet_event_hook`` (its ``BetPlaced``, its ``Raised``
+  with ``reopens``); :func:`~engine.games.italian.hooks.hand_ended` the ``hand_ended_hook`` (its
+  ``HandEnded`` with result, carried pot, next requirement and parol players, from a
+  :class:`~engine.games.italian.hooks.HandOutcome`; the core's :func:`engine.core.rules.hand_ended` gives
+  the stacks and contributions).
 - ``refusal_hook`` (:func:`engine.games.italian.errors.from_core`): the core's refusals as the Italian classes
   of the same names, Italian first. The table commands are the core's handlers
   (:data:`engine.core.rules.TABLE_COMMANDS`: seating, removal, sit-out, return, the seed reveal), their
   refusals converted by this hook.
 
-The rest of the Italian rules (the pre-deal street, the opener by requirement with the pot carried when
-nobody opens, parol and adeguamento, the turn order of a betting round) are still played by
+The rest of the Italian rules (the pre-deal street, the opening requirement with the pot carried when
+nobody opens, parol and adeguamento, the deal and the cambio, the hand state) are still played by
 :mod:`engine.games.italian.rules`, not by :mod:`engine.core.rules`: see ``docs/architecture.md``, "Poker
 all'italiana onto the core".
 """
@@ -32,19 +44,32 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from engine.core.game import GameFamily
-from engine.core.spec import GameSpec, Street, Structure
+from engine.core.spec import GameSpec, Opener, Street, Structure
 from engine.games.italian.errors import from_core
-from engine.games.italian.hooks import bet_range, pot_winners
+from engine.games.italian.hooks import (
+    FINAL_STREET,
+    OPENING_STREET,
+    all_in_raiser_shows,
+    answering,
+    bet_event,
+    bet_range,
+    hand_ended,
+    opener,
+    pot_winners,
+)
 from engine.games.italian.model import Limit
 
 __all__ = ["SPECS", "STREETS", "bet_range", "pot_winners", "spec_for"]
 
+assert OPENING_STREET == 1 and FINAL_STREET == 3  # the hooks' street indexes, below
+
 
 STREETS: tuple[Street, ...] = (
     Street("Buio"),  # IT-BUIO-1: the blind opening before the deal (buio, controbuio, over)
-    Street("Apertura", hole_down=5),  # IT-OPEN-1..5: opened by requirement, else the pot is carried
+    # IT-OPEN-1..5: opened by requirement, else the pot is carried; after a blind opening, IT-BUIO-3
+    Street("Apertura", hole_down=5, opener=Opener.GAME),
     Street("Cambio", draw=True),  # IT-CAMBIO-1..3: up to four cards changed
-    Street("Ultimo giro"),  # IT-BET-1: the final betting round (parol, IT-PAROL-1)
+    Street("Ultimo giro", opener=Opener.GAME),  # IT-BET-1: the final betting round (parol, IT-PAROL-1)
 )
 """The streets of a hand (IT-FLOW-1), as the core names them."""
 
@@ -73,9 +98,14 @@ def _spec(limit: Limit) -> GameSpec:
         min_seats=2,
         max_seats=9,  # IT-DECK-1
         draw_limit=4,  # IT-CAMBIO-1
+        opener_hook=opener,
         raise_hook=bet_range,
         winners_hook=pot_winners,
         refusal_hook=from_core,
+        answer_hook=answering,
+        must_show_hook=all_in_raiser_shows,
+        bet_event_hook=bet_event,
+        hand_ended_hook=hand_ended,
     )
 
 

@@ -11,14 +11,25 @@ from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import Rank, parse_cards
 from engine.core import find_game
 from engine.core.errors import SeatError
 from engine.core.generic import CoreGame
-from engine.core.model import HandMucked, HandShown, MuckHand, PotAwarded, SeatPlayer
+from engine.core.model import (
+    BetPlaced,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    MuckHand,
+    PotAwarded,
+    Raised,
+    SeatPlayer,
+)
 from engine.core.rules import hand_value
 from engine.evaluation import MinimalBeatsRoyal
 from engine.games.italian import errors as italian_errors
+from engine.games.italian import hooks as italian_hooks
+from engine.games.italian import model as italian_model
 from engine.games.italian.model import Limit
 from engine.games.italian.spec import SPECS, STREETS, pot_winners
 from tests.engine.core.helpers import BLINDS, Table
@@ -134,4 +145,114 @@ def test_the_italian_specs_carry_the_hooks_and_the_rules_data() -> None:
         assert spec.winners_hook is pot_winners
         assert spec.refusal_hook is italian_errors.from_core
         assert (spec.max_seats, spec.draw_limit, spec.streets) == (9, 4, STREETS)  # IT-DECK-1, IT-CAMBIO-1
+        assert spec.opener_hook is italian_hooks.opener  # IT-BUIO-3, IT-BET-1
+        assert spec.answer_hook is italian_hooks.answering  # IT-BUIO-2
+        assert spec.must_show_hook is italian_hooks.all_in_raiser_shows  # IT-SHOW-1
+        assert spec.bet_event_hook is italian_hooks.bet_event  # IT-RAISE-1's reopens
+        assert spec.hand_ended_hook is italian_hooks.hand_ended
     assert SPECS[Limit.NO_LIMIT].name == find_game("NIT").name
+
+
+# --- the hooks poker all'italiana's turn order, showdown, bets and end of a hand go through (issue 16) ----
+
+
+def _button_answers_last(state: Any, hand: Any) -> int | None:
+    """An ``answer_hook``: before the flop, the button (seat 2) answers last until he has acted."""
+    return 2 if hand.street == 0 and hand.acted_at[2] < 0 else None
+
+
+def test_the_answer_hook_seat_acts_after_everyone_else() -> None:
+    """Button 2, blinds 0 and 1: the button would speak first before the flop; under the hook (IT-BUIO-2's
+    shape: one seat answers last) the blinds act first, then the button, and the flop follows."""
+    game = CoreGame(replace(HOLDEM.spec, code="TAN", answer_hook=_button_answers_last))
+    t = lowball_table(game)
+    t.start("As Ah Ks Kh Qs Qh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    assert t.to_act == 0
+    t.act(0, "call")
+    assert t.to_act == 1
+    t.act(1, "check")
+    assert t.to_act == 2
+    t.act(2, "call")
+    assert (t.hand.street, t.to_act) == (1, 0)  # the flop: the usual order again
+    assert t.replayed() == t.state
+
+
+def test_next_better_passes_over_the_answering_seat_until_everyone_else_is_done() -> None:
+    """The core's turn order with an answering seat (:func:`engine.core.rules.next_better`): it is passed
+    over while another seat must act; it is due last only if another seat with chips could answer it."""
+    from engine.core.rules import next_better
+
+    seats = (SimpleNamespace(stack=10), SimpleNamespace(stack=10), SimpleNamespace(stack=0))
+    state = SimpleNamespace(seats=seats)
+    hand = SimpleNamespace(folded=frozenset(), current_bet=4, round_bets=(4, 0, 4))
+    assert next_better(state, hand, 2, lambda s: s == 0, answering=0) == 1
+    done = SimpleNamespace(folded=frozenset(), current_bet=4, round_bets=(4, 4, 4))
+    assert next_better(state, done, 2, lambda s: s != 0, answering=0) == 0
+    assert next_better(state, done, 2, lambda s: s != 0, answering=None) == 0  # not acted yet
+    assert next_better(state, done, 2, lambda s: True, answering=None) is None
+    alone = SimpleNamespace(folded=frozenset({1}), current_bet=4, round_bets=(4, 0, 4))
+    assert next_better(state, alone, 2, lambda s: s != 0, answering=0) is None  # nobody to answer him
+
+
+def test_the_must_show_hook_shows_a_hand_the_shown_hands_beat() -> None:
+    """As in the test above, seat 0 shows queens first; the hook (IT-SHOW-1's all-in raiser) makes seat 1
+    show his aces at once although the queens beat them under the winners hook; seat 2 chooses."""
+    game = CoreGame(replace(LOWBALL.spec, code="TMS", must_show_hook=lambda state, hand, seat: seat == 1))
+    t = lowball_table(game)
+    t.start("Qs Qh As Ah Ks Kh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    check_down(t)
+    assert [e.seat for e in t.events if isinstance(e, HandShown)] == [0, 1]
+    assert t.to_act == 2
+
+
+def test_the_bet_event_hook_gives_the_games_events_for_bets_and_raises() -> None:
+    """The core's bets and raises go through the hook with ``(seat, to, all_in, raising, full)``."""
+    calls: list[tuple[int, int, bool, bool, bool]] = []
+
+    def events(seat: int, to: int, all_in: bool, raising: bool, full: bool) -> Any:
+        calls.append((seat, to, all_in, raising, full))
+        return (Raised if raising else BetPlaced)(seat, to, all_in, full)
+
+    game = CoreGame(replace(HOLDEM.spec, code="TBE", bet_event_hook=events))
+    t = lowball_table(game)
+    t.start("As Ah Ks Kh Qs Qh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    t.act(2, "raise", 30)
+    t.act(0, "fold")
+    t.act(1, "call")
+    t.act(1, "bet", 100 - 30)
+    assert calls == [(2, 30, False, True, True), (1, 70, True, False, True)]
+    assert t.replayed() == t.state
+
+
+def test_italian_bet_event_hook_builds_its_own_bet_and_raise() -> None:
+    assert italian_hooks.bet_event(3, 40, False, False, True) == italian_model.BetPlaced(3, 40, False)
+    assert italian_hooks.bet_event(3, 70, True, True, False) == italian_model.Raised(3, 70, True, False)
+
+
+def test_the_hand_ended_hook_builds_the_end_of_a_hand() -> None:
+    """The core gives the hook the stacks, the contributions, the uncontested winner and no outcome."""
+    seen: list[tuple[Any, ...]] = []
+
+    def ended(hand: Any, stacks: Any, contributions: Any, uncontested: Any, outcome: Any) -> HandEnded:
+        seen.append((stacks, contributions, uncontested, outcome))
+        return HandEnded(hand.number, stacks, contributions, uncontested)
+
+    game = CoreGame(replace(HOLDEM.spec, code="THE", hand_ended_hook=ended))
+    t = lowball_table(game)
+    t.start("As Ah Ks Kh Qs Qh 3c 2d 7c 9h 3d 4s 3h Jd", button=2)
+    t.act(2, "fold")
+    t.act(0, "fold")
+    assert seen == [(((0, 95), (1, 105), (2, 100)), ((0, 5), (1, 5)), 1, None)]
+    assert [e for e in t.events if isinstance(e, HandEnded)] == [HandEnded(1, *seen[0][:3])]
+
+
+def test_italian_hand_ended_hook_records_the_outcome() -> None:
+    hand = SimpleNamespace(number=4)
+    stacks, contributions = ((0, 90), (1, 110)), ((0, 10), (1, 10))
+    assert italian_hooks.hand_ended(hand, stacks, contributions, 1, None) == italian_model.HandEnded(
+        4, italian_model.HandResult.AWARDED, stacks, 0, Rank.JACK, (), 0, contributions, 1
+    )
+    parol = italian_hooks.HandOutcome(italian_model.HandResult.PAROL, 20, Rank.KING, (0, 1), 10)
+    assert italian_hooks.hand_ended(hand, stacks, contributions, None, parol) == italian_model.HandEnded(
+        4, italian_model.HandResult.PAROL, stacks, 20, Rank.KING, (0, 1), 10, contributions, None
+    )
