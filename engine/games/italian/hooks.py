@@ -7,13 +7,16 @@ they share. Pure functions of :class:`~engine.games.italian.model.TableState` an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Rank
+from engine.cards import Card, Deck, Rank
+from engine.core import reshuffle
 from engine.evaluation import italian_evaluator, italian_pot_winners
 from engine.games.italian.model import (
     BetPlaced,
+    DiscardsReshuffled,
     HandEnded,
     HandResult,
     HandState,
@@ -30,10 +33,13 @@ __all__ = [
     "answering",
     "bet_event",
     "bet_range",
+    "deck",
     "hand_ended",
     "opener",
     "pot_winners",
     "reopens",
+    "reshuffle_order",
+    "supply",
 ]
 
 OPENING_STREET = 1
@@ -204,3 +210,44 @@ def hand_ended(
         contributions,
         uncontested,
     )
+
+
+def deck(players: int) -> tuple[Card, ...]:
+    """``deck_hook`` of poker all'italiana (IT-DECK-1): the cards in play for ``players`` dealt in (2–9),
+    from the lowest rank ``11 - players`` to the ace, in :meth:`engine.cards.Deck.italian`'s order."""
+    return Deck.italian(players).cards
+
+
+def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
+    """The new stock of the ``k``-th reshuffle of a hand (``k`` ≥ 1, IT-CAMBIO-3).
+
+    ``deck``: the hand's whole :attr:`HandStarted.deck` (dealing order); ``pile``: the discards being
+    reshuffled, in any order (they are sorted by :attr:`Card.code` first). The order is
+    ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
+    the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
+    """
+    return reshuffle.reshuffle_order(deck, pile, "cambio", k)
+
+
+def supply(state: TableState, hand: HandState, due: tuple[int, int, int, bool]) -> DiscardsReshuffled | None:
+    """``supply_hook`` of poker all'italiana (IT-CAMBIO-3): when the stock is empty and ``due``'s seat is
+    still owed cards of the cambio, the discards of the other players dealt in (those not already back in
+    play), sorted by :attr:`Card.code`, become the new stock in :func:`reshuffle_order`'s order; the seat's
+    own discards are never in the pile. ``None``: the stock still has cards (a batch is split when it runs
+    out, IT-CAMBIO-3) or there is nothing to reshuffle."""
+    if hand.stock:
+        return None
+    seat = due[0]
+    pile = sorted(
+        (
+            card
+            for s in hand.dealt
+            if s != seat
+            for card in hand.discards[s]
+            if card not in hand.reshuffled
+        ),
+        key=lambda card: card.code,
+    )
+    if not pile:
+        return None
+    return DiscardsReshuffled(reshuffle_order(hand.deck, pile, hand.reshuffles + 1))

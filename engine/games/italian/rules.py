@@ -29,7 +29,7 @@ from typing import Any
 
 from engine._replace import replace
 from engine.cards import Card, Deck, Rank, format_cards
-from engine.core import payout, reshuffle
+from engine.core import payout
 from engine.core import rules as core_rules
 from engine.core.errors import IllegalAction as CoreIllegalAction
 from engine.evaluation import italian_evaluator, meets_opening
@@ -56,6 +56,7 @@ from engine.games.italian.hooks import (
     _stack,
     bet_range,
     reopens,
+    reshuffle_order,
 )
 from engine.games.italian.model import (
     AdeguamentoDeclined,
@@ -83,6 +84,7 @@ from engine.games.italian.model import (
     HandShown,
     HandStarted,
     HandState,
+    Limit,
     MuckHand,
     ParolSaid,
     Partecipate,
@@ -148,7 +150,10 @@ def initial_state(config: TableConfig, players: Iterable[tuple[int, str, int]] =
 
 @cache
 def _cards_in_play(players: int) -> frozenset[Card]:
-    return frozenset(Deck.italian(players).cards)
+    """The cards a hand's deck must hold for ``players`` dealt in: the spec's ``deck_hook`` (IT-DECK-1)."""
+    deck_hook = spec_for(Limit.POT_LIMIT).deck_hook  # the same deck at every limit
+    assert deck_hook is not None
+    return frozenset(deck_hook(players))
 
 
 # --- evolve ------------------------------------------------------------------------------------------------
@@ -770,8 +775,13 @@ def _betting_step(b: _Builder, hand: HandState) -> bool:
 
 def _cambio_step(b: _Builder, hand: HandState) -> bool:
     dealing = next_deal(b.state)
-    if dealing is not None:
-        return _await_deal(b, hand, dealing[0])
+    if dealing is not None:  # the dealer deals; an empty stock is first refilled (IT-CAMBIO-3)
+        supply_hook = spec_for(b.state.config.limit).supply_hook
+        assert supply_hook is not None
+        reshuffled = supply_hook(b.state, hand, (dealing[0], dealing[1], 0, False))
+        if reshuffled is not None:
+            b.emit(reshuffled)
+        return False
     for seat in _in_hand(hand):
         if seat not in hand.declared:
             _turn(b, seat, chips_required=False)
@@ -791,32 +801,6 @@ def _opener(state: TableState, hand: HandState, street: int) -> int:
     return hook(state, hand, street)
 
 
-def _await_deal(b: _Builder, hand: HandState, seat: int) -> bool:
-    if not hand.stock:
-        pile = sorted(
-            (
-                card
-                for s in hand.dealt
-                if s != seat
-                for card in hand.discards[s]
-                if card not in hand.reshuffled
-            ),
-            key=lambda card: card.code,
-        )
-        if pile:
-            b.emit(DiscardsReshuffled(reshuffle_order(hand.deck, pile, hand.reshuffles + 1)))
-    return False
-
-
-def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tuple[Card, ...]:
-    """The new stock of the ``k``-th reshuffle of a hand (``k`` ≥ 1, IT-CAMBIO-3).
-
-    ``deck``: the hand's whole :attr:`HandStarted.deck` (dealing order); ``pile``: the discards being
-    reshuffled, in any order (they are sorted by :attr:`Card.code` first). The order is
-    ``shuffle(sorted pile, derive_seed(sha256(format_cards(deck)), f"cambio-reshuffle-{k}"))``: derived from
-    the deck, hence from the hand's seed, so an auditor recomputes it exactly. Pure.
-    """
-    return reshuffle.reshuffle_order(deck, pile, "cambio", k)
 
 
 def _start_showdown(b: _Builder) -> None:

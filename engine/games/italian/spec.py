@@ -28,6 +28,10 @@ Hooks used by the decider today (:mod:`engine.games.italian.rules`), in :mod:`en
   ``HandEnded`` with result, carried pot, next requirement and parol players, from a
   :class:`~engine.games.italian.hooks.HandOutcome`; the core's :func:`engine.core.rules.hand_ended` gives
   the stacks and contributions).
+- :func:`~engine.games.italian.hooks.deck` is the ``deck_hook`` (IT-DECK-1: the cards in play for the
+  players dealt in, which a hand's deck must hold), :func:`~engine.games.italian.hooks.supply` the
+  ``supply_hook`` (IT-CAMBIO-3: the served players' discards reshuffled when the stock runs out during the
+  cambio, :func:`~engine.games.italian.hooks.reshuffle_order`).
 - ``refusal_hook`` (:func:`engine.games.italian.errors.from_core`): the core's refusals as the Italian classes
   of the same names, Italian first. The table commands are the core's handlers
   (:data:`engine.core.rules.TABLE_COMMANDS`: seating, removal, sit-out, return, the seed reveal), their
@@ -53,9 +57,11 @@ from engine.games.italian.hooks import (
     answering,
     bet_event,
     bet_range,
+    deck,
     hand_ended,
     opener,
     pot_winners,
+    supply,
 )
 from engine.games.italian.model import Limit
 
@@ -102,6 +108,8 @@ def _spec(limit: Limit) -> GameSpec:
         raise_hook=bet_range,
         winners_hook=pot_winners,
         refusal_hook=from_core,
+        deck_hook=deck,
+        supply_hook=supply,
         answer_hook=answering,
         must_show_hook=all_in_raiser_shows,
         bet_event_hook=bet_event,

@@ -150,6 +150,8 @@ def test_the_italian_specs_carry_the_hooks_and_the_rules_data() -> None:
         assert spec.must_show_hook is italian_hooks.all_in_raiser_shows  # IT-SHOW-1
         assert spec.bet_event_hook is italian_hooks.bet_event  # IT-RAISE-1's reopens
         assert spec.hand_ended_hook is italian_hooks.hand_ended
+        assert spec.deck_hook is italian_hooks.deck  # IT-DECK-1
+        assert spec.supply_hook is italian_hooks.supply  # IT-CAMBIO-3
     assert SPECS[Limit.NO_LIMIT].name == find_game("NIT").name
 
 
@@ -256,3 +258,22 @@ def test_italian_hand_ended_hook_records_the_outcome() -> None:
     assert italian_hooks.hand_ended(hand, stacks, contributions, None, parol) == italian_model.HandEnded(
         4, italian_model.HandResult.PAROL, stacks, 20, Rank.KING, (0, 1), 10, contributions, None
     )
+
+
+def test_italian_supply_hook_reshuffles_the_other_players_discards_only_when_the_stock_is_empty() -> None:
+    """IT-CAMBIO-3: the stock is empty and seat 2 is owed cards: seats 0 and 1's discards not yet back in
+    play, never seat 2's own, form the new stock in the hand's reshuffle order; with cards left, nothing."""
+    deck = parse_cards("As Ks Qs Js Ts 9s 8s 7s")
+    discards = (parse_cards("As Ks"), parse_cards("Qs Js"), parse_cards("Ts"))
+    hand = SimpleNamespace(
+        stock=(), dealt=(0, 1, 2), discards=discards, reshuffled=frozenset(parse_cards("Js")), deck=deck,
+        reshuffles=0,
+    )
+    event = italian_hooks.supply(None, hand, (2, 1, 0, False))  # type: ignore[arg-type]
+    assert isinstance(event, italian_model.DiscardsReshuffled)
+    pile = parse_cards("As Ks Qs")
+    assert set(event.stock) == set(pile)
+    assert event.stock == italian_hooks.reshuffle_order(deck, pile, 1)
+    with_stock = SimpleNamespace(**{**vars(hand), "stock": parse_cards("9s")})
+    assert italian_hooks.supply(None, with_stock, (2, 1, 0, False)) is None  # type: ignore[arg-type]
+    assert len(italian_hooks.deck(4)) == 32  # 7 to ace (IT-DECK-1)
