@@ -215,7 +215,9 @@ def _check_layout(name: str, players: int) -> None:
     if needed > deck:
         raise LayoutRefused(
             f"the {name} layout does not fit: {players} players × 5 cards + {layout.size} vele = {needed} "
-            f"cards, the deck for {players} players has {deck} (rule TL-CAP-1)"
+            f"cards, the deck for {players} players has {deck} (rule TL-CAP-1)",
+            f"lo schema {name} non ci sta: {players} giocatori × 5 carte + {layout.size} vele = {needed} "
+            f"carte, il mazzo per {players} giocatori ne ha {deck} (regola TL-CAP-1)",
         )
 
 
@@ -567,6 +569,18 @@ class TelesinaGame(CoreGame):
 
     glosses = _GLOSSES
     amount_actions = frozenset({"bet", "raise", "turn_up"})
+    table_options: Mapping[str, tuple[str, ...]] = MappingProxyType(
+        {
+            "layout": (DEFAULT_LAYOUT, *(name for name in LAYOUTS if name != DEFAULT_LAYOUT), LIBERA),
+            "distribution": (
+                DEFAULT_DISTRIBUTION,
+                *(d for d in DISTRIBUTIONS if d != DEFAULT_DISTRIBUTION),
+                LIBERA,
+            ),
+        }
+    )
+    """:meth:`table_config`'s own options (TL-VELE-1, TL-DEAL-2), the values each takes, the default first:
+    what a tournament may set for its tables (``minimal_beats_royal`` stays the default there)."""
 
     def deck(self, players: int) -> Deck:
         """The Italian deck for ``players`` (IT-DECK-1)."""
