@@ -22,6 +22,7 @@ __all__ = [
     "Ranking",
     "field_mask",
     "group_ranks",
+    "italian_label",
     "order_cards",
     "ranks_field",
     "straight_top",
@@ -254,3 +255,23 @@ def labels(category: Category, ordered: Sequence[Card], minimal: bool) -> tuple[
         f"Scala reale a {suit.italian_name} {_al(top)}",
         f"{en_top}-high straight flush in {suit.english_name}",
     )
+
+
+_ITALIAN_OF: dict[str, str] = {}
+
+
+def italian_label(english: str) -> str:
+    """The Italian name of a hand named in English by :func:`labels` (``"Full house, kings full of nines"``
+    → ``"Full di K"``), for a name recorded in English only (Telesina's ``HandShown`` labels, issue 19);
+    ``english`` itself when it is no such name (already Italian, or empty)."""
+    if not _ITALIAN_OF:
+        for category in Category:
+            for top in Rank:
+                for low in Rank:
+                    for suit in Suit:
+                        high, second = Card(top, suit), Card(low, suit)
+                        ordered = (high, high, second, second, second)
+                        for minimal in (False, True):
+                            italian, name = labels(category, ordered, minimal)
+                            _ITALIAN_OF.setdefault(name, italian)
+    return _ITALIAN_OF.get(english, english)

@@ -444,10 +444,17 @@ _RANKS = {int(rank): rank for rank in Rank}
 
 
 def _label(hand: CoreHand, seat: int) -> str:
+    return _labels(hand, seat)[1]
+
+
+def _labels(hand: CoreHand, seat: int) -> tuple[str, str]:
+    """``(Italian, English)`` names of the seat's hand so far (TL-VELE-1; ``("", "")``: fewer than five
+    cards), e.g. ``("Full di K", "Full house, kings full of nines")``."""
     key, five = seat_best_hand(hand, seat)
     if not five:
-        return ""
-    return italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key).label_en
+        return "", ""
+    described = italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key)
+    return described.label_it, described.label_en
 
 
 def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> tuple[int, ...]:
@@ -682,10 +689,10 @@ class TelesinaGame(CoreGame):
         and turned vele (``board``, in turning order, :func:`board_letters`) are seen by everyone, down
         cards only by their owner (and everyone's once shown); unturned vele are not dealt yet, so no view
         can show them (a :class:`VelaView` of an unturned vela has ``card`` ``None``). ``best_hand``: the
-        viewer's own hand so far (TL-VELE-1), named in English."""
+        viewer's own hand so far (TL-VELE-1), named in English (``best_hand_it``: in Italian)."""
         core = replace(super().view(state, viewer, reveal), small_blind=-1, big_blind=-1)
         hand = state.hand
-        best = ""
+        best = best_it = ""
         if hand is None or not hand.options:  # between hands: the table's options (maybe libera)
             table = dict(state.config.options)
             layout_name = table.get("layout", DEFAULT_LAYOUT)
@@ -696,7 +703,7 @@ class TelesinaGame(CoreGame):
             layout_name = layout.name
             vele, combos = _vele(layout, hand.board)
         if hand is not None and viewer is not None and viewer in hand.dealt:
-            best = _label(hand, viewer)
+            best_it, best = _labels(hand, viewer)
         return TelesinaView(
             **{name: getattr(core, name) for name in _CORE_FIELDS},
             layout=layout_name,
@@ -704,6 +711,7 @@ class TelesinaGame(CoreGame):
             vele=vele,
             combinations=combos,
             best_hand=best,
+            best_hand_it=best_it,
             invito=(hand.forced if hand is not None else state.forced).invito,
         )
 
@@ -729,7 +737,8 @@ class TelesinaView(CoreView):
     ``distribution`` (the hand's, or the table's between hands: then possibly ``libera``), ``vele`` every
     vela of the layout in letter order (unturned ones without a card), ``combinations`` the letter sets a
     player may use (one of them), ``best_hand`` the viewer's hand so far (``""``: none, or a spectator),
-    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1)."""
+    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1); ``best_hand_it``: ``best_hand``'s
+    Italian name (IT-RANK-1's words, as poker all'italiana names hands: "Full di K"), for Italian pages."""
 
     layout: str = DEFAULT_LAYOUT
     distribution: str = DEFAULT_DISTRIBUTION
@@ -737,6 +746,7 @@ class TelesinaView(CoreView):
     combinations: tuple[str, ...] = ()
     best_hand: str = ""
     invito: int = 0
+    best_hand_it: str = ""
 
 
 _CORE_FIELDS = tuple(f.name for f in fields(CoreView))
