@@ -3,10 +3,12 @@
 - ``POST /api/tournaments/`` — create a multi-table tournament (director, issue 17): its ``game`` (any
   registered variant code), ``seats`` per table or a ``table_size`` preset, a preset ``structure`` of the
   game's forced bets or its own ``levels`` (each with ``forced`` bets, ``minutes``, an optional ``game``:
-  mixed games), or a ``rotation`` of games by level. 201 with the tournament; 400 with a message per field
+  mixed games), or a ``rotation`` of games by level; Telesina's ``layout`` and ``distribution`` (issue 19,
+  TL-VELE-1, TL-DEAL-2). 201 with the tournament; 400 with a message per field
   ("Torneo non valido — seats: …; levels: …") for an unknown game, forced bets that do not fit the game,
-  more seats than the game allows, or a malformed body; nothing is created then; 403 without the director
-  group.
+  more seats than the game allows, a table option the game does not have or a layout that does not fit a
+  full table (TL-CAP-1, with its arithmetic), or a malformed body; nothing is created then; 403 without
+  the director group.
 - ``GET /api/tournaments/{id}/`` — the tournament as the lobby and the dashboard show it (any member of the
   groups director, player, auditor).
 - ``POST /api/tournaments/{id}/control/`` — a director's control, ``{action, reason, ...}``; each one is an
