@@ -59,6 +59,7 @@ __all__ = [
     "GiroHandDealt",
     "GiroPazzoEnded",
     "GiroPazzoStarted",
+    "GiroPlayersLeft",
     "GiroRefused",
     "GiroState",
     "HandFinished",
@@ -169,7 +170,8 @@ class GiroState:
     ``trigger``: the shown hand that started it. ``choosing``: the dealer asked now (``""``: nobody), at
     ``seat``, until ``deadline_ms``; ``choice``: the options of the next hand once chosen (``()``: not yet),
     ``automatic`` how (``""`` the dealer, :data:`AUTOMATIC_PREFERENCE`, :data:`AUTOMATIC_DEFAULT`);
-    ``rounds``: how many giri the table has played."""
+    ``rounds``: how many giri the table has played; ``skipped``: players struck off ``owed`` (busted or
+    left before dealing)."""
 
     active: bool = False
     owed: tuple[str, ...] = ()
@@ -182,6 +184,7 @@ class GiroState:
     chooser: str = ""
     automatic: str = ""
     rounds: int = 0
+    skipped: tuple[str, ...] = ()
 
     @property
     def waiting(self) -> bool:
@@ -269,6 +272,13 @@ class GiroPazzoEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class GiroPlayersLeft:
+    """``players`` the giro owed a deal busted or left the table: they are struck off (no deal owed)."""
+
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DealerAsked:
     """``player`` at ``seat`` chooses the next hand's variant until ``deadline_ms``."""
 
@@ -297,10 +307,19 @@ class GiroHandStarted:
     player: str
 
 
-GiroEvent = GiroPazzoStarted | GiroPazzoEnded | DealerAsked | VariantChosen | GiroHandStarted
+GiroEvent = (
+    GiroPazzoStarted | GiroPazzoEnded | GiroPlayersLeft | DealerAsked | VariantChosen | GiroHandStarted
+)
 GIRO_EVENTS: Mapping[str, type] = {
     cls.__name__: cls
-    for cls in (GiroPazzoStarted, GiroPazzoEnded, DealerAsked, VariantChosen, GiroHandStarted)
+    for cls in (
+        GiroPazzoStarted,
+        GiroPazzoEnded,
+        GiroPlayersLeft,
+        DealerAsked,
+        VariantChosen,
+        GiroHandStarted,
+    )
 }
 """The giro's event classes by name (the table stream's event types)."""
 
@@ -367,10 +386,10 @@ def decide(state: GiroState, command: GiroCommand) -> tuple[GiroEvent, ...]:
     if isinstance(command, HandFinished):
         if state.active:
             left = tuple(p for p in state.owed if p in command.players)
+            gone = tuple(p for p in state.owed if p not in command.players)
             if left:
-                return ()
-            skipped = tuple(p for p in state.owed if p not in command.players)
-            return (GiroPazzoEnded(state.dealt, skipped),)
+                return (GiroPlayersLeft(gone),) if gone else ()
+            return (GiroPazzoEnded(state.dealt, (*state.skipped, *gone)),)
         big = next((label for label in command.shown if is_big(label)), None)
         if big is None or len(command.players) < 2:
             return ()
@@ -415,6 +434,12 @@ def evolve(state: GiroState, event: GiroEvent) -> GiroState:
         return GiroState(active=True, owed=tuple(event.players), trigger=event.trigger, rounds=state.rounds)
     if isinstance(event, GiroPazzoEnded):
         return GiroState(rounds=state.rounds + 1)
+    if isinstance(event, GiroPlayersLeft):
+        return replace(
+            state,
+            owed=tuple(p for p in state.owed if p not in event.players),
+            skipped=(*state.skipped, *event.players),
+        )
     if isinstance(event, DealerAsked):
         return replace(
             state, choosing=event.player, seat=event.seat, deadline_ms=event.deadline_ms, choice=(),

@@ -399,11 +399,13 @@ def snapshot_data(loaded: Loaded) -> dict[str, Any]:
         loaded.giro_pazzo,
         loaded.giro,
         loaded.base_game,
-        loaded.base_config,
+        None,
         loaded.in_giro,
         loaded.shown,
     )
-    return {"meta": to_data(meta), "state": to_data(loaded.state)}
+    data = to_data(meta)
+    data["base_config"] = loaded.base_config  # JSON already (a TableOpened's or TableGameChanged's config)
+    return {"meta": data, "state": to_data(loaded.state)}
 
 
 def _snapshot(loaded: Loaded) -> None:

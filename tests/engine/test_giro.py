@@ -21,6 +21,7 @@ from engine.giro import (
     GiroHandStarted,
     GiroPazzoEnded,
     GiroPazzoStarted,
+    GiroPlayersLeft,
     GiroRefused,
     GiroState,
     HandFinished,
@@ -108,7 +109,7 @@ def test_tl_giro_1_one_hand_per_player_then_the_giro_ends() -> None:
 def test_tl_giro_1_a_player_busting_is_struck_off() -> None:
     state = deal_hand(started(), "anna")
     state, events = run(state, HandFinished(("Ace-high straight",), ("anna", "bruno")))  # carla busted
-    assert events == () and state.owed == ("bruno", "carla")
+    assert events == (GiroPlayersLeft(("carla",)),) and state.owed == ("bruno",)
     state = deal_hand(state, "bruno", 1, players=2)
     state, events = run(state, HandFinished(("Ace-high straight",), ("anna", "bruno")))
     assert events == (GiroPazzoEnded(("anna", "bruno"), ("carla",)),)
