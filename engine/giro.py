@@ -50,7 +50,9 @@ from engine.games.telesina import (
 __all__ = [
     "AUTOMATIC_DEFAULT",
     "AUTOMATIC_PREFERENCE",
+    "DISTRIBUTIONS",
     "GIRO_GAMES",
+    "LAYOUTS",
     "AskDealer",
     "ChoiceTimeout",
     "ChoiceTooEarly",
@@ -63,6 +65,7 @@ __all__ = [
     "GiroRefused",
     "GiroState",
     "HandFinished",
+    "LayoutChoice",
     "NotChoosing",
     "NotTheDealer",
     "Preference",
@@ -74,6 +77,7 @@ __all__ = [
     "evolve",
     "giro_game",
     "is_big",
+    "layout_choices",
     "next_dealer",
 ]
 
@@ -374,6 +378,42 @@ def next_dealer(state: CoreState, button: int | None = None) -> int:
     if state.hand is not None or len(dealt_seats(state)) < 2:
         return -1
     return positions(state, button)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutChoice:
+    """A vele layout the dealer may choose (TL-VELE-1), as data for the dialog: ``name`` (option value),
+    ``shape`` (rows of letters, ``.`` an empty place: :attr:`~engine.games.telesina.Layout.shape`), ``vele``
+    (how many), ``fits`` for the players dealt in (TL-CAP-1) and ``reason`` (the refusal's message, else
+    ``""``)."""
+
+    name: str
+    shape: tuple[str, ...]
+    vele: int
+    fits: bool
+    reason: str = ""
+
+    def place(self, letter: str) -> tuple[int, int, int, int]:
+        """``(row, column, rows, columns)`` of ``letter`` in :attr:`shape` (0-based)."""
+        return LAYOUTS[self.name].place(letter)
+
+    @property
+    def letters(self) -> str:
+        """The letters in alphabetical order."""
+        return "".join(sorted(LAYOUTS[self.name].order))
+
+
+def layout_choices(players: int) -> tuple[LayoutChoice, ...]:
+    """Every layout of TL-VELE-1 (not ``libera``) with whether it fits ``players`` dealt in (TL-CAP-1)."""
+    found = []
+    for name, layout in LAYOUTS.items():
+        try:
+            check_choice(name, DEFAULT_DISTRIBUTION, players)
+        except IllegalAction as error:
+            found.append(LayoutChoice(name, layout.shape, layout.size, False, str(error)))
+        else:
+            found.append(LayoutChoice(name, layout.shape, layout.size, True))
+    return tuple(found)
 
 
 # --- decide / evolve --------------------------------------------------------------------------------------
