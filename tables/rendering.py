@@ -942,9 +942,42 @@ def log_lines(
             text = _("The table is closed.")
         if recorded.type == "TableGameChanged":
             text = _("New level: the game is %(game)s.") % {"game": _game_name(recorded.data.get("game"))}
+            if recorded.data.get("giro"):
+                text = _("Giro pazzo: %(game)s, each dealer chooses the vele and the carta coperta.") % {
+                    "game": _game_name(recorded.data.get("game"))
+                }
+            elif loaded.giro_pazzo and recorded.data.get("game") == loaded.base_game:
+                text = _("The giro pazzo is over: the game is %(game)s again.") % {
+                    "game": _game_name(recorded.data.get("game"))
+                }
+        giro_text = _giro_line(recorded)
+        if giro_text:
+            text = giro_text
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+def _giro_line(recorded: RecordedEvent) -> str:
+    """The log line of a giro pazzo event (TL-GIRO-1), ``""`` for one the log does not show."""
+    data = recorded.data
+    if recorded.type == "GiroPazzoStarted":
+        return _("Giro pazzo! %(hand)s: the next round is Telesina, one hand dealt by each player.") % {
+            "hand": data.get("trigger", "")
+        }
+    if recorded.type == "VariantChosen":
+        values = {
+            "dealer": data.get("player") or _("the table"),
+            "layout": LAYOUT_NAMES.get(data.get("layout", ""), data.get("layout", "")),
+            "distribution": DISTRIBUTION_NAMES.get(data.get("distribution", ""), data.get("distribution")),
+        }
+        if data.get("automatic"):
+            automatic = _("The table chooses for %(dealer)s: vele %(layout)s, %(distribution)s (automatic).")
+            return automatic % values
+        return _("%(dealer)s chooses: vele %(layout)s, %(distribution)s.") % values
+    if recorded.type == "GiroPazzoEnded":
+        return _("The giro pazzo is over.")
+    return ""
 
 
 ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})

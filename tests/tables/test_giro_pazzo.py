@@ -6,6 +6,7 @@ player the table goes back to its own game. Busts and moves during a giro, a sec
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -315,3 +316,69 @@ def test_tl_giro_1_on_an_italian_table_the_giro_plays_telesina_at_its_limit() ->
         service.open_table("X", find_game("NT").table_config(
             seats=2, tournament=False, forced=ForcedBets(small_blind=5, big_blind=10), action_time_ms=30_000,
             time_bank_ms=0), (), game="NT", giro_pazzo=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_tl_giro_1_the_dealers_dialog_and_everyone_elses_notice(
+    web_as: Any, players: dict[str, Any], language: str
+) -> None:
+    """The dealer's page has the dialog: every layout drawn from the layout data (grid areas from its
+    shape), the distribution modes, the countdown; the other player's page says the dealer is choosing.
+    The choice over the API changes both pages."""
+    table_id = open_table()
+    start(table_id, TRIGGER_SEED)
+    check_down(table_id)
+    step(table_id)
+    step(table_id)
+    loaded = service.load(table_id)
+    dealer = loaded.giro.choosing
+    other = next(p for p in ("anna", "bruno") if p != dealer)
+
+    def page(name: str) -> str:
+        html = web_as(players[name]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE=language).content
+        return html.decode()
+
+    mine = page(dealer)
+    assert "data-giro-choice" in mine and 'name="action" value="choose"' in mine
+    layouts = re.findall(r'data-layout="(\w+)"', mine.split("data-giro-choice")[1])
+    assert layouts == ["none", "una", "due", "tre", "croce", "h", "piramide", "ascensore"]
+    croce = mine.split('data-layout="croce"')[1].split("</label>")[0]
+    assert re.findall(r'giro-vela" style="grid-area: ([\d /]+);">(\w)', croce) == [
+        ("1 / 2 / 2 / 3", "A"), ("2 / 1 / 3 / 2", "B"), ("3 / 2 / 4 / 3", "C"), ("2 / 3 / 3 / 4", "D"),
+        ("2 / 2 / 3 / 3", "E"),
+    ]  # fmt: skip
+    assert re.findall(r'name="distribution" value="(\w+)"', mine) == ["mai", "primo_giro", "sempre"]
+    assert 'value="croce" checked' in mine and 'value="mai" checked' in mine  # the time-out's default
+    assert f'data-action-end="{loaded.giro.deadline_ms}"' in mine
+    theirs = page(other)
+    assert "data-giro-choice" not in theirs and "data-giro-waiting" in theirs
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", theirs))
+    expected = "sta scegliendo la variante" if language == "it" else "is choosing the variant"
+    assert f"{dealer} " in text and expected in text
+    if language == "en":
+        assert "You deal: choose the Telesina you play" in mine
+    else:
+        assert "Dai tu le carte: scegli la Telesina" in mine and "Do le carte" in mine
+
+    client = web_as(players[other])
+    refused = client.post(
+        f"/api/tables/{table_id}/choose/",
+        {"layout": "una", "distribution": "mai"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "chooses its variant" in refused.json()["detail"]
+    client = web_as(players[dealer])
+    bad = client.post(
+        f"/api/tables/{table_id}/choose/",
+        {"layout": "stella", "distribution": "mai"},
+        content_type="application/json",
+    )
+    assert bad.status_code == 400
+    done = client.post(
+        f"/api/tables/{table_id}/choose/",
+        {"layout": "h", "distribution": "sempre"},
+        content_type="application/json",
+    )
+    assert done.status_code == 200
+    assert "data-giro-chosen" in page(other) and "data-giro-choice" not in page(dealer)
+    assert service.load(table_id).giro.choice == (("distribution", "sempre"), ("layout", "h"))
