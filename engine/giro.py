@@ -125,6 +125,16 @@ def giro_game(code: str) -> str:
 
 
 _LABEL_CATEGORIES = (
+    # Italian labels (poker all'italiana's HandShown, engine.evaluation.common.labels)
+    ("scala reale", Category.STRAIGHT_FLUSH),
+    ("full di", Category.FULL_HOUSE),
+    ("colore", Category.FLUSH),
+    ("poker di", Category.FOUR_OF_A_KIND),
+    ("scala", Category.STRAIGHT),
+    ("tris di", Category.THREE_OF_A_KIND),
+    ("doppia coppia", Category.TWO_PAIR),
+    ("coppia di", Category.PAIR),
+    # English labels (the shared core's games, Telesina)
     ("straight flush", Category.STRAIGHT_FLUSH),
     ("royal flush", Category.STRAIGHT_FLUSH),
     ("full house", Category.FULL_HOUSE),
@@ -138,9 +148,10 @@ _LABEL_CATEGORIES = (
 
 
 def category_of_label(label: str) -> Category | None:
-    """The category of a hand from its English label (``HandShown.label``, :func:`engine.evaluation.common.
-    labels`: "Full house, kings full of jacks", "Ace-high flush in hearts"...); ``None`` for a label that
-    names no category (high card or an unknown text)."""
+    """The category of a hand from its label (``HandShown.label``, :func:`engine.evaluation.common.labels`:
+    Italian for poker all'italiana, "Full di re", "Colore a cuori all'asso"; English for the core's games,
+    "Full house, kings full of jacks", "Ace-high flush in hearts"...); ``None`` for a label that names no
+    category (high card or an unknown text)."""
     text = label.lower()
     for marker, category in _LABEL_CATEGORIES:
         if marker in text:

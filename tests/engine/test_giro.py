@@ -80,6 +80,17 @@ def deal_hand(state: GiroState, dealer: str, seat: int = 0, players: int = 3) ->
         ("Two pair, aces and kings", False),
         ("Pair of jacks", False),
         ("Ace high", False),
+        ("Full di re", True),  # poker all'italiana's labels are Italian
+        ("Colore a cuori all'asso", True),
+        ("Poker di nove", True),
+        ("Scala reale massima a picche", True),
+        ("Scala reale minima a cuori", True),
+        ("Scala massima", False),
+        ("Scala minima", False),
+        ("Tris di fanti", False),
+        ("Doppia coppia di assi e re", False),
+        ("Coppia di dieci", False),
+        ("Carta alta: asso", False),
     ],
 )
 def test_tl_giro_1_full_house_or_better_in_the_italian_ranking(label: str, big: bool) -> None:
