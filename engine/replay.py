@@ -347,7 +347,8 @@ def check_giro(histories: Sequence[HandHistory]) -> Difference | None:
                     state, giro.ChooseVariant(dealer, options.get("layout", "croce"),
                                               options.get("distribution", "mai"), players)
                 )  # fmt: skip
-                state = giro.evolve_all(state, (*chosen, *giro.decide(state, giro.GiroHandDealt(dealer))))
+                state = giro.evolve_all(state, chosen)
+                state = giro.evolve_all(state, giro.decide(state, giro.GiroHandDealt(dealer)))
             except CoreIllegalAction as error:  # the giro's and Telesina's refusals (TL-CAP-1...)
                 return diff("a choice the rules accept", str(error))
         stacks = history.finishing_stacks or history.starting_stacks

@@ -4,6 +4,8 @@ a move during a giro, a second big showdown inside one)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,6 +38,7 @@ from engine.giro import (
     giro_game,
     is_big,
 )
+from engine.replay import main, replay_file
 
 PLAYERS = ("anna", "bruno", "carla")
 
@@ -260,3 +263,37 @@ def test_tl_giro_1_invariants(size: list[int], hands: list[tuple[bool, int, bool
         assert not any(isinstance(e, GiroPazzoStarted) for e in events)
         assert state.active == any(p in players for p in state.owed)
         assert dealt <= len(owed_at_start) + newcomers
+
+
+GIRO_FILE = Path(__file__).resolve().parents[1] / "data" / "telesina" / "giro_bust.phhs"
+
+
+def test_tl_giro_1_a_whole_giro_replays_from_its_phhs() -> None:
+    """tests/data/telesina/giro_bust.phhs (the service's export, tests/tables/test_giro_pazzo.py): a full
+    house starts the giro owing three deals; carla busts in its first hand and is struck off; the giro ends
+    after bruno's and anna's hands. ``python -m engine.replay`` replays every hand and the giro's keys."""
+    assert replay_file(str(GIRO_FILE)) is None
+    assert main([str(GIRO_FILE)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("giro_end = true\n", ""), "giro_end = true"),  # the giro owes nobody: it must end there
+        (('giro_dealer = "anna"\n', ""), "a giro pazzo hand"),  # a hand of the giro must name its dealer
+        (('giro_dealer = "bruno"', 'giro_dealer = "carla"'), "the dealer 'bruno' to choose"),  # the dealer
+        (
+            ('giro_trigger = "Full house, kings full of tens"', 'giro_trigger = "Ace-high straight"'),
+            "full house",
+        ),
+    ],
+)
+def test_tl_giro_1_a_phhs_that_breaks_the_giro_is_a_difference(
+    tmp_path: Path, change: tuple[str, str], expected: str
+) -> None:
+    text = GIRO_FILE.read_text()
+    assert change[0] in text
+    path = tmp_path / "giro.phhs"
+    path.write_text(text.replace(change[0], change[1], 1))
+    difference = replay_file(str(path))
+    assert difference is not None and expected in difference.expected + difference.actual, difference

@@ -6,20 +6,25 @@ player the table goes back to its own game. Busts and moves during a giro, a sec
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import transaction
 
+from audit.export import table_phhs
 from engine.core import ForcedBets, find_game
 from engine.giro import GIRO_EVENTS
+from engine.replay import replay_file
 from eventstore.store import read_stream
 from tables import giro, service
 from tables.preferences import change
 
 pytestmark = pytest.mark.django_db
 
+SCENARIO = Path(__file__).resolve().parents[1] / "data" / "telesina" / "giro_bust.phhs"
 TRIGGER_SEED = 2  # heads-up croce/mai, checked down: two full houses shown
 QUIET_SEED = 15  # heads-up, checked down: straights and two pair, no giro
 
@@ -181,7 +186,7 @@ def test_it_auto_1_the_dealers_preference_always_used_when_they_deal(django_user
     assert metadata["automatic"] == "giro"
 
 
-def test_tl_giro_1_a_player_busting_during_the_giro() -> None:
+def test_tl_giro_1_a_player_busting_during_the_giro(tmp_path: Path) -> None:
     """Three players; the giro owes carla a deal; with 40 chips, she goes all-in in its first hand and
     busts (a shuffle where she loses is found by trying seeds, each try rolled back): she is struck off,
     the giro ends after the two others' hands, chips conserved, one choice per hand."""
@@ -221,6 +226,15 @@ def test_tl_giro_1_a_player_busting_during_the_giro() -> None:
     assert name == "GiroPazzoEnded" and data["skipped"] == ["carla"] and len(data["dealers"]) == 2
     names = [n for n, _, _ in giro_events(table_id)]
     assert names.count("VariantChosen") == names.count("GiroHandStarted") == 2
+    # the table's .phhs: the whole giro, from its trigger to its end, replays (engine.replay)
+    exported = table_phhs(table_id)
+    assert exported.count("giro_trigger = ") == 1 and exported.count("giro_dealer = ") == 2
+    assert exported.count("giro_end = true") == 1
+    path = tmp_path / "giro.phhs"
+    path.write_text(exported)
+    assert replay_file(str(path)) is None
+    if os.environ.get("MAZZIERE_WRITE_SCENARIOS"):  # how tests/data/telesina/giro_bust.phhs was written
+        SCENARIO.write_text(exported)
 
 
 def _big_three_way(seed: int) -> bool:
