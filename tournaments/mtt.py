@@ -44,6 +44,7 @@ from django.db import transaction
 
 from engine.codec import CodecError, from_data, registry, to_data
 from engine.core import ForcedBets, find_game
+from engine.giro import GIRO_GAMES
 from engine.tournament import mtt, seating, sitgo
 from engine.tournament.mtt import MttConfig, MttState, Status, TournamentError
 from eventstore import store
@@ -422,6 +423,7 @@ def _open_table(
         actor=actor,
         table_id=table_id,
         game=game,
+        giro_pazzo=config.giro_pazzo and game in GIRO_GAMES,
     )
 
 

@@ -98,6 +98,11 @@ class Command(BaseCommand):
             help="run K Celery worker processes, the timekeeper and the subscribers as processes "
             "(default 0: threads)",
         )
+        parser.add_argument(
+            "--giro-pazzo",
+            action="store_true",
+            help="the tournament option of TL-GIRO-1 (an Italian or Telesina game)",
+        )
         parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
         parser.add_argument(
             "--external-workers",
@@ -200,6 +205,7 @@ class Command(BaseCommand):
                     rotation=rotation,
                     layout=layout,
                     distribution=distribution,
+                    giro_pazzo=options["giro_pazzo"],
                 )
             except TimeoutError as error:
                 raise CommandError(str(error)) from error
@@ -214,6 +220,7 @@ class Command(BaseCommand):
             "rotation": list(rotation),
             "layout": layout,
             "distribution": distribution,
+            "giro_pazzo": options["giro_pazzo"],
             "level_seconds": options["level_seconds"] if options["fast_clock"] else None,
             "duration_s": options["duration"],
             "worker_processes": options["worker_processes"],
