@@ -166,8 +166,18 @@ def test_the_tables_of_a_started_tournament_play_the_chosen_layout() -> None:
         "distribution": "sempre", "layout": "due", "minimal_beats_royal": "spades-vs-hearts"
     }  # fmt: skip
     english, italian = director_page("en"), director_page("it")
+    lobby = english.get("/").content.decode()
+    assert '<small class="muted" data-variant>due (two vele) · carta coperta: sempre</small>' in lobby
     for page in (f"/tournaments/{tournament_id}/director/", f"/tournaments/{tournament_id}/clock/"):
         html = english.get(page).content.decode()
         assert '<div class="clock-variant" data-variant>due (two vele) · carta coperta: sempre</div>' in html
         html = italian.get(page).content.decode()
         assert '<div class="clock-variant" data-variant>due (due vele) · carta coperta: sempre</div>' in html
+
+
+def test_the_structure_preview_names_the_variant() -> None:
+    page = director_page("en")
+    html = page.post("/tournaments/new-mtt/", {**MTT_FORM, "preview": "1"}).content.decode()
+    assert '<p class="estimate" data-variant>piramide (pyramid) · carta coperta: sempre</p>' in html
+    html = page.post("/tournaments/new-mtt/", {**MTT_FORM, "game": "NT", "preview": "1"}).content.decode()
+    assert "data-variant" not in html and "data-estimate" in html
