@@ -157,8 +157,9 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
     (``(value, label)``), ``default`` the time-out's ``(layout, distribution)``, ``chosen`` the choice made
     (``layout``, ``distribution``, ``automatic``)."""
     giro = loaded.giro
-    if not loaded.giro_pazzo or not giro.active:
-        return None
+    if not (loaded.giro_pazzo and giro.active) and not giro.waiting and not giro.choice:
+        return None  # no giro, and no libera table's dealer choosing (TL-DEAL-2, TL-VELE-1)
+    fixed = dict(giro.fixed)
     players = max(2, sum(1 for o in loaded.facts.seats if o is not None and o.stack > 0))
     layouts = []
     for choice in layout_choices(players):
@@ -173,14 +174,18 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
                 "label": LAYOUT_NAMES.get(choice.name, choice.name),
                 "cells": cells,
                 "vele": choice.vele,
-                "fits": choice.fits,
+                "fits": choice.fits and fixed.get("layout", choice.name) == choice.name,
                 "reason": choice.reason,
             }
         )
     default = giro_module.table_default(loaded)
+    default = (fixed.get("layout", default[0]), fixed.get("distribution", default[1]))
     preferred = preferences.of_player(username) if giro.choosing == username else None
     if preferred is not None:
-        default = (preferred.vele or default[0], preferred.distribution or default[1])
+        default = (
+            fixed.get("layout", preferred.vele or default[0]),
+            fixed.get("distribution", preferred.distribution or default[1]),
+        )
     timer = None
     if giro.waiting and giro.deadline_ms is not None:
         action_ms = getattr(loaded.state.config, "action_time_ms", 0) or 30_000
@@ -203,7 +208,11 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
         "mine": giro.waiting and giro.choosing == username,
         "timer": timer,
         "layouts": layouts,
-        "distributions": [(value, DISTRIBUTION_NAMES[value]) for value in GIRO_DISTRIBUTIONS],
+        "distributions": [
+            (value, DISTRIBUTION_NAMES[value], fixed.get("distribution", value) == value)
+            for value in GIRO_DISTRIBUTIONS
+        ],
+        "libera": not giro.active,
         "default": default,
         "chosen": chosen,
         "version": loaded.version,

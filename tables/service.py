@@ -599,7 +599,7 @@ def handle(
         shown = loaded.shown
         for event in every:
             shown = _shown_after(shown, event)
-        giro_events = _giro_after(loaded, state, every) if loaded.giro_pazzo else []
+        giro_events = _giro_after(loaded, state, every) if loaded.giro_pazzo or loaded.giro.choice else []
         giro = loaded.giro
         for giro_event in giro_events:
             giro = giro_evolve(giro, giro_event)
@@ -678,11 +678,11 @@ def _giro_after(loaded: Loaded, state: Any, produced: Sequence[Event]) -> list[A
     giro = loaded.giro
     out: list[Any] = []
     names = [type(event).__name__ for event in produced]
-    if "HandStarted" in names and giro.active and giro.choice:
+    if "HandStarted" in names and giro.choice:
         facts = loaded.rules.facts(state)
         occupant = facts.seats[facts.button] if 0 <= facts.button < len(facts.seats) else None
         out += giro_decide(giro, GiroHandDealt(occupant.player if occupant is not None else ""))
-    if "HandEnded" in names:
+    if "HandEnded" in names and loaded.giro_pazzo:
         shown = loaded.shown
         for event in produced:
             shown = _shown_after(shown, event)
