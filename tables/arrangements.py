@@ -79,7 +79,7 @@ def _dealt(loaded: Loaded, seat: int) -> tuple[Any, tuple[Card, ...]]:
     if hand is None:
         raise BadRequest("Nessuna partita in corso: le carte si compongono quando sono distribuite.")
     if seat not in hand.dealt:
-        raise BadRequest("Non hai carte in questa partita: giochi dalla prossima sfida.")
+        raise BadRequest("Non hai carte in questa partita: giochi dalla prossima partita.")
     return hand, tuple(hand.cards[seat])
 
 
