@@ -480,3 +480,57 @@ async def test_no_socket_message_carries_another_players_cards_before_the_reveal
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
+
+
+# --- the auditors: every token accounted for --------------------------------------------------------------
+
+
+def test_verify_accounts_for_every_token_of_a_match(api_as, director, cinese_players) -> None:
+    from dataclasses import replace
+
+    from audit import tokens, verification
+    from eventstore.store import read_stream
+
+    anna, bruno = cinese_players["anna"], cinese_players["bruno"]
+    table_id = seated_table(api_as, director, [anna, bruno])
+    for game in range(3):
+        start_game(table_id, seed=40 + game)
+        for user in (anna, bruno):
+            proposal = suggest(api_as, user, table_id)
+            assert submit(api_as, user, table_id, proposal["rows"], proposal["stakes"]).status_code == 200
+    stream = service.stream_id(table_id)
+    report = verification.verify([stream])
+    assert report.ok, report.failures
+    recorded = read_stream(stream)
+    assert "MatchEnded" in {e.type for e in recorded} and tokens.verify(stream, recorded) == []
+
+    # a row paid one token too many, a token staked twice, a match total changed: each one is found
+    first_row = next(e for e in recorded if e.type == "RowWon")
+    won = [[seat, [*values, 4]] if values else [seat, values] for seat, values in first_row.data["won"]]
+    if not any(values for _, values in first_row.data["won"]):
+        won = [[0, [4]]]
+    forged = [replace(e, data={**e.data, "won": won}) if e is first_row else e for e in recorded]
+    messages = [p.message for p in tokens.verify(stream, forged)]
+    assert any("staked" in m and "won" in m for m in messages), messages
+
+    shown = [e for e in recorded if e.type == "HandShown" and e.data["seat"] == 0]
+    stakes = shown[0].data["arrangement"]["stakes"]
+    twice = {**shown[1].data, "arrangement": {**shown[1].data["arrangement"], "stakes": stakes}}
+    forged = [replace(e, data=twice) if e is shown[1] else e for e in recorded]
+    assert any("not held" in p.message for p in tokens.verify(stream, forged))
+
+    ended = next(e for e in recorded if e.type == "MatchEnded")
+    totals = [[seat, points + 1] for seat, points in ended.data["totals"]]
+    forged = [replace(e, data={**e.data, "totals": totals}) if e is ended else e for e in recorded]
+    assert any("totals" in p.message for p in tokens.verify(stream, forged))
+
+
+def test_the_lobby_page_lists_the_cinese_table(api_as, web_as, director, cinese_players) -> None:
+    table_id = open_table(api_as, director, name="Tavolo cinese")
+    assert join(api_as, cinese_players["anna"], table_id).status_code == 200
+    page = web_as(cinese_players["bruno"]).get("/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Tavolo cinese" in html and f"/tables/{table_id}/" in html
+    table_page = web_as(cinese_players["anna"]).get(f"/tables/{table_id}/")
+    assert table_page.status_code == 200
