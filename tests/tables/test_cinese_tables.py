@@ -20,6 +20,7 @@ from engine.core import find_game
 from engine.core.forced import ForcedBets
 from eventstore.models import Event
 from tables import access, broadcast, service, tasks
+from tests.service_harness import game_speed, live_service  # noqa: F401 - fixtures
 from tests.tables.helpers import WebsocketCommunicator, body, seed_bytes
 
 pytestmark = pytest.mark.django_db
@@ -534,3 +535,36 @@ def test_the_lobby_page_lists_the_cinese_table(api_as, web_as, director, cinese_
     assert "Tavolo cinese" in html and f"/tables/{table_id}/" in html
     table_page = web_as(cinese_players["anna"]).get(f"/tables/{table_id}/")
     assert table_page.status_code == 200
+
+
+# --- the live service: the timers deal the games and the time-out arranges (CN-TIME-1) ----------------------
+
+
+@pytest.mark.timers
+@pytest.mark.django_db(transaction=True)
+def test_the_service_plays_a_match_of_time_outs(live_service, cinese_players) -> None:  # noqa: F811
+    """Nobody submits: the start timer deals each game, the time-out task arranges every seat with the solver
+    (``automatic``), and after three games the match ends; every token is accounted for."""
+    from audit import verification
+    from tests.service_harness import wait_for
+
+    config = find_game("CN").table_config(
+        seats=2, tournament=False, forced=ForcedBets(), action_time_ms=300, time_bank_ms=0
+    )
+    table_id = service.open_table("Orologio", config, game="CN").table_id
+    service.join_table(table_id, "anna")
+    service.join_table(table_id, "bruno")
+    stream = service.stream_id(table_id)
+
+    def types() -> list[str]:
+        return list(Event.objects.filter(stream_id=stream).order_by("version").values_list("type", flat=True))
+
+    wait_for(
+        lambda: "MatchEnded" in types(), 60, "a match of three timed-out games", details=lambda: str(types())
+    )
+    submitted = Event.objects.filter(stream_id=stream, type="ArrangementSubmitted")
+    assert submitted.count() >= 6 and all(e.data["automatic"] for e in submitted)
+    assert {e.metadata["actor"] for e in submitted} == {"system"}
+    report = verification.verify([stream])
+    assert report.ok, report.failures
+    live_service.assert_no_errors()
