@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine.codec import from_data
-from engine.core import Game, GameFamily, find_game
+from engine.core import Game, GameFamily, find_game, is_betting
 from eventstore.store import RecordedEvent, read_stream
 from tables import preferences, service
 from tables.service import Loaded
@@ -511,6 +511,9 @@ def context(
     table_view = game.view(loaded.state, seat)
     n = len(table_view.seats)
     seats = [_seat(table_view, seat_view, index, seat, n) for index, seat_view in enumerate(table_view.seats)]
+    if not is_betting(game):  # no chips in play (poker cinese): a seat without chips is not out of the game
+        for entry in seats:
+            entry["busted"] = False
     mine = seats[seat] if seat is not None and not seats[seat]["empty"] else None
     actions, bet, discard = _actions(game, table_view, mine)
     if bet is not None and bet["kind"] == "turn_up":  # TL-DEAL-2: card buttons, not an amount box

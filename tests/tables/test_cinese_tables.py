@@ -535,6 +535,7 @@ def test_the_lobby_page_lists_the_cinese_table(api_as, web_as, director, cinese_
     assert "Tavolo cinese" in html and f"/tables/{table_id}/" in html
     table_page = web_as(cinese_players["anna"]).get(f"/tables/{table_id}/")
     assert table_page.status_code == 200
+    assert "busted" not in table_page.content.decode()  # no chips in play: nobody is out of chips
 
 
 # --- the live service: the timers deal the games and the time-out arranges (CN-TIME-1) ----------------------
