@@ -43,6 +43,9 @@ urlpatterns = [
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
     path("api/tables/<int:table_id>/choose/", api.TableChoose.as_view(), name="api-table-choose"),
+    path("api/tables/<int:table_id>/join/", api.TableJoin.as_view(), name="api-table-join"),
+    path("api/tables/<int:table_id>/rows/", api.TableRows.as_view(), name="api-table-rows"),
+    path("api/tables/<int:table_id>/suggest/", api.TableSuggest.as_view(), name="api-table-suggest"),
     path("api/tournaments/", tournaments_api.TournamentCreate.as_view(), name="api-tournaments"),
     path(
         "api/tournaments/<int:tournament_id>/",
