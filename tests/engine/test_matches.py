@@ -480,3 +480,68 @@ def test_replaying_the_decided_events_rebuilds_the_state(players: int, table_siz
     codec = registry(m.Event)
     decoded = [from_data(codec[type(e).__name__], json.loads(json.dumps(to_data(e)))) for e in events]
     assert m.replay(decoded) == state
+
+
+# --- with the poker cinese engine: real matches, real extra games ----------------------------------------
+
+
+def engine_match(players: tuple[str, ...], games: int, label: str) -> RecordMatch:
+    """Play one match of poker cinese (``games`` 3, or 1 for an extra game: a one-game match with fresh
+    tokens) with the engine's bot at every seat; its ``MatchEnded`` as the tournament's report."""
+    from engine.cards import Deck
+    from engine.cinese.model import CineseConfig, MatchEnded, SeatPlayer
+    from engine.core import find_game
+    from engine.shuffle import shuffle
+
+    game = find_game("CN")
+    state = game.initial_state(CineseConfig(seats=len(players), games=games, samples=2))
+    for seat, player in enumerate(players):
+        state, _ = game.apply(state, SeatPlayer(seat, player, 0))
+    rng = random.Random(label)
+    ended: MatchEnded | None = None
+    number = 0
+    while ended is None:
+        number += 1
+        deck = shuffle(Deck.standard().cards, seed(f"{label}/{number}"))
+        state, events = game.apply(state, game.start_command(
+            state, lambda d, deck=deck: deck, at=0, forced=None, button=None, hand_id=f"{label}-{number}",
+            commitment="", algorithm="",
+        ))  # fmt: skip
+        while game.to_act(state):
+            seat = min(game.to_act(state))
+            state, events = game.apply(state, game.bot_command(state, seat, rng, 0))
+        ended = next((e for e in events if isinstance(e, MatchEnded)), None)
+    assert number == games
+    return RecordMatch(
+        0,
+        0,
+        tuple(tuple(players[s] for s in group) for group in ended.ranking),
+        tuple((players[s], v) for s, v in ended.totals),
+        tuple((players[s], v) for s, v in ended.rows_won),
+        seed(label),
+    )
+
+
+@pytest.mark.parametrize(("players", "size"), [(9, 4), (5, 2)])
+def test_a_knockout_played_by_the_engine(players: int, size: int) -> None:
+    state = started(players, table_size=size)
+    extras = 0
+    while state.status is Status.RUNNING:
+        index, extra, who = m.pending_tables(state)[0]
+        extras += extra > 0
+        report = engine_match(who, 1 if extra else 3, f"{state.round}/{index}/{extra}")
+        command = RecordMatch(
+            state.round, index, report.places, report.points, report.rows_won, report.seed, extra
+        )
+        state = m.replay(m.decide(state, command), state)
+    ranking = m.final_ranking(state)
+    assert sorted(p for p, _ in ranking) == sorted(state.players)
+    assert [pos for _, pos in ranking].count(1) == 1
+
+
+def test_an_extra_game_is_one_game_of_the_engine_with_fresh_tokens() -> None:
+    report = engine_match(("a", "b"), 1, "extra")
+    assert sorted(p for g in report.places for p in g) == ["a", "b"]
+    assert max(v for _, v in report.rows_won) <= 3
+    # one game stakes three of the nine tokens: at most 2 × (4 + 3 + 3) points
+    assert sum(v for _, v in report.points) <= 20
