@@ -47,6 +47,7 @@ __all__ = [
     "MAX_ROUNDS",
     "MAX_TABLE_SIZE",
     "MIN_TABLE_SIZE",
+    "AssignTable",
     "Command",
     "CreateTournament",
     "Elimination",
@@ -69,6 +70,7 @@ __all__ = [
     "StandingRow",
     "StartTournament",
     "Status",
+    "TableAssigned",
     "TableStatus",
     "TournamentCreated",
     "TournamentFinished",
@@ -80,6 +82,7 @@ __all__ = [
     "pending_tables",
     "replay",
     "standings",
+    "table_of",
     "table_sizes",
     "validate",
 ]
@@ -192,7 +195,20 @@ class RecordMatch:
     at: int = 0
 
 
-Command = CreateTournament | Register | Unregister | StartTournament | RecordMatch
+@dataclass(frozen=True, slots=True)
+class AssignTable:
+    """The service opened table ``table_id`` (its id in the service, > 0) for table ``table`` of round
+    ``round`` to play its match (``extra`` = 0) or its ``extra``-th extra game: recorded so that a table's
+    results are matched to the round's table, and the stream alone says which table played what."""
+
+    round: int
+    table: int
+    extra: int
+    table_id: int
+    at: int = 0
+
+
+Command = CreateTournament | Register | Unregister | StartTournament | RecordMatch | AssignTable
 
 
 # --- events --------------------------------------------------------------------------------------------
@@ -286,6 +302,17 @@ class PlayerEliminated:
 
 
 @dataclass(frozen=True, slots=True)
+class TableAssigned:
+    """Table ``table`` of round ``round`` plays its match (``extra`` = 0) or extra game at ``table_id``."""
+
+    round: int
+    table: int
+    extra: int
+    table_id: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentFinished:
     """The final ranking: ``(player, position)`` best first, every entrant once; equal players share a
     position (``1, 2, 2, 4``)."""
@@ -304,6 +331,7 @@ Event = (
     | ExtraGameRequired
     | PlayerAdvanced
     | PlayerEliminated
+    | TableAssigned
     | TournamentFinished
 )
 
@@ -314,8 +342,10 @@ Event = (
 @dataclass(frozen=True, slots=True)
 class RoundTable:
     """A table of the round: its ``players`` (seat order), ``status``, the extra game being played
-    (``extra``, 0: none) by ``tied``, the ``winner`` (knockout, once decided), and the match's result once
-    recorded: ``places`` (groups, best first), ``points`` and ``rows_won`` ``(player, n)``."""
+    (``extra``, 0: none) by ``tied``, the ``winner`` (knockout, once decided), the match's result once
+    recorded: ``places`` (groups, best first), ``points`` and ``rows_won`` ``(player, n)``, and the service's
+    tables (:class:`TableAssigned`): ``table_id`` of the match, ``extra_table_id`` of the extra game now
+    (0: none)."""
 
     players: tuple[str, ...]
     status: TableStatus = TableStatus.PLAYING
@@ -325,6 +355,8 @@ class RoundTable:
     places: tuple[tuple[str, ...], ...] = ()
     points: tuple[tuple[str, int], ...] = ()
     rows_won: tuple[tuple[str, int], ...] = ()
+    table_id: int = 0
+    extra_table_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,6 +603,10 @@ def evolve(state: MatchesState, event: Event) -> MatchesState:
             remaining=tuple(p for p in state.remaining if p != event.player),
             eliminated=(*state.eliminated, out),
         )
+    if isinstance(event, TableAssigned):
+        if event.extra:
+            return _set_table(state, event.table, extra_table_id=event.table_id)
+        return _set_table(state, event.table, table_id=event.table_id)
     if isinstance(event, TournamentFinished):
         return replace(state, status=Status.FINISHED, ranking=event.ranking)
     return state
@@ -654,6 +690,8 @@ def decide(state: MatchesState, command: Command) -> tuple[Event, ...]:
         return _start(state, config, command)
     if isinstance(command, RecordMatch):
         return _record(state, config, command)
+    if isinstance(command, AssignTable):
+        return _assign(state, command)
     raise MatchesError("Comando sconosciuto.", f"unknown command {type(command).__name__}")
 
 
@@ -763,6 +801,39 @@ def _record(state: MatchesState, config: MatchesConfig, command: RecordMatch) ->
     if all(t.status is TableStatus.DONE for t in run.state.tables):
         _round_over(run, config, command.seed, command.at)
     return tuple(run.events)
+
+
+def _assign(state: MatchesState, command: AssignTable) -> tuple[Event, ...]:
+    if state.status is not Status.RUNNING or command.round != state.round:
+        raise MatchesError("Il turno non è in corso.", f"round {command.round} is not being played")
+    if not _is_int(command.table) or not 0 <= command.table < len(state.tables):
+        raise MatchesError(f"Il tavolo {command.table} non esiste.", f"there is no table {command.table}")
+    if not _is_int(command.table_id) or command.table_id <= 0:
+        raise MatchesError("Tavolo non valido.", "the table id must be a positive number")
+    table = state.tables[command.table]
+    if (table.status, table.extra) != (
+        (TableStatus.EXTRA if command.extra else TableStatus.PLAYING),
+        command.extra,
+    ):
+        raise MatchesError(
+            "Il tavolo non gioca questa partita.", f"table {command.table} is not playing that game now"
+        )
+    if (table.extra_table_id if command.extra else table.table_id) == command.table_id:
+        return ()
+    if any(command.table_id in (t.table_id, t.extra_table_id) for t in state.tables):
+        raise MatchesError("Tavolo già assegnato.", f"table id {command.table_id} is already assigned")
+    return (TableAssigned(command.round, command.table, command.extra, command.table_id, command.at),)
+
+
+def table_of(state: MatchesState, table_id: int) -> tuple[int, int, tuple[str, ...]] | None:
+    """``(table, extra, players in seat order)`` of the round's table that plays at the service's table
+    ``table_id`` now (its match, or its extra game), else ``None`` (another round, or done)."""
+    for index, table in enumerate(state.tables):
+        if table.status is TableStatus.PLAYING and table.table_id == table_id:
+            return index, 0, table.players
+        if table.status is TableStatus.EXTRA and table.extra_table_id == table_id:
+            return index, table.extra, table.tied
+    return None
 
 
 def _check_result(command: RecordMatch, players: tuple[str, ...]) -> None:

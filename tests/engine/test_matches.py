@@ -354,6 +354,25 @@ def test_result_refusals_name_the_fault_and_change_nothing() -> None:
     refused(state, good, "not running")
 
 
+def test_tables_assigned_to_the_round() -> None:
+    state = started(5)  # tables of 3 and 2
+    state, events = run(state, m.AssignTable(1, 0, 0, 11))
+    assert events == (m.TableAssigned(1, 0, 0, 11, 0),)
+    assert m.decide(state, m.AssignTable(1, 0, 0, 11)) == ()  # idempotent
+    refused(state, m.AssignTable(1, 1, 0, 11), "already assigned")
+    refused(state, m.AssignTable(1, 1, 1, 12), "not playing that game")
+    refused(state, m.AssignTable(2, 1, 0, 12), "not being played")
+    refused(state, m.AssignTable(1, 1, 0, 0), "positive")
+    state, _ = run(state, m.AssignTable(1, 1, 0, 12))
+    assert m.table_of(state, 11) == (0, 0, state.tables[0].players)
+    assert m.table_of(state, 99) is None
+    a, b, c = state.tables[0].players
+    state, _ = run(state, result((a, b, c), {a: (5, 2, 1), b: (5, 2, 1), c: (0, 0, 0)}))
+    assert m.table_of(state, 11) is None  # the match is over: its table plays no more
+    state, _ = run(state, m.AssignTable(1, 0, 1, 13))
+    assert m.table_of(state, 13) == (0, 1, state.tables[0].tied)
+
+
 # --- the codec --------------------------------------------------------------------------------------------
 
 
@@ -368,6 +387,9 @@ def test_every_event_round_trips_through_json() -> None:
         state = m.replay(e, state)
     events.extend(m.decide(state, Unregister("p2")))
     e = m.decide(state, StartTournament(SEED))
+    events.extend(e)
+    state = m.replay(e, state)
+    e = m.decide(state, m.AssignTable(1, 0, 0, 7))
     events.extend(e)
     state = m.replay(e, state)
     a, b, c = state.tables[0].players
