@@ -56,7 +56,10 @@ __all__ = [
     "Format",
     "MatchRecorded",
     "MatchesConfig",
+    "MatchesCreated",
     "MatchesError",
+    "MatchesFinished",
+    "MatchesStarted",
     "MatchesState",
     "PlayerAdvanced",
     "PlayerEliminated",
@@ -72,9 +75,6 @@ __all__ = [
     "Status",
     "TableAssigned",
     "TableStatus",
-    "TournamentCreated",
-    "TournamentFinished",
-    "TournamentStarted",
     "Unregister",
     "decide",
     "evolve",
@@ -215,7 +215,10 @@ Command = CreateTournament | Register | Unregister | StartTournament | RecordMat
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentCreated:
+class MatchesCreated:
+    """The tournament is created (event types of this decider's stream are unique in the log: no other
+    stream's upcasters apply to them)."""
+
     config: MatchesConfig
     at: int
 
@@ -233,7 +236,7 @@ class PlayerUnregistered:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentStarted:
+class MatchesStarted:
     """Registration is closed: ``players`` are the entrants, in registration order."""
 
     players: tuple[str, ...]
@@ -313,7 +316,7 @@ class TableAssigned:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentFinished:
+class MatchesFinished:
     """The final ranking: ``(player, position)`` best first, every entrant once; equal players share a
     position (``1, 2, 2, 4``)."""
 
@@ -322,17 +325,17 @@ class TournamentFinished:
 
 
 Event = (
-    TournamentCreated
+    MatchesCreated
     | PlayerRegistered
     | PlayerUnregistered
-    | TournamentStarted
+    | MatchesStarted
     | RoundDrawn
     | MatchRecorded
     | ExtraGameRequired
     | PlayerAdvanced
     | PlayerEliminated
     | TableAssigned
-    | TournamentFinished
+    | MatchesFinished
 )
 
 
@@ -555,7 +558,7 @@ def pending_tables(state: MatchesState) -> tuple[tuple[int, int, tuple[str, ...]
 
 def evolve(state: MatchesState, event: Event) -> MatchesState:
     """Apply one event (total: never validates)."""
-    if isinstance(event, TournamentCreated):
+    if isinstance(event, MatchesCreated):
         return replace(state, config=event.config)
     if isinstance(event, PlayerRegistered):
         return replace(state, players=(*state.players, event.player), scores=(*state.scores, Score()))
@@ -568,7 +571,7 @@ def evolve(state: MatchesState, event: Event) -> MatchesState:
             players=state.players[:index] + state.players[index + 1 :],
             scores=state.scores[:index] + state.scores[index + 1 :],
         )
-    if isinstance(event, TournamentStarted):
+    if isinstance(event, MatchesStarted):
         return replace(
             state,
             status=Status.RUNNING,
@@ -607,7 +610,7 @@ def evolve(state: MatchesState, event: Event) -> MatchesState:
         if event.extra:
             return _set_table(state, event.table, extra_table_id=event.table_id)
         return _set_table(state, event.table, table_id=event.table_id)
-    if isinstance(event, TournamentFinished):
+    if isinstance(event, MatchesFinished):
         return replace(state, status=Status.FINISHED, ranking=event.ranking)
     return state
 
@@ -674,7 +677,7 @@ def decide(state: MatchesState, command: Command) -> tuple[Event, ...]:
         if state.config is not None:
             raise MatchesError("Il torneo esiste già.", "the tournament already exists")
         validate(command.config)
-        return (TournamentCreated(command.config, command.at),)
+        return (MatchesCreated(command.config, command.at),)
     config = state.config
     if config is None:
         raise MatchesError("Il torneo non esiste.", "the tournament does not exist")
@@ -761,7 +764,7 @@ def _start(state: MatchesState, config: MatchesConfig, command: StartTournament)
         raise MatchesError("Servono almeno due iscritti.", "at least two players must be registered")
     _check_seed(command.seed)
     run = _Run(state)
-    run.emit(TournamentStarted(state.players, command.at))
+    run.emit(MatchesStarted(state.players, command.at))
     run.emit(RoundDrawn(1, _draw(run.state, config, command.seed, 1), command.at))
     return tuple(run.events)
 
@@ -902,10 +905,10 @@ def _round_over(run: _Run, config: MatchesConfig, seed: bytes, at: int) -> None:
     state = run.state
     if config.format is Format.KNOCKOUT:
         if len(state.remaining) <= 1:
-            run.emit(TournamentFinished(_knockout_ranking(run.state), at))
+            run.emit(MatchesFinished(_knockout_ranking(run.state), at))
             return
     elif state.round >= config.rounds:
-        run.emit(TournamentFinished(_points_ranking(state), at))
+        run.emit(MatchesFinished(_points_ranking(state), at))
         return
     number = state.round + 1
     run.emit(RoundDrawn(number, _draw(state, config, seed, number), at))

@@ -24,6 +24,7 @@ from engine.tournament.matches import (
     Format,
     MatchesConfig,
     MatchesError,
+    MatchesFinished,
     MatchesState,
     MatchRecorded,
     PlayerAdvanced,
@@ -34,7 +35,6 @@ from engine.tournament.matches import (
     StartTournament,
     Status,
     TableStatus,
-    TournamentFinished,
     Unregister,
     table_sizes,
 )
@@ -161,9 +161,9 @@ def test_knockout_match_winner_goes_on_the_others_are_out() -> None:
     state, events = run(state, result(table, keys))
     winner = table[0]
     assert [type(e) for e in events] == [MatchRecorded, PlayerEliminated, PlayerEliminated, PlayerEliminated,
-                                         PlayerAdvanced, TournamentFinished]  # fmt: skip
+                                         PlayerAdvanced, MatchesFinished]  # fmt: skip
     finished = events[-1]
-    assert isinstance(finished, TournamentFinished)
+    assert isinstance(finished, MatchesFinished)
     assert finished.ranking == tuple((p, i + 1) for i, p in enumerate(table))
     assert state.status is Status.FINISHED and state.remaining == (winner,)
     assert m.final_ranking(state)[0] == (winner, 1)
@@ -181,7 +181,7 @@ def test_knockout_two_rounds_winners_are_redrawn() -> None:
     assert events[-1].round == 2 and sorted(events[-1].tables[0]) == sorted(winners)
     final = state.tables[0].players
     state, events = run(state, result(final, {final[0]: (5, 2, 1), final[1]: (4, 4, 0)}, rnd=2))
-    assert isinstance(events[-1], TournamentFinished)
+    assert isinstance(events[-1], MatchesFinished)
     ranking = events[-1].ranking
     assert ranking[:2] == ((final[0], 1), (final[1], 2))
     # the round-one losers: the second places share 3, the thirds 5, the fourths 7 (same points and rows)
@@ -208,11 +208,11 @@ def test_a_shared_top_place_plays_an_extra_game() -> None:
     assert [type(e) for e in events] == [MatchRecorded, ExtraGameRequired]
     assert events[-1] == ExtraGameRequired(1, 0, 2, required.players, 0)
     state, events = run(state, result(required.players, {a: (3, 1, 0), b: (6, 2, 0)}, extra=2))
-    assert [type(e) for e in events] == [MatchRecorded, PlayerEliminated, PlayerAdvanced, TournamentFinished]
+    assert [type(e) for e in events] == [MatchRecorded, PlayerEliminated, PlayerAdvanced, MatchesFinished]
     out = events[1]
     assert isinstance(out, PlayerEliminated) and out.player == a and out.place == 1 and out.extras == 2
     assert (out.points, out.rows_won) == (8, 3)  # the match's, not the extra game's
-    assert events[-1] == TournamentFinished(((b, 1), (a, 2), (c, 3)), 0)
+    assert events[-1] == MatchesFinished(((b, 1), (a, 2), (c, 3)), 0)
     # the extra games count no victory points
     assert m.standings(state)[0].score == m.Score(8, 1, 3, 1)
 
@@ -226,7 +226,7 @@ def test_an_extra_game_loser_ranks_above_the_other_tables_second_places() -> Non
     state, events = run(state, result(state.tables[0].tied, {t0[0]: (2, 1, 0), t0[1]: (6, 2, 0)}, extra=1))
     assert isinstance(events[-1], RoundDrawn) and sorted(events[-1].tables[0]) == sorted((t0[1], t1[0]))
     state, events = run(state, result(state.tables[0].players, {t0[1]: (9, 3, 0), t1[0]: (3, 0, 0)}, rnd=2))
-    assert isinstance(events[-1], TournamentFinished)
+    assert isinstance(events[-1], MatchesFinished)
     assert events[-1].ranking == ((t0[1], 1), (t1[0], 2), (t0[0], 3), (t1[1], 4), (t0[2], 5), (t1[2], 6))
 
 
@@ -236,7 +236,7 @@ def test_equal_eliminated_players_share_a_position() -> None:
     state, _ = run(state, result(t0, {t0[0]: (9, 3, 1), t0[1]: (3, 2, 0)}))
     state, _ = run(state, result(t1, {t1[0]: (9, 3, 1), t1[1]: (3, 2, 0)}, table=1))
     state, events = run(state, result(state.tables[0].players, {t0[0]: (5, 2, 0), t1[0]: (4, 1, 0)}, rnd=2))
-    assert isinstance(events[-1], TournamentFinished)
+    assert isinstance(events[-1], MatchesFinished)
     assert events[-1].ranking == ((t0[0], 1), (t1[0], 2), *sorted(((t0[1], 3), (t1[1], 3))))
 
 
@@ -260,7 +260,7 @@ def test_points_rounds_seat_by_standing_and_rank_by_total() -> None:
         for p in table.players:
             totals[p] += 5
         state, events = run(state, result(table.players, keys, table=index, rnd=2))
-    assert isinstance(events[-1], TournamentFinished)
+    assert isinstance(events[-1], MatchesFinished)
     ranking = events[-1].ranking
     assert [totals[p] for p, _ in ranking] == sorted(totals.values(), reverse=True)
     assert [pos for _, pos in ranking] == [1, 1, 3, 3, 5, 5, 7, 7]
@@ -273,8 +273,8 @@ def test_points_has_no_extra_game() -> None:
     state = started(2, fmt=Format.POINTS, rounds=1)
     a, b = state.tables[0].players
     state, events = run(state, result((a, b), {a: (6, 3, 2), b: (6, 3, 2)}))
-    assert [type(e) for e in events] == [MatchRecorded, TournamentFinished]
-    assert events[-1] == TournamentFinished(tuple(sorted(((a, 1), (b, 1)))), 0)
+    assert [type(e) for e in events] == [MatchRecorded, MatchesFinished]
+    assert events[-1] == MatchesFinished(tuple(sorted(((a, 1), (b, 1)))), 0)
 
 
 def test_points_ranking_ties_on_matches_won_then_rows() -> None:
@@ -282,7 +282,7 @@ def test_points_ranking_ties_on_matches_won_then_rows() -> None:
     t0, t1 = (t.players for t in state.tables)
     state, _ = run(state, result(t0, {t0[0]: (7, 2, 0), t0[1]: (7, 1, 0)}))  # t0[0] wins on rows
     state, events = run(state, result(t1, {t1[0]: (7, 5, 0), t1[1]: (1, 0, 0)}, table=1))
-    assert isinstance(events[-1], TournamentFinished)
+    assert isinstance(events[-1], MatchesFinished)
     assert events[-1].ranking == ((t1[0], 1), (t0[0], 2), (t0[1], 3), (t1[1], 4))
 
 
@@ -403,9 +403,9 @@ def test_every_event_round_trips_through_json() -> None:
         assert from_data(names[type(event).__name__], data) == event
 
 
-def created_event(state: MatchesState) -> m.TournamentCreated:
+def created_event(state: MatchesState) -> m.MatchesCreated:
     assert state.config is not None
-    return m.TournamentCreated(state.config, 0)
+    return m.MatchesCreated(state.config, 0)
 
 
 # --- properties -------------------------------------------------------------------------------------------
@@ -461,7 +461,7 @@ def test_whole_tournaments(
             remaining.discard(event.player)
             eliminated_before.add(event.player)
     finished = log[-1]
-    assert isinstance(finished, TournamentFinished)
+    assert isinstance(finished, MatchesFinished)
     # the ranking is a permutation of the entrants, positions competition-style
     assert sorted(p for p, _ in finished.ranking) == sorted(entrants)
     positions = [pos for _, pos in finished.ranking]
