@@ -22,6 +22,12 @@ urlpatterns = [
     path("", tournament_views.lobby, name="lobby"),
     path("tournaments/new/", tournament_views.new, name="tournament-new"),
     path("tournaments/new-mtt/", tournament_views.new_mtt, name="tournament-new-mtt"),
+    path("tournaments/new-matches/", tournament_views.new_matches, name="tournament-new-matches"),
+    path(
+        "tournaments/<int:tournament_id>/matches-live/",
+        tournament_views.matches_live,
+        name="tournament-matches-live",
+    ),
     path("tournaments/<int:tournament_id>/", tournament_views.detail, name="tournament-detail"),
     path("tournaments/<int:tournament_id>/director/", tournament_views.director, name="tournament-director"),
     path("tournaments/<int:tournament_id>/register/", tournament_views.register, name="tournament-register"),

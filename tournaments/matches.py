@@ -219,6 +219,16 @@ def start(tournament_id: int, actor: str, seed: bytes | None = None) -> MatchesS
     return state
 
 
+def pause(tournament_id: int, actor: str, reason: str = "") -> MatchesState:
+    """Refused: a tournament of matches has no level clock (each table has its time to arrange)."""
+    raise MatchesError(
+        "Un torneo a partite non ha un orologio da fermare.", "a tournament of matches has no clock to pause"
+    )
+
+
+resume = pause
+
+
 # --- the tables -----------------------------------------------------------------------------------------
 
 

@@ -236,11 +236,11 @@ class Command(BaseCommand):
                 else "threads"
             ),
         }
-        result["machine"] = simulation.machine()
-        self.stdout.write(json.dumps(result, indent=2))
         if game == "CN":
             result["run"]["format"] = options["format"]
             result["run"]["rounds"] = options["rounds"] if options["format"] == "points" else None
+        result["machine"] = simulation.machine()
+        self.stdout.write(json.dumps(result, indent=2))
         failed = [name for name in (MATCH_CHECKS if game == "CN" else CHECKS) if result.get(name) is False]
         if failed:
             raise CommandError(f"checks failed: {', '.join(failed)}")
