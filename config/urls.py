@@ -50,6 +50,11 @@ urlpatterns = [
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
     path("api/tournaments/", tournaments_api.TournamentCreate.as_view(), name="api-tournaments"),
     path(
+        "api/tournaments/matches/",
+        tournaments_api.TournamentMatchesCreate.as_view(),
+        name="api-tournaments-matches",
+    ),
+    path(
         "api/tournaments/<int:tournament_id>/",
         tournaments_api.TournamentDetail.as_view(),
         name="api-tournament",

@@ -47,6 +47,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.cards import Card
 from engine.codec import to_data
+from engine.tournament.matches import MatchesError
 from engine.tournament.sitgo import TournamentError
 from tables import access, limits, preferences, service
 from tables.games import refusals
@@ -62,7 +63,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": str(exc)}, status=exc.status)
     if isinstance(exc, preferences.PreferencesRefused):
         return Response({"detail": str(exc), "english": exc.english}, status=exc.status)
-    if isinstance(exc, (*refusals(), TournamentError)):
+    if isinstance(exc, (*refusals(), TournamentError, MatchesError)):
         english = getattr(exc, "english", str(exc))
         return Response({"detail": str(exc), "english": english}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):

@@ -116,3 +116,44 @@ def test_pairings_standings_and_the_final_ranking_are_rendered() -> None:
     assert clock.status_code == 200 and b"Final ranking" in clock.content
     direct = browser(director).get(f"/tournaments/{tournament_id}/director/")
     assert direct.status_code == 200 and row.winner.encode() in direct.content
+
+
+def test_the_api_creates_and_starts_a_tournament_of_matches() -> None:
+    director = browser(user("capo", access.DIRECTOR))
+    bad = director.post(
+        "/api/tournaments/matches/", {"name": "X", "table_size": 5}, content_type="application/json"
+    )
+    assert bad.status_code == 400 and not Tournament.objects.filter(kind="matches").exists()
+    bad = director.post(
+        "/api/tournaments/matches/", {"name": "X", "format": "swiss"}, content_type="application/json"
+    )
+    assert bad.status_code == 400
+    made = director.post(
+        "/api/tournaments/matches/",
+        {"name": "API", "format": "points", "rounds": 2, "table_size": 2},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert body["kind"] == "matches" and body["status"] == "registering"
+    tournament_id = body["id"]
+    for name in bots(3):
+        matches.register(tournament_id, name)
+    paused = director.post(
+        f"/api/tournaments/{tournament_id}/control/", {"action": "pause"}, content_type="application/json"
+    )
+    assert paused.status_code == 400
+    started = director.post(
+        f"/api/tournaments/{tournament_id}/control/", {"action": "start"}, content_type="application/json"
+    )
+    assert started.status_code == 200 and started.json()["status"] == "running"
+    assert [len(t["players"]) for t in started.json()["detail"]["tables"]] == [3]  # odd at 2 seats: one of 3
+    again = director.post(
+        f"/api/tournaments/{tournament_id}/control/", {"action": "start"}, content_type="application/json"
+    )
+    assert again.status_code == 400 and "already started" in again.json()["english"]
+    player = browser(user("gioca", access.PLAYER))
+    assert (
+        player.post("/api/tournaments/matches/", {"name": "Y"}, content_type="application/json").status_code
+        == 403
+    )
