@@ -92,7 +92,8 @@ def fold(
 def row(version: int, state: MatchesState, extra: dict[str, Any], stream: str) -> dict[str, Any]:
     """The :class:`~tournaments.models.Tournament` fields of a tournament of matches (what
     ``verify_projections`` compares): ``detail`` holds the format, the round, its tables (players, status,
-    extra game, places and points, the service's table ids) and the standings."""
+    extra game, places and points, the service's table ids) and the standings; ``config`` is the decider's
+    configuration with ``game`` ``"CN"`` (what the lobby shows)."""
     config = state.config
     ranking = state.ranking
     winner = ranking[0][0] if ranking and [pos for _, pos in ranking].count(1) == 1 else ""
@@ -135,7 +136,7 @@ def row(version: int, state: MatchesState, extra: dict[str, Any], stream: str) -
         "name": config.name if config else "",
         "version": version,
         "status": state.status.value,
-        "config": to_data(config) if config else {},
+        "config": {**to_data(config), "game": GAME} if config else {},
         "players": list(state.players),
         "remaining": list(state.remaining),
         "finished": [[player, position] for player, position in ranking],

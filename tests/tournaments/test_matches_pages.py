@@ -54,6 +54,8 @@ def test_the_director_creates_a_knockout_from_the_form() -> None:
     assert tournament.players == ["bot-1", "bot-2", "bot-3"]
     lobby = director.get("/")
     assert lobby.status_code == 200 and b"Cinese" in lobby.content
+    listed = re.search(rf'<tr data-tournament="{tournament.id}">(.*?)</tr>', lobby.content.decode(), re.S)
+    assert listed is not None and "Poker cinese" in listed.group(1)
     assert b"/tournaments/new-matches/" in lobby.content
     started = director.post(f"/tournaments/{tournament.id}/start/")
     assert started.status_code == 302
