@@ -20,6 +20,7 @@ The protocol with the tables (the tables import nothing of this module):
 from __future__ import annotations
 
 import dataclasses
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,7 @@ from tables.hooks import NextHand
 from tables.models import Table
 from tournaments.models import Tournament
 
+LOG = logging.getLogger("mazziere.tournaments.matches")
 PREFIX = "matches-"
 KIND = "matches"
 GAME = "CN"
@@ -300,7 +302,9 @@ def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> 
 def record_match(tournament_id: int, table_id: int, ended: RecordedEvent, attempts: int = 5) -> None:
     """Record the match (or extra game) that ``ended`` (a table's ``MatchEnded``) and carry out its
     consequences (process manager; idempotent: a table whose result is recorded changes nothing). A
-    concurrent write to the tournament makes it try again, up to ``attempts`` times."""
+    concurrent write to the tournament makes it try again, up to ``attempts`` times. A result the decider
+    refuses (a match that ended with players missing: someone removed from the table) is logged and left
+    out, so that the manager goes on with the other tables; the tournament then waits at that table."""
     for attempt in range(attempts):
         try:
             _record_match(tournament_id, table_id, ended)
@@ -308,6 +312,9 @@ def record_match(tournament_id: int, table_id: int, ended: RecordedEvent, attemp
         except tables.StaleVersion:
             if attempt == attempts - 1:
                 raise
+        except MatchesError as error:
+            LOG.error("tournament %s: table %s's result refused: %s", tournament_id, table_id, error.english)
+            return
 
 
 def _record_match(tournament_id: int, table_id: int, ended: RecordedEvent) -> None:

@@ -155,3 +155,19 @@ def test_bad_configuration_is_refused_and_nothing_is_created() -> None:
         matches.create(MatchesConfig("X", table_size=6), "direttore")
     assert caught.value.field == "table_size"
     assert Tournament.objects.count() == before
+
+
+def test_a_refused_result_is_logged_and_changes_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """A match that ended without one of its players (removed from the table) is refused by the decider: the
+    manager logs it and goes on; the tournament is unchanged (it waits at that table)."""
+    tournament_id = matches.create(MatchesConfig("Rifiuto", table_size=3), "direttore", bots(3))
+    matches.start(tournament_id, "direttore")
+    row = Tournament.objects.get(id=tournament_id)
+    table_id = row.detail["tables"][0]["table_id"]
+    partial = RecordedEvent(
+        0, tables.stream_id(table_id), 99, "MatchEnded", 1,
+        {"number": 1, "totals": [[0, 5], [1, 3]], "rows_won": [[0, 2], [1, 1]], "ranking": [[0], [1]]}, {},
+    )  # fmt: skip
+    matches.record_match(tournament_id, table_id, partial)
+    assert Tournament.objects.get(id=tournament_id).version == row.version
+    assert "result refused" in caplog.text and "exactly the players" in caplog.text
