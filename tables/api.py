@@ -60,6 +60,7 @@ from engine.codec import to_data
 from engine.core.forced import ForcedBets
 from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
 from engine.giro import LAYOUTS as GIRO_LAYOUTS
+from engine.tournament.matches import MatchesError
 from engine.tournament.sitgo import TournamentError
 from tables import access, arrangements, giro, limits, preferences, service
 from tables.games import refusals
@@ -75,7 +76,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": str(exc)}, status=exc.status)
     if isinstance(exc, preferences.PreferencesRefused):
         return Response({"detail": str(exc), "english": exc.english}, status=exc.status)
-    if isinstance(exc, (*refusals(), TournamentError)):
+    if isinstance(exc, (*refusals(), TournamentError, MatchesError)):
         english = getattr(exc, "english", str(exc))
         return Response({"detail": str(exc), "english": english}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
