@@ -17,11 +17,12 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import format_html
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game
+from engine.evaluation.common import italian_label
 from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
 from engine.giro import layout_choices
 from eventstore.store import RecordedEvent, read_stream
@@ -98,8 +99,8 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
     else ``layout``/``distribution`` (names), ``rows``/``columns`` of the layout's grid, ``vele``
     (``letter``, ``card`` (text, ``None`` face down), ``step``, CSS ``area`` ``row / column / row end /
     column end`` (1-based) and ``combos``: the indexes of the combinations it belongs to) and
-    ``combinations`` (``[(index, letters)]``). Every place comes from the view (the layout's shape), none
-    is written per layout here."""
+    ``combinations`` (``[(index, letters)]``), ``best_hand``: the viewer's hand named in the page's
+    language. Every place comes from the view (the layout's shape), none is written per layout here."""
     vele = getattr(table_view, "vele", None)
     if vele is None:
         return None
@@ -127,10 +128,26 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
         "columns": max((v.column + v.columns for v in vele), default=0),
         "vele": drawn,
         "combinations": [(i, " + ".join(letters)) for i, letters in combinations],
-        "best_hand": getattr(table_view, "best_hand", "") or "",
+        "best_hand": _best_hand(table_view),
     }
 
 
+def _hand_name(label: str) -> str:
+    """A shown hand's name (``HandShown.label``) in an Italian game's log: on an Italian page in Italian
+    (Telesina records its names in English, issue 19: :func:`engine.evaluation.common.italian_label`),
+    else as recorded (poker all'italiana's are Italian already)."""
+    if (get_language() or "it").startswith("it"):
+        return italian_label(label)
+    return label
+
+
+def _best_hand(table_view: Any) -> str:
+    """The viewer's hand so far in the page's language: Italian pages name it as poker all'italiana does
+    (IT-RANK-1's words, ``best_hand_it``: "Full di K"), English pages in English (``best_hand``)."""
+    english = getattr(table_view, "best_hand", "") or ""
+    if (get_language() or "it").startswith("it"):
+        return getattr(table_view, "best_hand_it", "") or english
+    return english
 def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
     """The giro pazzo (TL-GIRO-1) as the page shows it: ``None`` when none runs; else ``trigger`` (the hand
     that started it), ``dealt`` / ``owed`` (hands dealt, deals still owed), ``choosing`` (the dealer asked
@@ -866,7 +883,7 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     if kind == "AdeguamentoPaid":
         return f"{who(event.seat)}: PARTECIPO ({event.amount})"
     if kind == "HandShown":
-        return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {event.label}"
+        return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {_hand_name(event.label)}"
     if kind == "PlayerTimedOut":
         return _("%(player)s ran out of time") % {"player": who(event.seat)}
     if kind == "PlayerSatOut":

@@ -226,13 +226,16 @@ def game_code(config: MttConfig) -> str:
 def table_config(config: MttConfig, forced: ForcedBets, game: str | None = None) -> Any:
     """The table options of a tournament's tables with the level's ``forced`` bets, built by the table's
     game (``Game.table_config``; ``game``: the level's variant code, default the tournament's,
-    :func:`game_code`)."""
-    return find_game(game or game_code(config)).table_config(
+    :func:`game_code`), and the tournament's options that game takes (issue 19: Telesina's ``layout`` and
+    ``distribution``, :func:`engine.tournament.mtt.table_options`)."""
+    found = find_game(game or game_code(config))
+    return found.table_config(
         seats=config.seats,
         tournament=True,
         forced=forced,
         action_time_ms=config.action_time_ms,
         time_bank_ms=config.time_bank_ms,
+        **mtt.table_options(config, found),
     )
 
 

@@ -102,13 +102,17 @@ def config_for(
     level_ms: int = 20_000,
     game: str = "",
     rotation: tuple[str, ...] = (),
+    layout: str = "",
+    distribution: str = "",
     giro_pazzo: bool = False,
 ) -> MttConfig:
     """The simulated tournament: ``fast_clock`` levels of ``level_ms`` (else the turbo preset). ``game``: its
     variant code (issue 17; ``""``: poker all'italiana, pot limit, as before): the fast clock's amounts are
     then the game's headline forced bet (the invito, the big blind, stud's small bet:
     :func:`engine.tournament.structure.forced_at`). ``rotation``: mixed games, the fast clock's levels
-    rotate through these codes (one level each in turn, the first is the tournament's game). ``giro_pazzo``:
+    rotate through these codes (one level each in turn, the first is the tournament's game). ``layout``,
+    ``distribution``: Telesina's table options (issue 19, :class:`MttConfig`; ``""``: the game's default).
+    ``giro_pazzo``:
     the tournament option of TL-GIRO-1 (its Italian and Telesina tables play giri pazzi). Raises
     :class:`engine.core.UnknownGame`."""
     amounts = fast_inviti(players, starting_stack)
@@ -139,6 +143,8 @@ def config_for(
         action_time_ms=30_000,
         time_bank_ms=30_000,
         game=game,
+        layout=layout,
+        distribution=distribution,
         giro_pazzo=giro_pazzo,
     )
 
@@ -172,6 +178,8 @@ def play(
     stop: threading.Event | None = None,
     game: str = "",
     rotation: tuple[str, ...] = (),
+    layout: str = "",
+    distribution: str = "",
     giro_pazzo: bool = False,
 ) -> Played:
     """Create and start the tournament, then wait until it is won or, with ``duration_s``, until that many
@@ -183,7 +191,8 @@ def play(
     tag = f"s{seed}"
     names = bots(players, tag)
     config = config_for(
-        players, seed, fast_clock, seats, starting_stack, level_ms, game, rotation, giro_pazzo
+        players, seed, fast_clock, seats, starting_stack, level_ms, game, rotation, layout, distribution,
+        giro_pazzo,
     )
     before = Event.objects.count()
     # one transaction per registration, as players register: mtt.create(config, actor, names) registers them
