@@ -148,6 +148,8 @@ def _best_hand(table_view: Any) -> str:
     if (get_language() or "it").startswith("it"):
         return getattr(table_view, "best_hand_it", "") or english
     return english
+
+
 def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
     """The giro pazzo (TL-GIRO-1) as the page shows it: ``None`` when none runs; else ``trigger`` (the hand
     that started it), ``dealt`` / ``owed`` (hands dealt, deals still owed), ``choosing`` (the dealer asked
