@@ -6,6 +6,7 @@ engine's bots (no Celery), as the manager's subscription would see them."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -93,6 +94,15 @@ def test_a_knockout_of_matches_is_played_through_the_tables() -> None:
         ended = [e for e in read_stream(tables.stream_id(table_id)) if e.type == "HandEnded"]
         assert len(ended) in (1, 3)
     assert _verified() == []
+    # the auditors' verification of the whole log: every CN table's games, shuffles and hands
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("verify_all", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["ok"] and report["failures"] == [], report["failures"][:5]
 
 
 def tables_of(tournament_id: int) -> list[int]:
