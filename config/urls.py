@@ -42,6 +42,7 @@ urlpatterns = [
     path("api/tables/", api.TableList.as_view(), name="api-tables"),
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
+    path("api/tables/<int:table_id>/choose/", api.TableChoose.as_view(), name="api-table-choose"),
     path("api/tables/<int:table_id>/join/", api.TableJoin.as_view(), name="api-table-join"),
     path("api/tables/<int:table_id>/rows/", api.TableRows.as_view(), name="api-table-rows"),
     path("api/tables/<int:table_id>/suggest/", api.TableSuggest.as_view(), name="api-table-suggest"),
