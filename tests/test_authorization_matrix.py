@@ -105,6 +105,9 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{table}/", None, (W, "200", "200", "200", "200", W)),
     ("api/tables/<int:table_id>/", "GET", "/api/tables/{missing}/", None, (W, "404", "404", "404", "404", W)),
     ("api/tables/<int:table_id>/act/", "POST", "/api/tables/{table}/act/", ACT, (W, "400", W, W, W, W)),
+    # the giro pazzo dealer's choice (TL-GIRO-1): the seated player: nobody is choosing at this table (400)
+    ("api/tables/<int:table_id>/choose/", "POST", "/api/tables/{table}/choose/",
+     {"layout": "croce", "distribution": "mai"}, (W, "400", W, W, W, W)),
     # poker cinese (issue 20): the director opens a table; players join one, keep a draft, ask the solver (at
     # this chip table: refused by the service with its message, 400)
     ("api/tables/", "POST", "/api/tables/", {"name": "Matrice", "game": "CN", "seats": 2},
