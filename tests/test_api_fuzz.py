@@ -1,7 +1,9 @@
 """Schemathesis against the live API (issue 15): the OpenAPI schema at ``/api/schema/`` drives requests for
 every role — anonymous, player, director, auditor — at ``config.asgi.application`` served by uvicorn, on
-seeded data (a table with a hand in progress where the player sits, a table with finished hands, a started
-multi-table tournament with a finished hand), so that paths hit real objects, not only 404s.
+seeded data (a table with a hand in progress where the player sits, a table with finished hands, a poker
+cinese table with a game running where the player sits, a started multi-table tournament with a finished
+hand), so that paths hit real objects, not only 404s. No request outlives its case: each case waits for the
+server's requests in flight (``LiveURL.wait_idle``) before it ends.
 
 Every response must be no 5xx, a documented status with a documented content type and a body matching the
 schema (Schemathesis' checks), and two of ours:
