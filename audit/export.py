@@ -66,13 +66,17 @@ def _finished(table_id: int, events: Sequence[RecordedEvent]) -> list[tuple[int,
     sid = service.stream_id(table_id)
     by_version = {event.version: event for event in events}
     found = []
-    for hand in hands.hands(table_id, events):
+    finished = list(hands.hands(table_id, events))
+    marks = giro_marks([(h.first_version, h.last_version) for h in finished], events)
+    for index, hand in enumerate(finished):
         ended = next(
             by_version[v]
             for v in range(hand.first_version, hand.last_version + 1)
             if by_version[v].type == "HandEnded"
         )
         history = replace(hands.history(hand), table=sid)
+        if marks[index]:  # the giro pazzo's keys (TL-GIRO-1, docs/hand-history-format.md)
+            history = replace(history, metadata=(*history.metadata, *marks[index]))
         started_at = by_version[hand.first_version].recorded_at
         if started_at is not None:
             utc = started_at.astimezone(UTC)
@@ -86,6 +90,45 @@ def _finished(table_id: int, events: Sequence[RecordedEvent]) -> list[tuple[int,
             )
         found.append((ended.global_position, hand.number, history))
     return found
+
+
+def giro_marks(
+    spans: Sequence[tuple[int, int]], events: Sequence[RecordedEvent]
+) -> list[tuple[tuple[str, Any], ...]]:
+    """The giro pazzo's PHH keys (TL-GIRO-1) of each finished hand (``spans``: its first and last versions,
+    in order) from the table's ``events``: ``giro_trigger`` (the shown hand that started a giro: on the hand
+    before the ``GiroPazzoStarted``), ``giro_dealer`` / ``giro_choice`` (``dealer``, ``preference`` or
+    ``table``: on a giro hand, from its ``VariantChosen``), ``giro_end`` (on the hand before the
+    ``GiroPazzoEnded``)."""
+    marks: list[list[tuple[str, Any]]] = [[] for _ in spans]
+    chosen: dict[str, Any] | None = None
+
+    def before(version: int) -> int | None:
+        found = None
+        for index, (first, _last) in enumerate(spans):
+            if first < version:
+                found = index
+        return found
+
+    for event in events:
+        if event.type == "VariantChosen":
+            chosen = event.data
+        elif event.type == "GiroHandStarted" and chosen is not None:
+            index = before(event.version)
+            if index is not None:
+                marks[index] += [
+                    ("giro_dealer", str(event.data.get("player", ""))),
+                    ("giro_choice", str(chosen.get("automatic") or "dealer")),
+                ]
+            chosen = None
+        elif event.type in ("GiroPazzoStarted", "GiroPazzoEnded"):
+            index = before(event.version)
+            if index is not None and spans[index][1] < event.version:
+                if event.type == "GiroPazzoStarted":
+                    marks[index].append(("giro_trigger", str(event.data.get("trigger", ""))))
+                else:
+                    marks[index].append(("giro_end", True))
+    return [tuple(m) for m in marks]
 
 
 def table_phhs(table_id: int) -> str:

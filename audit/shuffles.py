@@ -111,7 +111,9 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
             hand = None
             try:
                 rules = find_game(str(recorded.data.get("game")))
-            except ValueError as error:
+                if table is not None:  # the table's own fold follows too (a giro pazzo's events come next)
+                    table = service.fold(table, [recorded], table_id)
+            except (KeyError, TypeError, ValueError) as error:
                 return [*problems, Problem(stream, recorded.version, f"unknown game: {error}")]
             continue
         cls = rules.events.get(recorded.type)

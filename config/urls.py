@@ -42,6 +42,7 @@ urlpatterns = [
     path("api/tables/", api.TableList.as_view(), name="api-tables"),
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
+    path("api/tables/<int:table_id>/choose/", api.TableChoose.as_view(), name="api-table-choose"),
     path("api/tournaments/", tournaments_api.TournamentCreate.as_view(), name="api-tournaments"),
     path(
         "api/tournaments/<int:tournament_id>/",

@@ -360,6 +360,7 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
         day=day,
         month=month,
         year=year,
+        metadata=tuple((key, value) for key, value in raw.items() if key in GIRO_KEYS),
     )
 
 
@@ -538,6 +539,11 @@ def _toml_value(value: object) -> str:
     raise TypeError(f"cannot write {value!r} in a hand history")
 
 
+GIRO_KEYS = frozenset({"giro_trigger", "giro_dealer", "giro_choice", "giro_end"})
+"""The giro pazzo's keys of a hand (TL-GIRO-1, docs/hand-history-format.md): kept in
+:attr:`HandHistory.metadata` by the Italian reader and writer too (the standard ones keep every key)."""
+
+
 def _history_lines(history: HandHistory) -> list[str]:
     if history.standard:
         return _standard_lines(history)
@@ -580,6 +586,7 @@ def _history_lines(history: HandHistory) -> list[str]:
     lines.append("]")
     if history.finishing_stacks is not None:
         lines.append(f"finishing_stacks = {_toml_value(list(history.finishing_stacks))}")
+    lines.extend(f"{key} = {_toml_value(value)}" for key, value in history.metadata if key in GIRO_KEYS)
     return lines
 
 

@@ -36,8 +36,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from engine import giro
 from engine.cards import Card, Rank, format_cards
 from engine.cinese import history as cinese_history
+from engine.core.errors import IllegalAction as CoreIllegalAction
 from engine.core.history import UnsupportedHistory, replay_hand
 from engine.games.italian.errors import IllegalAction
 from engine.games.italian.model import (
@@ -311,6 +313,73 @@ def replay_histories(histories: Sequence[HandHistory]) -> Difference | None:
     return None
 
 
+def check_giro(histories: Sequence[HandHistory]) -> Difference | None:
+    """The giro pazzo rounds of a table's ``.phhs`` (TL-GIRO-1, its keys in docs/hand-history-format.md),
+    checked with :mod:`engine.giro`'s decider: a hand with ``giro_trigger`` (a full house or better shown,
+    IT-RANK-1) starts a giro owing a deal to each player left with chips; every hand of a giro names its
+    ``giro_dealer`` (the hand's dealer, PHH's last player) and is dealt with a layout and a mode that fit
+    (TL-CAP-1); a player who busts is struck off; ``giro_end`` marks the hand after which it owes nobody;
+    no other hand is a giro hand. Files without these keys are not checked (``None``)."""
+    if not any(key.startswith("giro_") for h in histories for key, _ in h.metadata):
+        return None
+    state = giro.GiroState()
+    for number, history in enumerate(histories, 1):
+        meta = dict(history.metadata)
+        players = len(history.players)
+        dealer = meta.get("giro_dealer")
+        end = len(history.actions) + 1
+
+        def diff(expected: str, actual: str, at: int = 0, number: int = number) -> Difference:
+            return Difference(number, at, "", expected, actual)
+
+        if state.active and dealer is None:
+            return diff("a giro pazzo hand (giro_dealer)", f"none; the giro owes {list(state.owed)}")
+        if not state.active and dealer is not None:
+            return diff("no giro pazzo running", f"giro_dealer = {dealer!r}")
+        if dealer is not None:
+            if dealer != history.players[-1]:
+                return diff(f"the dealer {history.players[-1]!r} to choose", f"giro_dealer = {dealer!r}")
+            options = dict(game_options_of(history))
+            try:
+                events = giro.decide(state, giro.AskDealer(players - 1, dealer, players, 0))
+                state = giro.evolve_all(state, events)
+                chosen = giro.decide(
+                    state, giro.ChooseVariant(dealer, options.get("layout", "croce"),
+                                              options.get("distribution", "mai"), players)
+                )  # fmt: skip
+                state = giro.evolve_all(state, chosen)
+                state = giro.evolve_all(state, giro.decide(state, giro.GiroHandDealt(dealer)))
+            except CoreIllegalAction as error:  # the giro's and Telesina's refusals (TL-CAP-1...)
+                return diff("a choice the rules accept", str(error))
+        stacks = history.finishing_stacks or history.starting_stacks
+        left = tuple(name for name, chips in zip(history.players, stacks, strict=False) if chips > 0)
+        trigger = meta.get("giro_trigger")
+        if trigger is not None and not giro.is_big(str(trigger)):
+            return diff("a full house or better to start a giro pazzo", repr(trigger), end)
+        after = giro.decide(state, giro.HandFinished((str(trigger),) if trigger else (), left))
+        started = any(isinstance(e, giro.GiroPazzoStarted) for e in after)
+        ended = any(isinstance(e, giro.GiroPazzoEnded) for e in after)
+        if trigger is not None and not state.active and not started:
+            return diff("a giro pazzo to start", "none", end)
+        if ended != bool(meta.get("giro_end")):
+            return diff(
+                f"giro_end = {str(ended).lower()}",
+                f"giro_end = {str(bool(meta.get('giro_end'))).lower()}",
+                end,
+            )
+        state = giro.evolve_all(state, after)
+    return None
+
+
+def game_options_of(history: HandHistory) -> tuple[tuple[str, str], ...]:
+    """The Telesina options a hand was played with (PHH ``vele`` / ``carta_coperta``)."""
+    meta = dict(history.metadata)
+    return (
+        ("distribution", str(meta.get("carta_coperta", "mai"))),
+        ("layout", str(meta.get("vele", "croce"))),
+    )
+
+
 def replay_file(path: str) -> Difference | None:
     """Replay one ``.phh``/``.phhs`` file (poker cinese's, ``variant = "CN"``, by
     :mod:`engine.cinese.history`: arrangements legal, tokens won as written, a match's tokens and points
@@ -321,7 +390,8 @@ def replay_file(path: str) -> Difference | None:
         text = ""
     if text and cinese_history.is_cinese(text):
         return cinese_history.replay_histories(cinese_history.loads(text, path))
-    return replay_histories(load_histories(path))
+    histories = load_histories(path)
+    return replay_histories(histories) or check_giro(histories)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -47,8 +47,10 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.cards import Card
 from engine.codec import to_data
+from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
+from engine.giro import LAYOUTS as GIRO_LAYOUTS
 from engine.tournament.sitgo import TournamentError
-from tables import access, limits, preferences, service
+from tables import access, giro, limits, preferences, service
 from tables.games import refusals
 from tables.models import Table
 from tables.service import Loaded, TableError
@@ -395,6 +397,50 @@ class TableAct(APIView):
         if not access.may_play(request.user):
             raise service.NotYourSeat("Solo i giocatori possono agire.")
         return Response(perform(table_id, request.user.get_username(), data).response)
+
+
+class ChooseRequest(JSONBody):
+    """The giro pazzo dealer's choice (TL-GIRO-1), over the API or the socket (``action`` ``"choose"``):
+    the vele ``layout`` (TL-VELE-1) and the ``distribution`` mode (TL-DEAL-2) of the next hand."""
+
+    command_id = CommandId(required=False, help_text="client-generated UUID (accepted, not required)")
+    expected_version = integer(0, limits.MAX_VERSION, required=False, help_text="the table version you saw")
+    action = Choice(choices=("choose",), required=False)
+    layout = Choice(choices=tuple(GIRO_LAYOUTS), help_text="the vele layout (TL-VELE-1)")
+    distribution = Choice(choices=GIRO_DISTRIBUTIONS, help_text="the carta coperta mode (TL-DEAL-2)")
+
+
+def choose(table_id: int, username: str, data: dict[str, Any]) -> Loaded:
+    """The validated choice ``data`` (:class:`ChooseRequest`) of ``username``
+    (:func:`tables.giro.choose_variant`)."""
+    return giro.choose_variant(
+        table_id,
+        username,
+        data["layout"],
+        data["distribution"],
+        expected_version=data.get("expected_version"),
+    )
+
+
+class TableChoose(APIView):
+    """``POST /api/tables/{id}/choose/``: the giro pazzo dealer chooses the next hand's Telesina (TL-GIRO-1);
+    400 with the rule's message when refused (not the dealer, nobody choosing, TL-CAP-1)."""
+
+    permission_classes = [permissions.IsAuthenticated, Watcher]
+    schema = BodyRequired()
+
+    @extend_schema(
+        parameters=[id_parameter("table_id")],
+        request=ChooseRequest,
+        responses={200: STATE, **errors(400, 403, 404, 409, s404="unknown table")},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = validated(ChooseRequest(data=request.data))
+        service.load(table_id)  # 404 before 403
+        if not access.may_play(request.user):
+            raise service.NotYourSeat("Solo i giocatori possono agire.")
+        loaded = choose(table_id, request.user.get_username(), data)
+        return Response(state_for(loaded, request.user.get_username()))
 
 
 def perform(table_id: int, username: str, data: dict[str, Any], respond: bool = True) -> service.Outcome:

@@ -229,11 +229,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error(only_players if self.language == "it" else english_of(only_players))
             return
         try:
-            outcome = await in_pool(self._act)(body)
+            if (
+                isinstance(body, dict) and body.get("action") == "choose"
+            ):  # the giro pazzo's dealer (TL-GIRO-1)
+                await in_pool(self._choose)(body)
+                recorded: list[Any] = []
+            else:
+                recorded = list((await in_pool(self._act)(body)).recorded)
         except (TableError, *refusals(), APIException, ValueError) as error:
             await self._error(self._refusal(error))
             return
-        html, version = await in_pool(self._render)(self.sent, list(outcome.recorded))
+        html, version = await in_pool(self._render)(self.sent, recorded)
         notice = ""
         if isinstance(body, dict) and body.get("action") == "return":  # "I'm back", confirmed
             with translation.override(self.language):
@@ -264,6 +270,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(english, str) and english:
             return english[:1].upper() + english[1:] + ("" if english.endswith(".") else ".")
         return english_of(italian)
+
+    def _choose(self, body: dict[str, Any]) -> None:
+        fields = {k: v for k, v in body.items() if k in api.ChooseRequest().fields}
+        if isinstance(fields.get("expected_version"), str) and DIGITS.fullmatch(fields["expected_version"]):
+            fields["expected_version"] = int(fields["expected_version"])
+        api.choose(
+            self.table_id,
+            self.username,
+            api.validated(api.ChooseRequest(data=fields), "Messaggio non valido"),
+        )
 
     def _act(self, body: Any) -> service.Outcome:
         return api.perform(self.table_id, self.username, action_of(body), respond=False)

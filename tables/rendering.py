@@ -17,12 +17,16 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import format_html
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game
+from engine.evaluation.common import italian_label
+from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
+from engine.giro import layout_choices
 from eventstore.store import RecordedEvent, read_stream
+from tables import giro as giro_module
 from tables import preferences, service
 from tables.service import Loaded
 
@@ -95,8 +99,8 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
     else ``layout``/``distribution`` (names), ``rows``/``columns`` of the layout's grid, ``vele``
     (``letter``, ``card`` (text, ``None`` face down), ``step``, CSS ``area`` ``row / column / row end /
     column end`` (1-based) and ``combos``: the indexes of the combinations it belongs to) and
-    ``combinations`` (``[(index, letters)]``). Every place comes from the view (the layout's shape), none
-    is written per layout here."""
+    ``combinations`` (``[(index, letters)]``), ``best_hand``: the viewer's hand named in the page's
+    language. Every place comes from the view (the layout's shape), none is written per layout here."""
     vele = getattr(table_view, "vele", None)
     if vele is None:
         return None
@@ -124,7 +128,85 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
         "columns": max((v.column + v.columns for v in vele), default=0),
         "vele": drawn,
         "combinations": [(i, " + ".join(letters)) for i, letters in combinations],
-        "best_hand": getattr(table_view, "best_hand", "") or "",
+        "best_hand": _best_hand(table_view),
+    }
+
+
+def _hand_name(label: str) -> str:
+    """A shown hand's name (``HandShown.label``) in an Italian game's log: on an Italian page in Italian
+    (Telesina records its names in English, issue 19: :func:`engine.evaluation.common.italian_label`),
+    else as recorded (poker all'italiana's are Italian already)."""
+    if (get_language() or "it").startswith("it"):
+        return italian_label(label)
+    return label
+
+
+def _best_hand(table_view: Any) -> str:
+    """The viewer's hand so far in the page's language: Italian pages name it as poker all'italiana does
+    (IT-RANK-1's words, ``best_hand_it``: "Full di K"), English pages in English (``best_hand``)."""
+    english = getattr(table_view, "best_hand", "") or ""
+    if (get_language() or "it").startswith("it"):
+        return getattr(table_view, "best_hand_it", "") or english
+    return english
+def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
+    """The giro pazzo (TL-GIRO-1) as the page shows it: ``None`` when none runs; else ``trigger`` (the hand
+    that started it), ``dealt`` / ``owed`` (hands dealt, deals still owed), ``choosing`` (the dealer asked
+    now, ``""`` for none), ``mine`` (the viewer is that dealer: the dialog), ``timer`` (the countdown, as
+    the seats' clock), ``layouts`` drawn from the layout data (:func:`engine.giro.layout_choices`: name,
+    Italian label, cells with their CSS grid ``area``, ``fits`` TL-CAP-1 and ``reason``), ``distributions``
+    (``(value, label)``), ``default`` the time-out's ``(layout, distribution)``, ``chosen`` the choice made
+    (``layout``, ``distribution``, ``automatic``)."""
+    giro = loaded.giro
+    if not loaded.giro_pazzo or not giro.active:
+        return None
+    players = max(2, sum(1 for o in loaded.facts.seats if o is not None and o.stack > 0))
+    layouts = []
+    for choice in layout_choices(players):
+        cells = []
+        for letter in choice.letters:
+            row, column, rows, columns = choice.place(letter)
+            area = f"{row + 1} / {column + 1} / {row + 1 + rows} / {column + 1 + columns}"
+            cells.append({"letter": letter, "area": area})
+        layouts.append(
+            {
+                "name": choice.name,
+                "label": LAYOUT_NAMES.get(choice.name, choice.name),
+                "cells": cells,
+                "vele": choice.vele,
+                "fits": choice.fits,
+                "reason": choice.reason,
+            }
+        )
+    default = giro_module.table_default(loaded)
+    preferred = preferences.of_player(username) if giro.choosing == username else None
+    if preferred is not None:
+        default = (preferred.vele or default[0], preferred.distribution or default[1])
+    timer = None
+    if giro.waiting and giro.deadline_ms is not None:
+        action_ms = getattr(loaded.state.config, "action_time_ms", 0) or 30_000
+        end = giro.deadline_ms
+        timer = {"action_end": end, "bank_end": end, "action_ms": action_ms, "bank_ms": 0}
+    chosen = None
+    if giro.choice:
+        options = dict(giro.choice)
+        chosen = {
+            "layout": LAYOUT_NAMES.get(options["layout"], options["layout"]),
+            "distribution": DISTRIBUTION_NAMES.get(options["distribution"], options["distribution"]),
+            "automatic": giro.automatic,
+            "dealer": giro.chooser,
+        }
+    return {
+        "trigger": giro.trigger,
+        "dealt": len(giro.dealt),
+        "owed": len(giro.owed),
+        "choosing": giro.choosing if giro.waiting else "",
+        "mine": giro.waiting and giro.choosing == username,
+        "timer": timer,
+        "layouts": layouts,
+        "distributions": [(value, DISTRIBUTION_NAMES[value]) for value in GIRO_DISTRIBUTIONS],
+        "default": default,
+        "chosen": chosen,
+        "version": loaded.version,
     }
 
 
@@ -247,7 +329,8 @@ def _seat(table_view: Any, seat_view: Any, index: int, viewer: int | None, n: in
         "discarded": getattr(seat_view, "discarded", 0),
         "shown": getattr(seat_view, "shown", False),
         "hand_label": getattr(seat_view, "hand_label", "") or "",
-        "busted": seat_view.stack == 0 and not getattr(seat_view, "in_hand", False)
+        "busted": seat_view.stack == 0
+        and not getattr(seat_view, "in_hand", False)
         and not getattr(seat_view, "all_in", False),
     }
 
@@ -498,9 +581,7 @@ def _timer(loaded: Loaded, deadline: int | None) -> dict[str, int] | None:
     }
 
 
-def context(
-    loaded: Loaded, username: str, events: list[RecordedEvent] | None = None
-) -> dict[str, Any]:
+def context(loaded: Loaded, username: str, events: list[RecordedEvent] | None = None) -> dict[str, Any]:
     """Everything ``templates/tables/_table.html`` needs for ``username``: the shared layout (seat ring,
     timer, action form) and the family's partials (:func:`partials`). A view is read by the members every
     game's view has (``seats`` with ``player``/``stack``, ``legal``, ``to_act``, ``button``, ``pot``,
@@ -539,6 +620,7 @@ def context(
         "family": game.family.value,
         "partials": partials(game, table_view),
         "vele": vele_context(table_view),
+        "giro": giro_context(loaded, username),
         "turn_up": turn_up,
         "view": table_view,
         # the table's hand count across its games (a mixed-game table does not start again at "Hand 1")
@@ -792,7 +874,7 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     if kind == "AdeguamentoPaid":
         return f"{who(event.seat)}: PARTECIPO ({event.amount})"
     if kind == "HandShown":
-        return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {event.label}"
+        return f"{who(event.seat)}: MOSTRO {' '.join(map(str, event.cards))} — {_hand_name(event.label)}"
     if kind == "PlayerTimedOut":
         return _("%(player)s ran out of time") % {"player": who(event.seat)}
     if kind == "PlayerSatOut":
@@ -877,9 +959,42 @@ def log_lines(
             text = _("The table is closed.")
         if recorded.type == "TableGameChanged":
             text = _("New level: the game is %(game)s.") % {"game": _game_name(recorded.data.get("game"))}
+            if recorded.data.get("giro"):
+                text = _("Giro pazzo: %(game)s, each dealer chooses the vele and the carta coperta.") % {
+                    "game": _game_name(recorded.data.get("game"))
+                }
+            elif loaded.giro_pazzo and recorded.data.get("game") == loaded.base_game:
+                text = _("The giro pazzo is over: the game is %(game)s again.") % {
+                    "game": _game_name(recorded.data.get("game"))
+                }
+        giro_text = _giro_line(recorded)
+        if giro_text:
+            text = giro_text
         if text:
             lines.append((recorded.version, text))
     return lines
+
+
+def _giro_line(recorded: RecordedEvent) -> str:
+    """The log line of a giro pazzo event (TL-GIRO-1), ``""`` for one the log does not show."""
+    data = recorded.data
+    if recorded.type == "GiroPazzoStarted":
+        return _("Giro pazzo! %(hand)s: the next round is Telesina, one hand dealt by each player.") % {
+            "hand": data.get("trigger", "")
+        }
+    if recorded.type == "VariantChosen":
+        values = {
+            "dealer": data.get("player") or _("the table"),
+            "layout": LAYOUT_NAMES.get(data.get("layout", ""), data.get("layout", "")),
+            "distribution": DISTRIBUTION_NAMES.get(data.get("distribution", ""), data.get("distribution")),
+        }
+        if data.get("automatic"):
+            automatic = _("The table chooses for %(dealer)s: vele %(layout)s, %(distribution)s (automatic).")
+            return automatic % values
+        return _("%(dealer)s chooses: vele %(layout)s, %(distribution)s.") % values
+    if recorded.type == "GiroPazzoEnded":
+        return _("The giro pazzo is over.")
+    return ""
 
 
 ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})

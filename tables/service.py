@@ -40,6 +40,9 @@ from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
 from engine.core import ForcedBets, Game, find_game, games
 from engine.core.game import TableFacts
+from engine.giro import GIRO_EVENTS, GiroHandDealt, GiroState, HandFinished, giro_game
+from engine.giro import decide as giro_decide
+from engine.giro import evolve as giro_evolve
 from engine.shuffle import ALGORITHM, SEED_BYTES, shuffle
 from eventstore import store
 from eventstore.models import ProcessedCommand
@@ -62,6 +65,9 @@ ENGINE_EVENTS: Mapping[str, type] = find_game(DEFAULT_GAME).events
 that read Italian streams; the service itself decodes with the table's own game (:attr:`Loaded.rules`)."""
 
 SNAPSHOT_SCHEMA = 1
+
+NO_GIRO = GiroState()
+"""A table's giro pazzo state when none runs (TL-GIRO-1)."""
 
 
 class TableError(Exception):
@@ -100,7 +106,13 @@ class Loaded:
 
     ``game``: the variant code of the table's game (``"PIT"``…), found with :attr:`rules`. ``hands_before``:
     the hands the table played in earlier games (mixed games, :func:`change_game`; 0 otherwise);
-    ``first_button``: the button of the first hand in the current game."""
+    ``first_button``: the button of the first hand in the current game.
+
+    The giro pazzo (TL-GIRO-1, :mod:`tables.giro`): ``giro_pazzo`` the table option (``TableOpened``'s
+    ``giro_pazzo``); ``giro`` its state (:class:`engine.giro.GiroState`, folded from the giro's events);
+    ``base_game`` / ``base_config`` the game (code, JSON configuration) the table plays outside a giro;
+    ``in_giro``: the table plays the giro's game now (a ``TableGameChanged`` with ``giro``); ``shown``: the
+    labels of the hands shown so far in the hand running (what starts a giro)."""
 
     table_id: int
     version: int
@@ -112,6 +124,12 @@ class Loaded:
     last_at: int = 0
     game: str = DEFAULT_GAME
     hands_before: int = 0
+    giro_pazzo: bool = False
+    giro: GiroState = NO_GIRO
+    base_game: str = ""
+    base_config: Any = None
+    in_giro: bool = False
+    shown: tuple[str, ...] = ()
 
     @property
     def hand_number(self) -> int:
@@ -134,6 +152,16 @@ class Loaded:
             if occupant is not None and occupant.player == player:
                 return seat
         return None
+
+
+def _shown_after(shown: tuple[str, ...], event: Any) -> tuple[str, ...]:
+    """The labels shown in the hand running after ``event`` (a hand's start clears them; TL-GIRO-1)."""
+    name = type(event).__name__
+    if name == "HandStarted":
+        return ()
+    if name == "HandShown":
+        return (*shown, str(getattr(event, "label", "")))
+    return shown
 
 
 def opened_game(data: Mapping[str, Any]) -> str:
@@ -168,6 +196,9 @@ def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) 
                 first_button=data.get("first_button"),
                 last_at=at,
                 game=code,
+                giro_pazzo=bool(data.get("giro_pazzo", False)),
+                base_game=code,
+                base_config=data["config"],
             )
             events_of = game.events
             continue
@@ -188,15 +219,30 @@ def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) 
                 first_button=data.get("first_button"),
                 hands_before=int(data.get("hands_before", 0)),
                 last_at=at,
+                in_giro=bool(data.get("giro", False)),
+                base_game=loaded.base_game if data.get("giro") else code,
+                base_config=loaded.base_config if data.get("giro") else data["config"],
             )
             events_of = game.events
             continue
+        giro_event = GIRO_EVENTS.get(recorded.type)
+        if giro_event is not None:
+            loaded = replace(
+                loaded,
+                version=recorded.version,
+                giro=giro_evolve(loaded.giro, from_data(giro_event, recorded.data)),
+                last_at=at,
+            )
+            continue
         cls = events_of.get(recorded.type)
+        shown = loaded.shown
         if cls is not None:
-            state = loaded.rules.evolve(loaded.state, from_data(cls, recorded.data))
+            event = from_data(cls, recorded.data)
+            state = loaded.rules.evolve(loaded.state, event)
+            shown = _shown_after(shown, event)
         else:
             state = loaded.state
-        loaded = replace(loaded, version=recorded.version, state=state, last_at=at)
+        loaded = replace(loaded, version=recorded.version, state=state, last_at=at, shown=shown)
     return loaded
 
 
@@ -298,6 +344,12 @@ class _SnapshotLoaded:
     last_at: int
     game: str = ""  # "" in snapshots taken before issue 16: poker all'italiana (legacy_code)
     hands_before: int = 0  # hands played in earlier games (mixed games, issue 17)
+    giro_pazzo: bool = False  # the giro pazzo option and state (TL-GIRO-1, issue 19)
+    giro: GiroState = NO_GIRO
+    base_game: str = ""
+    base_config: Any = None
+    in_giro: bool = False
+    shown: tuple[str, ...] = ()
 
 
 def snapshot_game(data: dict[str, Any]) -> str:
@@ -324,6 +376,12 @@ def _from_snapshot(table_id: int, version: int, data: dict[str, Any]) -> Loaded:
         meta.last_at,
         code,
         meta.hands_before,
+        meta.giro_pazzo,
+        meta.giro,
+        meta.base_game or code,
+        meta.base_config if meta.base_config is not None else to_data(state.config),
+        meta.in_giro,
+        meta.shown,
     )
 
 
@@ -338,8 +396,16 @@ def snapshot_data(loaded: Loaded) -> dict[str, Any]:
         loaded.last_at,
         loaded.game,
         loaded.hands_before,
+        loaded.giro_pazzo,
+        loaded.giro,
+        loaded.base_game,
+        None,
+        loaded.in_giro,
+        loaded.shown,
     )
-    return {"meta": to_data(meta), "state": to_data(loaded.state)}
+    data = to_data(meta)
+    data["base_config"] = loaded.base_config  # JSON already (a TableOpened's or TableGameChanged's config)
+    return {"meta": data, "state": to_data(loaded.state)}
 
 
 def _snapshot(loaded: Loaded) -> None:
@@ -375,7 +441,9 @@ def row(loaded: Loaded) -> dict[str, Any]:
         "hand_number": loaded.hand_number,
         "button": facts.button,
         "to_act": min(facts.to_act) if facts.to_act else None,
-        "deadline_ms": facts.deadline_ms,
+        "deadline_ms": loaded.giro.deadline_ms
+        if loaded.giro.waiting and not facts.in_hand
+        else facts.deadline_ms,
         "last_at_ms": loaded.last_at,
         "invito": facts.forced_bet,
         "seats": seats,
@@ -417,15 +485,20 @@ def open_table(
     actor: str = "system",
     table_id: int | None = None,
     game: str | None = None,
+    giro_pazzo: bool = False,
 ) -> Loaded:
     """Open a table and seat ``players`` ``(seat, username, chips)``; returns it (caller's transaction).
 
     ``config``: the game's table configuration (``Game.table_config``). ``game``: the variant code
     (``"PIT"``…); ``None``: the registered game of ``config``'s type and limit
     (:func:`tables.games.game_for_config`). ``table_id``: a :class:`~tables.models.Table` row the caller
-    already created (to know the id first). Raises :class:`engine.core.UnknownGame` for an unknown game.
+    already created (to know the id first). ``giro_pazzo``: the table option of TL-GIRO-1 (an Italian or a
+    Telesina table: :func:`engine.giro.giro_game`, which raises ``GiroRefused`` for another game). Raises
+    :class:`engine.core.UnknownGame` for an unknown game.
     """
     rules = find_game(game) if game is not None else game_for_config(config)
+    if giro_pazzo:
+        giro_game(rules.code)
     with transaction.atomic():
         if table_id is None:
             table = Table.objects.create(name=name, tournament_id=tournament_id)
@@ -440,6 +513,7 @@ def open_table(
                 "game": rules.code,
                 "config": to_data(config),
                 "first_button": first_button,
+                **({"giro_pazzo": True} if giro_pazzo else {}),
             },
         )
         state = rules.initial_state(config)
@@ -451,7 +525,18 @@ def open_table(
             stream_id(table.id), 0, [opened, *_new_events(events)], {"at": at, "actor": actor}
         )
         loaded = Loaded(
-            table.id, recorded[-1].version, state, name, tournament_id, first_button, False, at, rules.code
+            table.id,
+            recorded[-1].version,
+            state,
+            name,
+            tournament_id,
+            first_button,
+            False,
+            at,
+            rules.code,
+            giro_pazzo=giro_pazzo,
+            base_game=rules.code,
+            base_config=to_data(config),
         )
         project(loaded)
         _snapshot(loaded)
@@ -510,6 +595,14 @@ def handle(
         if game.facts(state).reveal_due:
             last = automatic[-1][1] if automatic else produced
             state = _reveal(game, table_id, state, at, last, loaded.hands_before)
+        every = [*produced, *(event for _, answered in automatic for event in answered)]
+        shown = loaded.shown
+        for event in every:
+            shown = _shown_after(shown, event)
+        giro_events = _giro_after(loaded, state, every) if loaded.giro_pazzo else []
+        giro = loaded.giro
+        for giro_event in giro_events:
+            giro = giro_evolve(giro, giro_event)
         metadata = {"at": at, "actor": actor}
         if command_id is not None:
             metadata["command_id"] = str(command_id)
@@ -522,21 +615,17 @@ def handle(
                     _new_events(answered),
                     {"at": at, "actor": player, "automatic": preferences.AUTOMATIC},
                 )
+            if giro_events:  # the giro pazzo's bookkeeping after the hand's events (TL-GIRO-1)
+                recorded += store.append(
+                    stream_id(table_id),
+                    loaded.version + len(recorded),
+                    _new_events(giro_events),
+                    {"at": at, "actor": "system"},
+                )
         except WrongExpectedVersion as error:
             raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
         produced += [event for _, answered in automatic for event in answered]
-        after = Loaded(
-            table_id,
-            recorded[-1].version,
-            state,
-            loaded.name,
-            loaded.tournament_id,
-            loaded.first_button,
-            loaded.closed,
-            at,
-            loaded.game,
-            loaded.hands_before,
-        )
+        after = replace(loaded, version=recorded[-1].version, state=state, last_at=at, shown=shown, giro=giro)
         project(after)
         if any(type(e).__name__ == "HandEnded" for e in produced):
             _snapshot(after)
@@ -580,6 +669,29 @@ def change_preferences(
         ):
             answer_preferences(table_id)
     return folded, changed
+
+
+def _giro_after(loaded: Loaded, state: Any, produced: Sequence[Event]) -> list[Any]:
+    """The giro pazzo's events after a command's ``produced`` events (TL-GIRO-1, :mod:`engine.giro`): a hand
+    started with the dealer's choice (``GiroHandStarted``), a hand ended (a showdown of a full house or
+    better starts a giro; the giro ends once it owes no deal). ``state``: the game's state after them."""
+    giro = loaded.giro
+    out: list[Any] = []
+    names = [type(event).__name__ for event in produced]
+    if "HandStarted" in names and giro.active and giro.choice:
+        facts = loaded.rules.facts(state)
+        occupant = facts.seats[facts.button] if 0 <= facts.button < len(facts.seats) else None
+        out += giro_decide(giro, GiroHandDealt(occupant.player if occupant is not None else ""))
+    if "HandEnded" in names:
+        shown = loaded.shown
+        for event in produced:
+            shown = _shown_after(shown, event)
+        facts = loaded.rules.facts(state)
+        players = tuple(o.player for o in facts.seats if o is not None and o.stack > 0)
+        for event in out:
+            giro = giro_evolve(giro, event)
+        out += giro_decide(giro, HandFinished(shown, players))
+    return out
 
 
 def _deal(game: Game, state: Any, at: int, produced: list[Event]) -> Any:
@@ -736,7 +848,11 @@ def act(
 
 
 def start_command(
-    loaded: Loaded, at: int, forced: ForcedBets | None, seed: bytes | None = None
+    loaded: Loaded,
+    at: int,
+    forced: ForcedBets | None,
+    seed: bytes | None = None,
+    options: tuple[tuple[str, str], ...] | None = None,
 ) -> Command:
     """The game's command starting the next hand (``Game.start_command``): a fresh 256-bit seed
     (``secrets``; ``seed``: a fixed one, for tests) shuffles the game's deck for the players it deals in
@@ -746,11 +862,14 @@ def start_command(
     Side effect: the seed is stored in :class:`~tables.models.HandSeed` for this table and hand number, so
     call it inside the transaction that appends the hand's start (``handle``'s ``decide``): a refused or
     conflicting start rolls the row back with it. Raises ``IllegalAction`` when no hand can start.
+    ``options``: the hand's options chosen by its dealer (Telesina at a ``libera`` table, the giro pazzo's
+    dealer's choice, TL-GIRO-1); ``None``: none.
     """
     game = loaded.rules
     button = first_button(loaded) if loaded.facts.hand_number == 0 else None
     secret = seed or secrets.token_bytes(SEED_BYTES)
     number = loaded.hand_number + 1
+
     def deal(deck: Deck) -> tuple[Card, ...]:
         return shuffle(deck.cards, secret)
 
@@ -763,6 +882,7 @@ def start_command(
         hand_id=f"{loaded.table_id}-{number}",
         commitment=hashlib.sha256(secret).hexdigest(),
         algorithm=ALGORITHM,
+        **({"options": options} if options is not None else {}),
     )
     HandSeed.objects.update_or_create(
         table_id=loaded.table_id, hand_number=number, defaults={"seed": bytes(secret)}
@@ -793,6 +913,7 @@ def change_game(
     *,
     expected_version: int | None = None,
     actor: str = "system",
+    giro: bool = False,
 ) -> Loaded:
     """Change the table's game between hands (mixed games, issue 17): append ``TableGameChanged`` (the new
     ``game``'s code, its table ``config`` from ``Game.table_config``, the next hand's button and the hands
@@ -803,7 +924,9 @@ def change_game(
     (:class:`BadRequest`, nothing appended) during a hand, at a closed table, or while an Italian pot is
     carried to the next hand (``TableFacts.carried``: it is played for in its own game first). Raises
     :class:`StaleVersion` when the table is not at ``expected_version``, :class:`engine.core.UnknownGame`
-    for an unknown game."""
+    for an unknown game. ``giro``: the change into (``True``) or out of a giro pazzo's game (TL-GIRO-1,
+    :mod:`tables.giro`): the data says ``"giro": true`` and the table's own game (:attr:`Loaded.base_game`)
+    stays what it was."""
     rules = find_game(game)
     with transaction.atomic():
         loaded = load(table_id, expected=expected_version)
@@ -828,6 +951,7 @@ def change_game(
                 "config": to_data(config),
                 "first_button": button,
                 "hands_before": loaded.hand_number,
+                **({"giro": True} if giro else {}),
             },
         )
         state = rules.initial_state(config)
@@ -852,6 +976,9 @@ def change_game(
             first_button=button,
             hands_before=loaded.hand_number,
             last_at=at,
+            in_giro=giro,
+            base_game=loaded.base_game if giro else rules.code,
+            base_config=loaded.base_config if giro else to_data(config),
         )
         project(after)
         _snapshot(after)

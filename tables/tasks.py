@@ -15,7 +15,8 @@ from collections import OrderedDict
 
 from celery import shared_task
 
-from tables import service, timers
+from engine.core import ForcedBets
+from tables import giro, service, timers
 from tables.games import refusals, too_early
 from tables.service import Command, Loaded, StaleVersion, TableError
 
@@ -63,7 +64,22 @@ def run_start_hand(table_id: int, version: int) -> bool:
         loaded = service.load(table_id)
     except TableError:
         return False
-    if loaded.version == version and not loaded.closed and not loaded.facts.in_hand:
+    giro_running = loaded.giro.active or loaded.in_giro
+    if loaded.version == version and loaded.giro_pazzo and not loaded.closed and not loaded.facts.in_hand:
+        if not timers.hand_settings(loaded).allowed:
+            return False
+        try:  # the giro pazzo's step between hands (TL-GIRO-1): change game, ask, time out, or start
+            did = giro.step(table_id, version, timers.is_bot)
+        except StaleVersion:
+            return False
+        except (TableError, *refusals()):
+            log.exception("giro pazzo step at table %s v%s refused", table_id, version)
+            return False
+        if did == "waiting":
+            return False
+        if did and did != "start":
+            return True
+    if loaded.version == version and not loaded.closed and not loaded.facts.in_hand and not giro_running:
         settings = timers.hand_settings(loaded)
         changing = settings.allowed and settings.game and settings.game != loaded.game
         if changing and loaded.facts.carried == 0:
@@ -79,6 +95,11 @@ def run_start_hand(table_id: int, version: int) -> bool:
         settings = timers.hand_settings(loaded)
         if not settings.allowed:
             return None
+        options = giro.start_options(loaded)
+        if options is not None:  # a giro pazzo hand: the dealer's choice, at the level's invito
+            return service.start_command(loaded, at, _invito(settings.forced), options=options)
+        if loaded.giro.active or loaded.in_giro:
+            return None  # the giro's step comes first (above)
         if settings.game and settings.game != loaded.game:
             if loaded.facts.carried == 0:
                 return None  # the game changes first (above)
@@ -88,6 +109,13 @@ def run_start_hand(table_id: int, version: int) -> bool:
         return service.start_command(loaded, at, settings.forced)
 
     return _run(table_id, version, decide, "start")
+
+
+def _invito(forced: ForcedBets | None) -> ForcedBets | None:
+    """The invito alone of a level's forced bets (a giro hand is Telesina: no other forced bet, TL-1)."""
+    if forced is None or not forced.invito:
+        return None
+    return ForcedBets(invito=forced.invito)
 
 
 def _run(table_id: int, version: int, decide, name: str) -> bool:  # type: ignore[no-untyped-def]

@@ -93,6 +93,9 @@ def schedule(loaded: Loaded) -> None:
         _queue("timeout", key, max(0.0, (limit - now_ms()) / 1000))
         if any(is_bot(o.player) and not o.sitting_out for o in occupants if o is not None):
             _queue("bot_act", key, bot_think(*key))
+    elif not facts.in_hand and loaded.giro.waiting and loaded.giro.deadline_ms is not None:
+        # a giro pazzo's dealer is choosing (TL-GIRO-1): the start task times the choice out
+        _queue("start_hand", key, max(0.0, (loaded.giro.deadline_ms - now_ms()) / 1000))
     elif not facts.in_hand and can_start(loaded):
         _queue("start_hand", key, settings.MAZZIERE_NEXT_HAND_DELAY)
 
@@ -124,6 +127,9 @@ def due(now: int | None = None) -> list[tuple[str, int, int]]:
             overdue = table.last_at_ms + think + SWEEP_GRACE_MS < now
             if overdue and seat and not seat["sitting_out"] and is_bot(seat["player"]):
                 found.append(("bot_act", table.id, table.version))
+        elif table.status in ("waiting", "between") and table.deadline_ms is not None:
+            if table.deadline_ms + SWEEP_GRACE_MS < now:  # a giro pazzo dealer's choice timed out
+                found.append(("start_hand", table.id, table.version))
         elif table.status in ("waiting", "between") and table.last_at_ms + pause + SWEEP_GRACE_MS < now:
             found.append(("start_hand", table.id, table.version))
     return found

@@ -3,10 +3,12 @@
 - ``POST /api/tournaments/`` — create a multi-table tournament (director, issue 17): its ``game`` (any
   registered variant code), ``seats`` per table or a ``table_size`` preset, a preset ``structure`` of the
   game's forced bets or its own ``levels`` (each with ``forced`` bets, ``minutes``, an optional ``game``:
-  mixed games), or a ``rotation`` of games by level. 201 with the tournament; 400 with a message per field
+  mixed games), or a ``rotation`` of games by level; Telesina's ``layout`` and ``distribution`` (issue 19,
+  TL-VELE-1, TL-DEAL-2). 201 with the tournament; 400 with a message per field
   ("Torneo non valido — seats: …; levels: …") for an unknown game, forced bets that do not fit the game,
-  more seats than the game allows, or a malformed body; nothing is created then; 403 without the director
-  group.
+  more seats than the game allows, a table option the game does not have or a layout that does not fit a
+  full table (TL-CAP-1, with its arithmetic), or a malformed body; nothing is created then; 403 without
+  the director group.
 - ``GET /api/tournaments/{id}/`` — the tournament as the lobby and the dashboard show it (any member of the
   groups director, player, auditor).
 - ``POST /api/tournaments/{id}/control/`` — a director's control, ``{action, reason, ...}``; each one is an
@@ -36,7 +38,7 @@ from rest_framework.views import APIView
 from engine.core import ForcedBets, games, is_betting
 from engine.core.forced import FORCED_BET_FIELDS
 from engine.tournament.mtt import PRESETS as STRUCTURE_PRESETS
-from engine.tournament.mtt import Level
+from engine.tournament.mtt import TABLE_OPTIONS, Level
 from engine.tournament.seating import MAX_SEATS
 from engine.tournament.structure import headline
 from tables import access, limits
@@ -53,7 +55,15 @@ from tables.api import (
     validated,
 )
 from tournaments import mtt
-from tournaments.forms import MAX_BUY_IN, MAX_INVITO, MAX_LEVEL_MINUTES, MAX_LEVELS, MAX_STACK, MttForm
+from tournaments.forms import (
+    MAX_BUY_IN,
+    MAX_INVITO,
+    MAX_LEVEL_MINUTES,
+    MAX_LEVELS,
+    MAX_STACK,
+    MttForm,
+    option_choices,
+)
 from tournaments.models import Tournament
 
 
@@ -287,6 +297,19 @@ class CreateRequest(JSONBody):
     time_bank_seconds = integer(0, 600, required=False, default=60)
     hand_for_hand = StrictBoolean(required=False, default=True)
     percent_paid = integer(1, 50, required=False, default=15)
+    layout = Choice(
+        choices=(),
+        required=False,
+        help_text="Telesina's vele layout at every table (rule TL-VELE-1; libera: each dealer chooses); "
+        "default croce. Only for a game that has it (400 otherwise); a layout that does not fit a full "
+        "table is 400 with TL-CAP-1's arithmetic (5 × seats + vele ≤ the deck)",
+    )
+    distribution = Choice(
+        choices=(),
+        required=False,
+        help_text="Telesina's distribuzione carta coperta (rule TL-DEAL-2: mai, primo_giro, sempre; libera: "
+        "each dealer chooses); default mai. Only for a game that has it (400 otherwise)",
+    )
     starts_at = serializers.DateTimeField(
         required=False,
         help_text="scheduled start (issue 18), ISO 8601; without an offset: the server's time zone "
@@ -298,6 +321,13 @@ class CreateRequest(JSONBody):
         codes = _game_codes()
         fields["game"] = Choice(choices=codes, required=False, help_text=self.fields_help["game"])
         fields["rotation"] = serializers.ListField(child=Choice(choices=codes), required=False, max_length=12)
+        for name in TABLE_OPTIONS:  # the registry's values (Game.table_options), issue 19
+            declared = self._declared_fields[name]
+            fields[name] = Choice(
+                choices=[value for value, _ in option_choices(name)],
+                required=False,
+                help_text=declared.help_text,
+            )
         return fields
 
     fields_help = {"game": "variant code; default: poker all'italiana, pot limit (PIT)"}
@@ -341,8 +371,11 @@ def create(data: dict[str, Any], actor: str) -> int:
         "starts_at": data["starts_at"].isoformat() if data.get("starts_at") else "",
         "bots": 0,
     }
+    # issue 19: a table option given for a game without it is refused (the page's form drops it)
+    given = {name: data[name] for name in TABLE_OPTIONS if data.get(name)}
+    fields.update(given)
     levels = _levels(data["levels"]) if data.get("levels") else None
-    form = MttForm(fields, levels=levels)
+    form = MttForm(fields, levels=levels, strict_options=bool(given))
     if not form.is_valid():
         problems = "; ".join(
             f"{FORM_FIELDS.get(name, name)}: {limits.quote(' '.join(map(str, messages)), 200)}"

@@ -77,6 +77,7 @@ def clock(tournament: Tournament) -> dict[str, Any]:
         "is_break": is_break,
         "invito": tournament.invito,
         "label": labels.current_label(config, index),
+        "variant": labels.variant_label(config),
         "italian": labels.is_italian(config, index),
         "next_level": next_level,
         "next_break": next_break,

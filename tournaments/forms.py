@@ -31,6 +31,7 @@ from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig, TournamentConfigRefused, TournamentError
+from tables.rendering import DISTRIBUTION_NAMES, LAYOUT_NAMES
 from tournaments.messages import refusal
 
 LIMIT_NAMES = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Fixed Limit"}
@@ -50,6 +51,94 @@ def game_choices() -> list[tuple[str, str]]:
     return [("", _("Poker all'italiana at the limit below"))] + [
         (game.code, f"{game.name} ({game.code})") for game in games() if is_betting(game)
     ]
+
+
+OPTION_NAMES: dict[str, Any] = {"layout": LAYOUT_NAMES, "distribution": DISTRIBUTION_NAMES}
+"""Option name -> {value: the page's name} (the table page's names, :mod:`tables.rendering`)."""
+
+
+def option_games(name: str) -> list[str]:
+    """The variant codes of the registered games whose tables take the option ``name`` (issue 19:
+    Telesina's ``layout`` and ``distribution``, ``Game.table_options``)."""
+    return [game.code for game in games() if is_betting(game) and name in game.table_options]
+
+
+def option_choices(name: str) -> list[tuple[str, str]]:
+    """The values of the game table option ``name`` (the registry's, ``Game.table_options``) as
+    ``(value, the page's name)``, in the games' order, each once."""
+    values: dict[str, None] = {}
+    for game in games():
+        for value in game.table_options.get(name, ()):
+            values.setdefault(value)
+    names = OPTION_NAMES.get(name, {})
+    return [(value, str(names.get(value, value))) for value in values]
+
+
+def _takes(data: dict[str, Any], name: str, levels: tuple[MttLevel, ...] = ()) -> bool:
+    """Whether any game of the tournament the form describes (its game, the rotation, a level's own game)
+    takes the table option ``name``."""
+    codes = {chosen_game(data), *data.get("rotation", ()), *(level.game for level in levels if level.game)}
+    for code in codes:
+        try:
+            if name in find_game(code).table_options:
+                return True
+        except UnknownGame:
+            continue
+    return False
+
+
+class TableOptionFields:
+    """The game table options of a tournament (issue 19): Telesina's vele ``layout`` (TL-VELE-1) and
+    *distribuzione carta coperta* (TL-DEAL-2), shown for the games that take them (``data-games``: the page
+    hides them for the others) and kept only for those: a tournament of another game stores ``""``."""
+
+    @staticmethod
+    def fields() -> dict[str, forms.Field]:
+        layout_games = " ".join(option_games("layout"))
+        distribution_games = " ".join(option_games("distribution"))
+        return {
+            "layout": forms.ChoiceField(
+                label=_("Vele layout (Telesina)"),
+                choices=functools.partial(option_choices, "layout"),
+                initial="croce",
+                required=False,
+                widget=forms.Select(attrs={"data-games": layout_games}),
+                help_text=_(
+                    "Telesina only: the vele's layout (rule TL-VELE-1); libera: each dealer chooses."
+                ),
+            ),
+            "distribution": forms.ChoiceField(
+                label=_("Carta coperta (Telesina)"),
+                choices=functools.partial(option_choices, "distribution"),
+                initial="mai",
+                required=False,
+                widget=forms.Select(attrs={"data-games": distribution_games}),
+                help_text=_(
+                    "Telesina only: which cards come face down (rule TL-DEAL-2); libera: each dealer chooses."
+                ),
+            ),
+        }
+
+    @staticmethod
+    def values(
+        data: dict[str, Any], levels: tuple[MttLevel, ...] = (), strict: bool = False
+    ) -> dict[str, str]:
+        """``{"layout": …, "distribution": …}`` for the configuration: the chosen values where a game of the
+        tournament takes the option, else ``""`` (the page always sends its hidden selects); ``strict``
+        (the API): the values as given, so that the decider refuses one the games do not take."""
+        return {
+            name: str(data.get(name) or "") if strict or _takes(data, name, levels) else ""
+            for name in mtt_decider.TABLE_OPTIONS
+        }
+
+
+def option_error(form: forms.Form, error: TournamentConfigRefused) -> bool:
+    """Put a refused table option (issue 19, e.g. TL-CAP-1's arithmetic for a layout that does not fit the
+    table) on its own field, in the page's language; ``False`` for another field."""
+    if error.field not in mtt_decider.TABLE_OPTIONS or error.field not in form.fields:
+        return False
+    form.add_error(error.field, refusal(error))
+    return True
 
 
 TABLE_SIZES = [("", _("Seats as below")), ("9", _("9-max")), ("6", _("6-max")), ("2", _("Heads-up"))]
@@ -162,7 +251,7 @@ class GroupedForm(forms.Form):
 
 class SitAndGoForm(GroupedForm):
     GROUPS = (
-        (_("Game and table"), ("name", "game", "limit", "seats", "table_size")),
+        (_("Game and table"), ("name", "game", "limit", "seats", "table_size", "layout", "distribution")),
         (_("Chips and levels"), ("starting_stack", "structure", "level_minutes")),
         (_("Time to act"), ("action_seconds", "time_bank_seconds")),
         (_("Players and start"), ("bots", "auto_start")),
@@ -200,6 +289,10 @@ class SitAndGoForm(GroupedForm):
     bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=8, initial=0)
     auto_start = forms.BooleanField(label=_("Start when full"), required=False, initial=True)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(TableOptionFields.fields())
+
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         _seats_of(self, data)
@@ -212,7 +305,8 @@ class SitAndGoForm(GroupedForm):
             mtt_decider.decide(mtt_decider.MttState(), mtt_decider.CreateTournament(self._config))
         except TournamentConfigRefused as error:
             # in the page's language (issue 18)
-            self.add_error(error.field if error.field in self.fields else None, refusal(error))
+            if not option_error(self, error):
+                self.add_error(error.field if error.field in self.fields else None, refusal(error))
         except TournamentError as error:
             self.add_error(None, refusal(error))
         return data
@@ -256,6 +350,7 @@ class SitAndGoForm(GroupedForm):
                 time_bank_ms=data["time_bank_seconds"] * 1000,
                 auto_start=data["auto_start"],
                 game=code if data.get("game") else "",
+                **TableOptionFields.values(data),
             )
         )
 
@@ -345,7 +440,10 @@ class MttForm(GroupedForm):
     or edited percentages, T-PAY-1) and bots to register."""
 
     GROUPS = (
-        (_("Game and table"), ("name", "game", "limit", "seats", "table_size", "giro_pazzo")),
+        (
+            _("Game and table"),
+            ("name", "game", "limit", "seats", "table_size", "layout", "distribution", "giro_pazzo"),
+        ),
         (
             _("Chips and levels"),
             ("starting_stack", "structure", "level_minutes", "custom_levels", "rotation"),
@@ -431,11 +529,20 @@ class MttForm(GroupedForm):
         help_text=_("Optional: the tournament starts by itself at this time (server time zone)."),
     )
 
-    def __init__(self, *args: Any, levels: tuple[MttLevel, ...] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        levels: tuple[MttLevel, ...] | None = None,
+        strict_options: bool = False,
+        **kwargs: Any,
+    ) -> None:
         """``levels``: a structure already built (the API's list of levels) instead of the preset or the
-        custom lines."""
+        custom lines. ``strict_options`` (the API): a table option given for a game that does not take it
+        is refused instead of dropped (:meth:`TableOptionFields.values`)."""
         super().__init__(*args, **kwargs)
+        self.fields.update(TableOptionFields.fields())
         self._given_levels = levels
+        self._strict_options = strict_options
 
     def clean_custom_levels(self) -> str:
         return str(self.cleaned_data.get("custom_levels") or "")
@@ -500,6 +607,8 @@ class MttForm(GroupedForm):
         except forms.ValidationError as error:
             self.add_error("custom_levels", error)
         except TournamentConfigRefused as error:
+            if option_error(self, error):
+                return data
             field = "starts_at" if error.field == "starts_at_ms" else error.field
             if field == "levels":
                 field = "custom_levels" if data.get("structure") == "custom" else "structure"
@@ -511,13 +620,14 @@ class MttForm(GroupedForm):
     def _build(self) -> MttConfig:
         data = self.cleaned_data
         code = chosen_game(data)
+        levels = self._levels()
         return MttConfig(
             name=data["name"],
             game=code,
             seats=data["seats"],
             limit=tournament_limit(find_game(code).limit),
             starting_stack=data["starting_stack"],
-            levels=self._levels(),
+            levels=levels,
             late_registration_levels=data["late_registration_levels"],
             max_entries=data["max_entries"],
             buy_in=data["buy_in"],
@@ -528,6 +638,7 @@ class MttForm(GroupedForm):
             giro_pazzo=data["giro_pazzo"],
             hand_for_hand=data["hand_for_hand"],
             starts_at_ms=int(data["starts_at"].timestamp() * 1000) if data.get("starts_at") else 0,
+            **TableOptionFields.values(data, levels, self._strict_options),
         )
 
     def config(self) -> MttConfig:

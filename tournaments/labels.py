@@ -68,3 +68,28 @@ def is_italian(config: Mapping[str, Any], index: int) -> bool:
     """Whether level ``index`` plays poker all'italiana (before the start: the first level)."""
     level = playing_level(config, max(index, 0))
     return True if level is None else level_is_italian(config, level)
+
+
+def variant_label(config: Mapping[str, Any]) -> str:
+    """The game table options a tournament's tables play (issue 19), as the pages name them: Telesina's
+    vele layout and *distribuzione carta coperta* (TL-VELE-1, TL-DEAL-2), e.g. "croce (cross) · carta
+    coperta: mai (one down, the rest up)"; ``""`` when no game of the tournament has such options. An option
+    the configuration leaves ``""`` (every tournament created before) is the game's default (the first value
+    of ``Game.table_options``)."""
+    from tables.rendering import DISTRIBUTION_NAMES, LAYOUT_NAMES  # the table page's names
+
+    names = {"layout": LAYOUT_NAMES, "distribution": DISTRIBUTION_NAMES}
+    code = tournament_game(config)
+    codes = [code, *(str(level.get("game")) for level in config.get("levels") or [] if level.get("game"))]
+    parts: list[str] = []
+    for name in ("layout", "distribution"):
+        for other in codes:
+            try:
+                values = find_game(other).table_options.get(name)
+            except UnknownGame:
+                continue
+            if values:
+                value = str(config.get(name) or values[0])
+                parts.append(str(names[name].get(value, value)))
+                break
+    return " · ".join(parts)

@@ -121,6 +121,7 @@ def rows(tournaments: Iterable[Tournament]) -> list[Tournament]:
         config = t.config or {}
         t.game = game_line(config, t.level)  # type: ignore[attr-defined]
         t.forced_label = t.game.stakes  # type: ignore[attr-defined]
+        t.variant = labels.variant_label(config)  # type: ignore[attr-defined]  # issue 19: Telesina's
         t.structure = structure_line(config)  # type: ignore[attr-defined]
         t.start_words, t.start_at = start_line(t)  # type: ignore[attr-defined]
         t.player_count = players_line(t)  # type: ignore[attr-defined]

@@ -44,6 +44,7 @@ from django.db import transaction
 
 from engine.codec import CodecError, from_data, registry, to_data
 from engine.core import ForcedBets, find_game
+from engine.giro import GIRO_GAMES
 from engine.tournament import mtt, seating, sitgo
 from engine.tournament.mtt import MttConfig, MttState, Status, TournamentError
 from eventstore import store
@@ -225,13 +226,16 @@ def game_code(config: MttConfig) -> str:
 def table_config(config: MttConfig, forced: ForcedBets, game: str | None = None) -> Any:
     """The table options of a tournament's tables with the level's ``forced`` bets, built by the table's
     game (``Game.table_config``; ``game``: the level's variant code, default the tournament's,
-    :func:`game_code`)."""
-    return find_game(game or game_code(config)).table_config(
+    :func:`game_code`), and the tournament's options that game takes (issue 19: Telesina's ``layout`` and
+    ``distribution``, :func:`engine.tournament.mtt.table_options`)."""
+    found = find_game(game or game_code(config))
+    return found.table_config(
         seats=config.seats,
         tournament=True,
         forced=forced,
         action_time_ms=config.action_time_ms,
         time_bank_ms=config.time_bank_ms,
+        **mtt.table_options(config, found),
     )
 
 
@@ -419,6 +423,7 @@ def _open_table(
         actor=actor,
         table_id=table_id,
         game=game,
+        giro_pazzo=config.giro_pazzo and game in GIRO_GAMES,
     )
 
 

@@ -102,12 +102,18 @@ def config_for(
     level_ms: int = 20_000,
     game: str = "",
     rotation: tuple[str, ...] = (),
+    layout: str = "",
+    distribution: str = "",
+    giro_pazzo: bool = False,
 ) -> MttConfig:
     """The simulated tournament: ``fast_clock`` levels of ``level_ms`` (else the turbo preset). ``game``: its
     variant code (issue 17; ``""``: poker all'italiana, pot limit, as before): the fast clock's amounts are
     then the game's headline forced bet (the invito, the big blind, stud's small bet:
     :func:`engine.tournament.structure.forced_at`). ``rotation``: mixed games, the fast clock's levels
-    rotate through these codes (one level each in turn, the first is the tournament's game). Raises
+    rotate through these codes (one level each in turn, the first is the tournament's game). ``layout``,
+    ``distribution``: Telesina's table options (issue 19, :class:`MttConfig`; ``""``: the game's default).
+    ``giro_pazzo``:
+    the tournament option of TL-GIRO-1 (its Italian and Telesina tables play giri pazzi). Raises
     :class:`engine.core.UnknownGame`."""
     amounts = fast_inviti(players, starting_stack)
     if rotation:
@@ -137,6 +143,9 @@ def config_for(
         action_time_ms=30_000,
         time_bank_ms=30_000,
         game=game,
+        layout=layout,
+        distribution=distribution,
+        giro_pazzo=giro_pazzo,
     )
 
 
@@ -169,6 +178,9 @@ def play(
     stop: threading.Event | None = None,
     game: str = "",
     rotation: tuple[str, ...] = (),
+    layout: str = "",
+    distribution: str = "",
+    giro_pazzo: bool = False,
 ) -> Played:
     """Create and start the tournament, then wait until it is won or, with ``duration_s``, until that many
     seconds (wall time, counted from the start, once its tables are open) have passed. Raises
@@ -178,7 +190,10 @@ def play(
     started = time.monotonic()
     tag = f"s{seed}"
     names = bots(players, tag)
-    config = config_for(players, seed, fast_clock, seats, starting_stack, level_ms, game, rotation)
+    config = config_for(
+        players, seed, fast_clock, seats, starting_stack, level_ms, game, rotation, layout, distribution,
+        giro_pazzo,
+    )
     before = Event.objects.count()
     # one transaction per registration, as players register: mtt.create(config, actor, names) registers them
     # all in its own transaction, where the tournament's cache is refreshed only at the commit, so that each
@@ -235,6 +250,7 @@ def simulate(
     level_ms: int = 20_000,
     game: str = "",
     rotation: tuple[str, ...] = (),
+    giro_pazzo: bool = False,
 ) -> dict[str, Any]:
     """Run a tournament of ``players`` bots to its end; returns the summary (see the module docstring).
     ``game``: the variant code (``""``: poker all'italiana as before). Raises ``TimeoutError`` if it is not
@@ -250,6 +266,7 @@ def simulate(
         level_ms,
         game=game,
         rotation=rotation,
+        giro_pazzo=giro_pazzo,
     )
     return summary(played)
 
@@ -324,6 +341,12 @@ def summary(played: Played, resources: dict[str, Any] | None = None) -> dict[str
         ),
         "every_player_placed_once": placed_once(state) if finished else None,
         "hands_played": hands,
+        "giro_pazzo": {  # TL-GIRO-1: giri started and ended, giro hands dealt with a choice
+            "started": Event.objects.filter(stream_id__in=streams, type="GiroPazzoStarted").count(),
+            "ended": Event.objects.filter(stream_id__in=streams, type="GiroPazzoEnded").count(),
+            "hands": Event.objects.filter(stream_id__in=streams, type="GiroHandStarted").count(),
+            "choices": Event.objects.filter(stream_id__in=streams, type="VariantChosen").count(),
+        },
         "hands_by_level": hands_by_level(streams),
         "events_appended": events,
         "setup_s": played.setup_s,

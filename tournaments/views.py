@@ -112,6 +112,7 @@ def structure_preview(config: Any) -> dict[str, Any]:
         "minutes": total % 60,
         "count": number,
         "starts_at": dashboard.scheduled_start(data.get("starts_at_ms")),  # issue 18: a scheduled start
+        "variant": labels.variant_label(data),  # issue 19: Telesina's vele layout and carta coperta
     }
 
 
@@ -176,6 +177,7 @@ def context(tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament,
         "level_number": level + 1,
         "label": labels.current_label(config, level),
+        "variant": labels.variant_label(config),
         "italian": labels.is_italian(config, level),
         "next_level": next_level,
         "standings": standings,

@@ -159,6 +159,9 @@ class Game(Protocol):
     amount_actions: frozenset[str]  # action kinds that carry chips: an amount box or a button with its amount
     illegal_action: type[Exception]  # the base class of every refusal of decide/apply/player_command
     too_early: type[Exception]  # the refusal of timeout_command's command before its deadline (reschedule)
+    # --- issue 19: a game's own table options (Telesina's vele layout and distribution mode) ---------------
+    table_options: Mapping[str, tuple[str, ...]]  # keyword options of table_config beyond the generic ones:
+    # name -> the values it takes, its default first (empty for most games); a tournament passes only these
 
     def deck(self, players: int) -> Deck:
         """The deck shuffled for a hand dealing ``players`` seats (IT-DECK-1 cuts the Italian deck)."""
@@ -233,8 +236,9 @@ class Game(Protocol):
         """The game's table configuration (:attr:`config_type`) from generic options: ``seats`` at the
         table, tournament rules (sitting-out players still post, busted players are eliminated), the
         starting ``forced`` bets (checked by :meth:`check_forced_bets`), the action time and time bank
-        (milliseconds); the betting structure is the game's :attr:`limit`. Raises ``ValueError`` for options
-        the game refuses."""
+        (milliseconds); the betting structure is the game's :attr:`limit`. A game with its own options
+        (:attr:`table_options`, e.g. Telesina's ``layout`` and ``distribution``) takes them as keyword
+        arguments too (a ``str`` each). Raises ``ValueError`` for options the game refuses."""
         ...
 
     def can_start_hand(self, state: Any) -> bool:

@@ -84,6 +84,7 @@ class SeatedGame:
 
     code: str
     name: str
+    table_options: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def __repr__(self) -> str:
         return f"<game {self.code}: {self.name}>"

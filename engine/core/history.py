@@ -59,6 +59,7 @@ from engine.core.model import (
     Checked,
     CheckOrCall,
     Command,
+    CoreHand,
     CoreState,
     DealBoard,
     DealCards,
@@ -201,8 +202,24 @@ def game_options(history: HandHistory) -> tuple[tuple[str, str], ...]:
 # --- unknown cards ----------------------------------------------------------------------------------------
 
 
-def _value(spec: GameSpec | None, hole: Sequence[Card], board: Sequence[Card]) -> int | None:
-    """The showdown value of ``hole`` with ``board`` (higher wins), ``None`` when it cannot be valued yet."""
+def _value(
+    spec: GameSpec | None,
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    hand: CoreHand | None = None,
+    seat: int = -1,
+) -> int | None:
+    """The showdown value of ``hole`` with ``board`` (higher wins), ``None`` when it cannot be valued yet.
+    A game whose value depends on the hand's options (``seat_value_hook``: Telesina's vele combinations,
+    TL-VELE-1) is valued on the running ``hand`` with ``seat`` holding ``hole`` and the board ``board``."""
+    if spec is not None and spec.seat_value_hook is not None:
+        if hand is None or not 0 <= seat < len(hand.down):
+            return None
+        empty: tuple[Card, ...] = ()
+        holding = tuple(tuple(hole) if s == seat else empty for s in range(len(hand.down)))
+        return spec.seat_value_hook(
+            replace(hand, down=holding, up=tuple(empty for _ in holding), board=tuple(board)), seat
+        )
     if spec is not None and spec.value_hook is not None:
         return spec.value_hook(tuple(hole), (), tuple(board))
     evaluator = standard_evaluator()
@@ -255,10 +272,18 @@ class _Cards:
         return cards
 
     def fill(
-        self, spec: GameSpec | None, seat: int, written: tuple[Card | None, ...], known: tuple[Card, ...]
+        self,
+        spec: GameSpec | None,
+        seat: int,
+        written: tuple[Card | None, ...],
+        known: tuple[Card, ...],
+        deck: tuple[Card, ...] | None = None,
+        hand: CoreHand | None = None,
     ) -> tuple[Card, ...]:
         """``written`` with each unknown card replaced by one the file never names (see the module doc);
-        ``known``: the cards when all are known (:attr:`Action.cards`), else ``()``."""
+        ``known``: the cards when all are known (:attr:`Action.cards`), else ``()``. ``deck``: the game's
+        deck for the hand, lowest ranks first (default the 52-card deck; Telesina's IT-DECK-1 deck is cut
+        by the players); ``hand``: the running hand (for a game valued on it, :func:`_value`)."""
         if len(known) == len(written):  # every card known (the usual case)
             self.used.update(known)
             return known
@@ -273,14 +298,14 @@ class _Cards:
             return result
         taken = set(map(_CODE, self.named))  # codes, hashed in C (a card's __hash__ is Python's)
         taken.update(map(_CODE, self.used))
-        free = [c for c in Deck.standard().cards if c.code not in taken]
+        free = [c for c in (deck or Deck.standard().cards) if c.code not in taken]
         chosen: tuple[Card, ...] = tuple(free[:missing])
         if seat in self.to_showdown:
             known_hole = self.holes.get(seat, [])
             best: int | None = None
             pool = free[: {1: 14, 2: 14, 3: 11}.get(missing, 9)]  # the lowest ranks (C(9, 4) = 126 for Omaha)
             for combo in itertools.combinations(pool, missing):
-                value = _value(spec, [*known_hole, *combo], self.board)
+                value = _value(spec, [*known_hole, *combo], self.board, hand, seat)
                 if value is None:
                     break
                 if best is None or value < best:
@@ -478,6 +503,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
     except IllegalAction as error:
         return diff(0, "", "the hand to start", f"refused: {error}")
     cards = _Cards.scan(history)
+    deck_cards = game.deck(n).cards if spec is not None and spec.deck_hook is not None else None
     pending: list[tuple[int, Action]] = []  # shows the engine has not asked for yet
 
     def settle() -> Difference | None:
@@ -564,7 +590,14 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
             dealt = _discards(action.written, run.holding(action.actor))
         elif verb == "dh" or verb == "db":
             target = action.target if verb == "dh" else -1
-            dealt = cards.fill(spec, target if target is not None else -1, action.written, action.cards)
+            dealt = cards.fill(
+                spec,
+                target if target is not None else -1,
+                action.written,
+                action.cards,
+                deck_cards,
+                run.state.hand,
+            )
         elif verb == "tu":  # TL-DEAL-2: the card turned up, as its index among the down cards
             assert action.actor is not None
             hand = run.state.hand

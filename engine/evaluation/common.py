@@ -22,6 +22,7 @@ __all__ = [
     "Ranking",
     "field_mask",
     "group_ranks",
+    "italian_label",
     "order_cards",
     "ranks_field",
     "straight_top",
@@ -254,3 +255,25 @@ def labels(category: Category, ordered: Sequence[Card], minimal: bool) -> tuple[
         f"Scala reale a {suit.italian_name} {_al(top)}",
         f"{en_top}-high straight flush in {suit.english_name}",
     )
+
+
+_ITALIAN_OF: dict[str, str] = {}
+
+
+def italian_label(english: str) -> str:
+    """The Italian name of a hand named in English by :func:`labels` (``"Full house, kings full of nines"``
+    → ``"Full di K"``), for a name recorded in English only (Telesina's ``HandShown`` labels, issue 19);
+    ``english`` itself when it is no such name (already Italian, or empty)."""
+    if not _ITALIAN_OF:  # every name labels() gives (about 2,000), built on first use
+        paired = (Category.TWO_PAIR, Category.FULL_HOUSE)  # the only names with a second rank
+        straights = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)  # the only ones with a scala minima
+        for category in Category:
+            for top in Rank:
+                for low in Rank if category in paired else (top,):
+                    for suit in Suit:
+                        high, second = Card(top, suit), Card(low, suit)
+                        ordered = (high, high, second, second, second)
+                        for minimal in (False, True) if category in straights else (False,):
+                            italian, name = labels(category, ordered, minimal)
+                            _ITALIAN_OF.setdefault(name, italian)
+    return _ITALIAN_OF.get(english, english)

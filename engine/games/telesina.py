@@ -215,7 +215,9 @@ def _check_layout(name: str, players: int) -> None:
     if needed > deck:
         raise LayoutRefused(
             f"the {name} layout does not fit: {players} players × 5 cards + {layout.size} vele = {needed} "
-            f"cards, the deck for {players} players has {deck} (rule TL-CAP-1)"
+            f"cards, the deck for {players} players has {deck} (rule TL-CAP-1)",
+            f"lo schema {name} non ci sta: {players} giocatori × 5 carte + {layout.size} vele = {needed} "
+            f"carte, il mazzo per {players} giocatori ne ha {deck} (regola TL-CAP-1)",
         )
 
 
@@ -442,10 +444,17 @@ _RANKS = {int(rank): rank for rank in Rank}
 
 
 def _label(hand: CoreHand, seat: int) -> str:
+    return _labels(hand, seat)[1]
+
+
+def _labels(hand: CoreHand, seat: int) -> tuple[str, str]:
+    """``(Italian, English)`` names of the seat's hand so far (TL-VELE-1; ``("", "")``: fewer than five
+    cards), e.g. ``("Full di K", "Full house, kings full of nines")``."""
     key, five = seat_best_hand(hand, seat)
     if not five:
-        return ""
-    return italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key).label_en
+        return "", ""
+    described = italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key)
+    return described.label_it, described.label_en
 
 
 def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> tuple[int, ...]:
@@ -567,6 +576,18 @@ class TelesinaGame(CoreGame):
 
     glosses = _GLOSSES
     amount_actions = frozenset({"bet", "raise", "turn_up"})
+    table_options: Mapping[str, tuple[str, ...]] = MappingProxyType(
+        {
+            "layout": (DEFAULT_LAYOUT, *(name for name in LAYOUTS if name != DEFAULT_LAYOUT), LIBERA),
+            "distribution": (
+                DEFAULT_DISTRIBUTION,
+                *(d for d in DISTRIBUTIONS if d != DEFAULT_DISTRIBUTION),
+                LIBERA,
+            ),
+        }
+    )
+    """:meth:`table_config`'s own options (TL-VELE-1, TL-DEAL-2), the values each takes, the default first:
+    what a tournament may set for its tables (``minimal_beats_royal`` stays the default there)."""
 
     def deck(self, players: int) -> Deck:
         """The Italian deck for ``players`` (IT-DECK-1)."""
@@ -668,10 +689,10 @@ class TelesinaGame(CoreGame):
         and turned vele (``board``, in turning order, :func:`board_letters`) are seen by everyone, down
         cards only by their owner (and everyone's once shown); unturned vele are not dealt yet, so no view
         can show them (a :class:`VelaView` of an unturned vela has ``card`` ``None``). ``best_hand``: the
-        viewer's own hand so far (TL-VELE-1), named in English."""
+        viewer's own hand so far (TL-VELE-1), named in English (``best_hand_it``: in Italian)."""
         core = replace(super().view(state, viewer, reveal), small_blind=-1, big_blind=-1)
         hand = state.hand
-        best = ""
+        best = best_it = ""
         if hand is None or not hand.options:  # between hands: the table's options (maybe libera)
             table = dict(state.config.options)
             layout_name = table.get("layout", DEFAULT_LAYOUT)
@@ -682,7 +703,7 @@ class TelesinaGame(CoreGame):
             layout_name = layout.name
             vele, combos = _vele(layout, hand.board)
         if hand is not None and viewer is not None and viewer in hand.dealt:
-            best = _label(hand, viewer)
+            best_it, best = _labels(hand, viewer)
         return TelesinaView(
             **{name: getattr(core, name) for name in _CORE_FIELDS},
             layout=layout_name,
@@ -690,6 +711,7 @@ class TelesinaGame(CoreGame):
             vele=vele,
             combinations=combos,
             best_hand=best,
+            best_hand_it=best_it,
             invito=(hand.forced if hand is not None else state.forced).invito,
         )
 
@@ -715,7 +737,8 @@ class TelesinaView(CoreView):
     ``distribution`` (the hand's, or the table's between hands: then possibly ``libera``), ``vele`` every
     vela of the layout in letter order (unturned ones without a card), ``combinations`` the letter sets a
     player may use (one of them), ``best_hand`` the viewer's hand so far (``""``: none, or a spectator),
-    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1)."""
+    ``invito`` the hand's (else the table's) invito in chips (IT-ANTE-1); ``best_hand_it``: ``best_hand``'s
+    Italian name (IT-RANK-1's words, as poker all'italiana names hands: "Full di K"), for Italian pages."""
 
     layout: str = DEFAULT_LAYOUT
     distribution: str = DEFAULT_DISTRIBUTION
@@ -723,6 +746,7 @@ class TelesinaView(CoreView):
     combinations: tuple[str, ...] = ()
     best_hand: str = ""
     invito: int = 0
+    best_hand_it: str = ""
 
 
 _CORE_FIELDS = tuple(f.name for f in fields(CoreView))

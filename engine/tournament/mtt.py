@@ -116,6 +116,7 @@ __all__ = [
     "MIN_SEATS",
     "PRESETS",
     "SIT_AND_GO_MAX_SEATS",
+    "TABLE_OPTIONS",
     "AdjustChips",
     "AdjustClock",
     "AdvanceLevel",
@@ -179,6 +180,7 @@ __all__ = [
     "starts_now",
     "structure_preset",
     "table_of",
+    "table_options",
 ]  # fmt: skip
 
 NO_FORCED_BETS = ForcedBets()
@@ -341,6 +343,11 @@ class MttConfig:
     ``starts_at_ms``: a scheduled start (issue 18), epoch milliseconds (0: none, as every tournament created
     before); when set it must be after the creation time; a StartTournament before it is refused; from it
     the service starts the tournament as soon as ``min_players`` are registered (:func:`due_to_start`).
+    ``layout`` and ``distribution`` (issue 19): Telesina's vele layout (TL-VELE-1) and *distribuzione carta
+    coperta* (TL-DEAL-2) at its tables, option values of the game's ``table_options`` (``libera``: each
+    dealer chooses); ``""`` (every tournament created before, and every other game): the game's default
+    (croce, mai). Passed only to the tables of a game that has the option (:func:`table_options`; in mixed
+    games the Telesina levels); a layout that does not fit a full table is refused (TL-CAP-1).
     """
 
     name: str
@@ -364,6 +371,24 @@ class MttConfig:
     auto_start: bool = False
     sit_and_go: bool = False
     starts_at_ms: int = 0
+    layout: str = ""
+    distribution: str = ""
+
+
+TABLE_OPTIONS = ("layout", "distribution")
+"""The game table options a tournament sets (issue 19: :class:`MttConfig` fields of the same names)."""
+
+
+def table_options(config: MttConfig, game: Game) -> dict[str, str]:
+    """The options of ``config`` for a table of ``game``: ``{name: value}`` for each of
+    :data:`TABLE_OPTIONS` that is set (not ``""``) and that the game takes (``Game.table_options``), as
+    ``Game.table_config`` keyword arguments."""
+    found = {}
+    for name in TABLE_OPTIONS:
+        value = getattr(config, name)
+        if value and name in game.table_options:
+            found[name] = value
+    return found
 
 
 SIT_AND_GO_MAX_SEATS = 9
@@ -1624,6 +1649,10 @@ def _validate(config: MttConfig, at: int = 0) -> None:
                 f"every playing level needs an invito >= {least}",
             )
         _check_level(config, number, level)
+    playing = [level for level in levels if not level.is_break]
+    if config.sit_and_go and _legacy(config):
+        playing = []  # inviti of 0 may not fit a game's forced bets: their options are the defaults
+    _check_options(config, [(find_game(level_game(config, level)), level_forced(level)) for level in playing])
     if levels[0].is_break or levels[-1].is_break:
         refuse(
             "Il primo e l'ultimo livello non possono essere pause.",
@@ -1698,6 +1727,49 @@ def _check_level(config: MttConfig, number: int, level: Level) -> None:
         raise TournamentConfigRefused(
             "levels", f"Livello {number}: {error}", f"level {number} ({error.field}): {error}"
         ) from error
+
+
+def _check_options(config: MttConfig, games_played: Sequence[tuple[Game, ForcedBets]]) -> None:
+    """The tournament's table options (issue 19, :data:`TABLE_OPTIONS`): each one set is taken by at least
+    one of its games, and accepted by each game that takes it for a full table of ``config.seats``
+    (``Game.table_config``: TL-CAP-1 for Telesina's layout). ``games_played``: each playing level's game
+    with its forced bets. Raises :class:`TournamentConfigRefused` naming the option."""
+    for name in TABLE_OPTIONS:
+        value = getattr(config, name)
+        if value == "":
+            continue
+        takers = [(game, forced) for game, forced in games_played if name in game.table_options]
+        if not isinstance(value, str) or not takers:
+            names = ", ".join(sorted({game.short_name for game, _ in games_played}))
+            raise TournamentConfigRefused(
+                name,
+                f"L'opzione {name} non esiste in {names}.",
+                f"{names} has no table option {name}",
+            )
+        for game, forced in takers:
+            allowed = game.table_options[name]
+            if value not in allowed:
+                raise TournamentConfigRefused(
+                    name,
+                    f"{game.short_name}: {name} è uno tra {', '.join(allowed)}, non {value!r}.",
+                    f"{game.short_name}: {name} is one of {', '.join(allowed)}, not {value!r}",
+                )
+            make: Any = game.table_config  # the game's own options are keyword arguments (Game.table_config)
+            try:
+                make(
+                    seats=config.seats,
+                    tournament=True,
+                    forced=forced,
+                    action_time_ms=config.action_time_ms,
+                    time_bank_ms=config.time_bank_ms,
+                    **{name: value},
+                )
+            except ValueError as error:
+                english = str(getattr(error, "english", "") or error)
+                italian = str(getattr(error, "italian", "") or english)
+                raise TournamentConfigRefused(
+                    name, f"{game.short_name}: {italian}", f"{game.short_name}: {english}"
+                ) from error
 
 
 def _check_seed(seed: bytes) -> None:

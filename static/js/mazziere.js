@@ -241,3 +241,25 @@
     document.addEventListener(type, function (e) { var t = e.target.closest && e.target.closest(sel); if (t) { clear(t); } });
   });
 })();
+
+// The creation forms' game options (issue 19): a field whose control names its games (data-games, e.g.
+// Telesina's vele layout and carta coperta) is shown only when the form's game, or a code of its rotation
+// of mixed games, is one of them.
+(function () {
+  function update(form) {
+    var game = form.querySelector("[name=game]");
+    if (!game) { return; }
+    var rotation = form.querySelector("[name=rotation]");
+    var codes = [game.value].concat(rotation ? rotation.value.toUpperCase().split(/[\s,]+/) : []);
+    form.querySelectorAll("[data-games]").forEach(function (control) {
+      var games = control.dataset.games.split(" ");
+      var shown = codes.some(function (c) { return c && games.indexOf(c) >= 0; });
+      var row = control.closest(".form-row") || control;
+      row.hidden = !shown;
+    });
+  }
+  function all() { document.querySelectorAll("form").forEach(function (f) { if (f.querySelector("[data-games]")) { update(f); } }); }
+  document.addEventListener("DOMContentLoaded", all);
+  document.addEventListener("change", function (e) { if (e.target.form && e.target.form.querySelector("[data-games]")) { update(e.target.form); } });
+  document.addEventListener("input", function (e) { if (e.target.name === "rotation" && e.target.form) { update(e.target.form); } });
+})();

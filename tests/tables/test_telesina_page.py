@@ -79,7 +79,7 @@ def test_tl_vele_1_the_croce_hand_on_both_players_pages(web_as: Any, players: di
         acting, player = player_to_act(table_id)
         if len(loaded.state.hand.down[acting]) + len(loaded.state.hand.up[acting]) == 5:
             html = web_as(players[player]).get(f"/tables/{table_id}/").content.decode()
-            label = loaded.rules.view(loaded.state, acting).best_hand
+            label = loaded.rules.view(loaded.state, acting).best_hand_it  # an Italian page: Italian names
             assert label and f"data-best-hand>{label}<" in seat_html(html, acting)
         loaded = service.act(table_id, player, "check").loaded
     assert seen_turned == {0, 2, 4, 5}

@@ -1,7 +1,8 @@
-"""``manage.py simulate_tournament --players N --seed S [--think-ms T[-U]] [--fast-clock [--level-seconds L]]
-[--duration D] [--worker-processes K [--concurrency C]]``: a multi-table tournament of N bots run through the
-real service, then a JSON summary on stdout (finishing order, payouts, hands, events, events/s, hands/s, the
-bots' action latency, CPU and memory, the machine, the checks: chips conserved, projections verified, prizes,
+"""``manage.py simulate_tournament --players N --seed S [--game CODE [--layout L] [--distribution D]]
+[--think-ms T[-U]] [--fast-clock [--level-seconds L]] [--duration D]
+[--worker-processes K [--concurrency C]]``: a multi-table tournament of N bots run through the real service,
+then a JSON summary on stdout (finishing order, payouts, hands, events, events/s, hands/s, the bots' action
+latency, CPU and memory, the machine, the checks: chips conserved, projections verified, prizes,
 places). Exit 1 if a check fails.
 
 The service's background parts (a Celery worker, the timekeeper and the subscribers) run as threads of this
@@ -28,6 +29,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from engine.core import UnknownGame, find_game
+from engine.tournament import mtt as decider
 from engine.tournament.structure import table_max_seats
 from tournaments import simulation
 
@@ -71,6 +73,16 @@ class Command(BaseCommand):
             help="the game's variant code (NT, PLO…; default: poker all'italiana, pot limit)",
         )
         parser.add_argument(
+            "--layout",
+            default="",
+            help="Telesina's vele layout (TL-VELE-1: croce, h, ascensore, libera…; default croce)",
+        )
+        parser.add_argument(
+            "--distribution",
+            default="",
+            help="Telesina's carta coperta (TL-DEAL-2: mai, primo_giro, sempre, libera; default mai)",
+        )
+        parser.add_argument(
             "--timeout",
             type=float,
             default=None,
@@ -85,6 +97,11 @@ class Command(BaseCommand):
             default=0,
             help="run K Celery worker processes, the timekeeper and the subscribers as processes "
             "(default 0: threads)",
+        )
+        parser.add_argument(
+            "--giro-pazzo",
+            action="store_true",
+            help="the tournament option of TL-GIRO-1 (an Italian or Telesina game)",
         )
         parser.add_argument("--concurrency", type=int, default=8, help="threads per worker (default 8)")
         parser.add_argument(
@@ -106,6 +123,20 @@ class Command(BaseCommand):
             most = table_max_seats(rules)
             if not 2 <= options["seats"] <= most:
                 raise CommandError(f"--seats must be between 2 and {most} ({rules.short_name})")
+        layout, distribution = options["layout"], options["distribution"]
+        if layout or distribution:
+            try:
+                decider.decide(
+                    decider.MttState(),
+                    decider.CreateTournament(
+                        simulation.config_for(
+                            options["players"], options["seed"], options["fast_clock"], options["seats"],
+                            game=game, rotation=rotation, layout=layout, distribution=distribution,
+                        )
+                    ),
+                )  # fmt: skip
+            except decider.TournamentConfigRefused as error:
+                raise CommandError(f"--{error.field}: {error.english}") from error
         if options["worker_processes"] < 0 or options["concurrency"] < 1:
             raise CommandError("--worker-processes must not be negative, --concurrency must be positive")
         if options["worker_processes"] and options["external_workers"]:
@@ -172,6 +203,9 @@ class Command(BaseCommand):
                     stop=stop,
                     game=game,
                     rotation=rotation,
+                    layout=layout,
+                    distribution=distribution,
+                    giro_pazzo=options["giro_pazzo"],
                 )
             except TimeoutError as error:
                 raise CommandError(str(error)) from error
@@ -184,6 +218,9 @@ class Command(BaseCommand):
             "fast_clock": options["fast_clock"],
             "game": game or (rotation[0] if rotation else "PIT"),
             "rotation": list(rotation),
+            "layout": layout,
+            "distribution": distribution,
+            "giro_pazzo": options["giro_pazzo"],
             "level_seconds": options["level_seconds"] if options["fast_clock"] else None,
             "duration_s": options["duration"],
             "worker_processes": options["worker_processes"],
