@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.core import rules
 from engine.core.model import (
     BetOrRaise,
     BetPlaced,
@@ -262,3 +263,5 @@ LEAN: dict[type, Callable[[_Builder, Any], None]] = {
     DealFromTop: _deal,
 }
 """The lean handlers by command type: each decides its command **and** runs the loop after it."""
+
+rules._LEAN.update(LEAN)  # the decider's hook (engine.core.rules._LEAN): registered when this module loads

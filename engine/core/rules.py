@@ -1843,6 +1843,8 @@ class InPlaceRun:
 
 
 # The lean path of the frequent commands (check or call, fold, bet or raise, a street's deal): same events,
-# state and refusals as their handlers above followed by ``_advance`` (engine.core.fast, which imports this
-# module: imported last). ``apply`` uses it for games without a refusal hook; an empty table turns it off.
-from engine.core.fast import LEAN as _LEAN  # noqa: E402
+# state and refusals as their handlers above followed by ``_advance``. ``engine.core.fast`` builds on this
+# module and fills the table when it is imported (``engine/core/__init__.py`` imports it, so that any import
+# of the engine has it: a hook offered here, registered from above, with no import circle). ``apply`` uses
+# it for games without a refusal hook; an empty table turns it off.
+_LEAN: dict[type, Callable[[_Builder, Any], None]] = {}
