@@ -6,7 +6,9 @@
 2. **shuffles** (:mod:`audit.shuffles`): every hand's seed matches its commitment, the deck is the seed's
    shuffle and every card dealt (replacements included) came from it in order, no card twice;
 3. **hands** (:mod:`audit.hands`): chips conserved at every hand's end, and the engine replaying the hand's
-   history reaches the recorded finishing stacks;
+   history reaches the recorded finishing stacks; at a poker cinese table every token accounted for
+   (:mod:`audit.tokens`: staked = won + discarded per game, points and match totals the tokens won, no
+   token staked twice in a match);
 4. **tournaments**: the invariant the owner of a stream registered (:class:`eventstore.catalog.Folding`;
    a multi-table tournament: its chips conserved after every transaction), checked after every transaction;
 5. **snapshots**: every snapshot of a table or tournament stream equals the fold of the log up to its
@@ -31,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit import hands, shuffles
+from audit import hands, shuffles, tokens
 from eventstore import catalog, chain, projections
 from eventstore.store import RecordedEvent, read_stream, snapshots, streams
 from tables import service
@@ -107,11 +109,17 @@ def _hands(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
     return [Failure("hand", p.stream_id, p.version, p.message) for p in hands.verify(stream_id, events)]
 
 
+def _tokens(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+    """Every token accounted for (poker cinese, :mod:`audit.tokens`)."""
+    return [Failure("tokens", p.stream_id, p.version, p.message) for p in tokens.verify(stream_id, events)]
+
+
 def _table_checks(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
     """The shuffles, the hands and the snapshots of a table stream, each on its own: a check that cannot
     fold the stream (the engine raises) is one ``replay`` failure naming it; the other checks still run."""
     failures: list[Failure] = []
-    for name, check in (("shuffle", _shuffles), ("hand", _hands), ("snapshot", _table_snapshots)):
+    checks = (("shuffle", _shuffles), ("hand", _hands), ("tokens", _tokens), ("snapshot", _table_snapshots))
+    for name, check in checks:
         try:
             failures += check(stream_id, events)
         except Exception as error:  # a stream the engine cannot fold: a failure of it, not of the run

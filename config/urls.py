@@ -22,6 +22,12 @@ urlpatterns = [
     path("", tournament_views.lobby, name="lobby"),
     path("tournaments/new/", tournament_views.new, name="tournament-new"),
     path("tournaments/new-mtt/", tournament_views.new_mtt, name="tournament-new-mtt"),
+    path("tournaments/new-matches/", tournament_views.new_matches, name="tournament-new-matches"),
+    path(
+        "tournaments/<int:tournament_id>/matches-live/",
+        tournament_views.matches_live,
+        name="tournament-matches-live",
+    ),
     path("tournaments/<int:tournament_id>/", tournament_views.detail, name="tournament-detail"),
     path("tournaments/<int:tournament_id>/director/", tournament_views.director, name="tournament-director"),
     path("tournaments/<int:tournament_id>/register/", tournament_views.register, name="tournament-register"),
@@ -43,7 +49,15 @@ urlpatterns = [
     path("api/tables/<int:table_id>/", api.TableDetail.as_view(), name="api-table"),
     path("api/tables/<int:table_id>/act/", api.TableAct.as_view(), name="api-table-act"),
     path("api/tables/<int:table_id>/choose/", api.TableChoose.as_view(), name="api-table-choose"),
+    path("api/tables/<int:table_id>/join/", api.TableJoin.as_view(), name="api-table-join"),
+    path("api/tables/<int:table_id>/rows/", api.TableRows.as_view(), name="api-table-rows"),
+    path("api/tables/<int:table_id>/suggest/", api.TableSuggest.as_view(), name="api-table-suggest"),
     path("api/tournaments/", tournaments_api.TournamentCreate.as_view(), name="api-tournaments"),
+    path(
+        "api/tournaments/matches/",
+        tournaments_api.TournamentMatchesCreate.as_view(),
+        name="api-tournaments-matches",
+    ),
     path(
         "api/tournaments/<int:tournament_id>/",
         tournaments_api.TournamentDetail.as_view(),

@@ -186,7 +186,8 @@ class GiroState:
     ``seat``, until ``deadline_ms``; ``choice``: the options of the next hand once chosen (``()``: not yet),
     ``automatic`` how (``""`` the dealer, :data:`AUTOMATIC_PREFERENCE`, :data:`AUTOMATIC_DEFAULT`);
     ``rounds``: how many giri the table has played; ``skipped``: players struck off ``owed`` (busted or
-    left before dealing)."""
+    left before dealing); ``fixed``: the options the dealer asked must keep (a ``libera`` table's fixed one,
+    outside a giro)."""
 
     active: bool = False
     owed: tuple[str, ...] = ()
@@ -200,6 +201,7 @@ class GiroState:
     automatic: str = ""
     rounds: int = 0
     skipped: tuple[str, ...] = ()
+    fixed: tuple[tuple[str, str], ...] = ()
 
     @property
     def waiting(self) -> bool:
@@ -223,7 +225,10 @@ class HandFinished:
 class AskDealer:
     """Before a giro hand: ``player`` (``""``: an empty seat, a dead button) at ``seat`` deals it with
     ``players`` dealt in; ``away``: the dealer sits out; ``preference``: the dealer's saved options;
-    ``table``: the table's default ``(layout, distribution)``; ``deadline_ms``: when the choice times out."""
+    ``table``: the table's default ``(layout, distribution)``; ``deadline_ms``: when the choice times out.
+    ``libera``: a Telesina table whose layout or distribution is ``libera`` (TL-VELE-1, TL-DEAL-2): its
+    dealer chooses each hand, giro or not; ``fixed``: the options such a table does not leave free
+    (``(name, value)``), which the choice must keep."""
 
     seat: int
     player: str
@@ -232,6 +237,8 @@ class AskDealer:
     preference: Preference = Preference()
     table: tuple[str, str] = (DEFAULT_LAYOUT, DEFAULT_DISTRIBUTION)
     away: bool = False
+    libera: bool = False
+    fixed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,11 +302,13 @@ class GiroPlayersLeft:
 
 @dataclass(frozen=True, slots=True)
 class DealerAsked:
-    """``player`` at ``seat`` chooses the next hand's variant until ``deadline_ms``."""
+    """``player`` at ``seat`` chooses the next hand's variant until ``deadline_ms``; ``fixed``: the options
+    the choice must keep (a ``libera`` table's fixed ones)."""
 
     seat: int
     player: str
     deadline_ms: int
+    fixed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,11 +374,24 @@ def _fits(layout: str | None, distribution: str | None, players: int) -> bool:
     return True
 
 
-def default_choice(preference: Preference, table: tuple[str, str], players: int) -> tuple[str, str, str]:
+def default_choice(
+    preference: Preference,
+    table: tuple[str, str],
+    players: int,
+    fixed: tuple[tuple[str, str], ...] = (),
+) -> tuple[str, str, str]:
     """``(layout, distribution, automatic)`` the table chooses for a dealer who does not: each of the
     dealer's preferred values that fits (TL-CAP-1 for ``players``), else the table's default (a fixed
     Telesina table's own option, else croce / mai), else croce / mai; ``automatic`` is
-    :data:`AUTOMATIC_PREFERENCE` when a preferred value was used, else :data:`AUTOMATIC_DEFAULT`."""
+    :data:`AUTOMATIC_PREFERENCE` when a preferred value was used, else :data:`AUTOMATIC_DEFAULT`. ``fixed``:
+    options the table does not leave free (kept whatever the preference)."""
+    kept = dict(fixed)
+    preference = Preference(
+        None if "layout" in kept else preference.layout,
+        None if "distribution" in kept else preference.distribution,
+        preference.always,
+    )
+    table = (kept.get("layout", table[0]), kept.get("distribution", table[1]))
     table_layout, table_distribution = table
     if table_layout not in LAYOUTS or not _fits(table_layout, DEFAULT_DISTRIBUTION, players):
         table_layout = DEFAULT_LAYOUT
@@ -446,15 +468,16 @@ def decide(state: GiroState, command: GiroCommand) -> tuple[GiroEvent, ...]:
             return ()
         return (GiroPazzoStarted(big, command.players),)
     if isinstance(command, AskDealer):
-        if not state.active:
+        if not state.active and not command.libera:
             raise NotChoosing("no giro pazzo is running (rule TL-GIRO-1)")
         if state.choosing or state.choice:
             raise NotChoosing("the next hand's dealer was asked already")
-        asked = DealerAsked(command.seat, command.player, command.deadline_ms)
+        fixed = () if state.active else command.fixed
+        asked = DealerAsked(command.seat, command.player, command.deadline_ms, fixed)
         if command.player and not command.away and not command.preference.always:
             return (asked,)
         preference = command.preference if command.player else Preference()
-        layout, distribution, automatic = default_choice(preference, command.table, command.players)
+        layout, distribution, automatic = default_choice(preference, command.table, command.players, fixed)
         return (asked, VariantChosen(command.player, command.seat, layout, distribution, automatic))
     if isinstance(command, ChooseVariant):
         if not state.waiting:
@@ -463,6 +486,12 @@ def decide(state: GiroState, command: GiroCommand) -> tuple[GiroEvent, ...]:
             raise NotTheDealer(
                 f"{state.choosing} deals the next hand and chooses its variant (rule TL-GIRO-1)"
             )
+        for name, value in state.fixed:
+            if {"layout": command.layout, "distribution": command.distribution}.get(name) != value:
+                raise OptionRefused(
+                    f"the table's {name} is {value}: the dealer chooses only what is libera "
+                    "(rules TL-VELE-1, TL-DEAL-2)"
+                )
         check_choice(command.layout, command.distribution, command.players)
         return (VariantChosen(command.player, state.seat, command.layout, command.distribution),)
     if isinstance(command, ChoiceTimeout):
@@ -470,11 +499,13 @@ def decide(state: GiroState, command: GiroCommand) -> tuple[GiroEvent, ...]:
             raise NotChoosing("nobody is choosing the next hand's variant now (rule TL-GIRO-1)")
         if state.deadline_ms is not None and command.at < state.deadline_ms:
             raise ChoiceTooEarly(f"the dealer has until {state.deadline_ms} to choose")
-        layout, distribution, automatic = default_choice(command.preference, command.table, command.players)
+        layout, distribution, automatic = default_choice(
+            command.preference, command.table, command.players, state.fixed
+        )
         return (VariantChosen(state.choosing, state.seat, layout, distribution, automatic),)
     if isinstance(command, GiroHandDealt):
-        if not state.active or not state.choice:
-            raise NotChoosing("no giro hand was chosen (rule TL-GIRO-1)")
+        if not state.choice:
+            raise NotChoosing("no hand's variant was chosen (rule TL-GIRO-1)")
         return (GiroHandStarted(command.player),)
     raise GiroRefused(f"not a giro pazzo command: {command!r}")
 
@@ -494,7 +525,7 @@ def evolve(state: GiroState, event: GiroEvent) -> GiroState:
     if isinstance(event, DealerAsked):
         return replace(
             state, choosing=event.player, seat=event.seat, deadline_ms=event.deadline_ms, choice=(),
-            automatic="", chooser="",
+            automatic="", chooser="", fixed=event.fixed,
         )  # fmt: skip
     if isinstance(event, VariantChosen):
         return replace(
@@ -508,7 +539,8 @@ def evolve(state: GiroState, event: GiroEvent) -> GiroState:
         return replace(
             state,
             owed=tuple(p for p in state.owed if p != event.player),
-            dealt=(*state.dealt, event.player),
+            dealt=(*state.dealt, event.player) if state.active else state.dealt,
+            fixed=(),
             choosing="",
             seat=-1,
             deadline_ms=None,

@@ -1,6 +1,14 @@
 """REST API of the tables (DRF; OpenAPI at ``/api/schema/``, docs at ``/api/docs/``).
 
-- ``GET /api/tables/`` — the tables.
+- ``GET /api/tables/`` — the tables. ``POST /api/tables/`` — the director opens a poker cinese table
+  (issue 20): ``{name, game: "CN", seats: 2–4, tokens?: nine values 0–4, cascade?: bool,
+  action_seconds?: 10–3600}`` → 201 with the table; options the game refuses are 400 with its message.
+- ``POST /api/tables/{id}/join/`` — a player sits down at the first free seat of a poker cinese table (no
+  chips); a match (three games, CN-5) starts on the table's stream once two players sit.
+- ``GET`` / ``POST /api/tables/{id}/rows/`` — the caller's draft arrangement (``{rows, stakes}``; kept in the
+  cache, shown to nobody else, :mod:`tables.arrangements`) with each full row's hand named and whether the
+  rows are in order. ``GET /api/tables/{id}/suggest/`` — the solver's arrangement and stakes for the caller
+  (CN-TIME-1's solver, bounded work, their own cards only).
 - ``GET /api/tables/{id}/`` — the table as the caller may see it (own cards only).
 - ``GET /api/preferences/`` — the caller's automatic options (IT-AUTO-1, :mod:`tables.preferences`) and
   their stream's version; ``POST /api/preferences/`` — ``{field: value, …, expected_version?}`` changes the
@@ -10,7 +18,8 @@
   new state. ``command_id`` (a UUID, ``8-4-4-4-12`` hex) and ``expected_version`` (the stream version the
   client acted on) are **required**: a repeated ``command_id`` returns the first response, a stale version
   is 409. ``amount`` (chips, ``int``) is required for ``bet``, ``raise`` and ``blind_bet``; ``cards`` (PHH
-  codes, at most 5) are the cards changed in the cambio.
+  codes, at most 5) are the cards changed in the cambio. Poker cinese's ``submit`` carries ``rows`` (three
+  lists of card codes, first to third, CN-2) and ``stakes`` (three token values, CN-3), both required.
 
 Every refusal is JSON ``{"detail": Italian message}`` (``"english"`` too for the rules' refusals) and
 appends nothing: 400 malformed body ("Richiesta non valida — field: problem") or an action the rules refuse
@@ -25,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace as dataclass_replace
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -47,10 +57,12 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.cards import Card
 from engine.codec import to_data
+from engine.core.forced import ForcedBets
 from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
 from engine.giro import LAYOUTS as GIRO_LAYOUTS
+from engine.tournament.matches import MatchesError
 from engine.tournament.sitgo import TournamentError
-from tables import access, giro, limits, preferences, service
+from tables import access, arrangements, giro, limits, preferences, service
 from tables.games import refusals
 from tables.models import Table
 from tables.service import Loaded, TableError
@@ -64,7 +76,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": str(exc)}, status=exc.status)
     if isinstance(exc, preferences.PreferencesRefused):
         return Response({"detail": str(exc), "english": exc.english}, status=exc.status)
-    if isinstance(exc, (*refusals(), TournamentError)):
+    if isinstance(exc, (*refusals(), TournamentError, MatchesError)):
         english = getattr(exc, "english", str(exc))
         return Response({"detail": str(exc), "english": english}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
@@ -214,6 +226,39 @@ class JSONBody(serializers.Serializer):
 
 CARDS = tuple(str(Card.from_code(code)) for code in range(52))
 BET_ACTIONS = ("bet", "raise", "blind_bet", "complete")
+ARRANGE_ACTIONS = ("submit",)
+"""The actions that carry an arrangement (``rows`` and ``stakes``, required): poker cinese's ``submit``."""
+MAX_ROW_CARDS = 5
+MAX_TOKEN = 4
+"""Token values are 0–4 (CN-3)."""
+
+
+class StrictInteger(serializers.IntegerField):
+    """An integer as JSON, nothing else (DRF would read ``"3"`` or ``3.0``): for list items, which
+    :class:`JSONBody` does not type-check."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise serializers.ValidationError("serve un intero.")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+def rows_field(**kwargs: Any) -> serializers.ListField:
+    """Three rows (first, second, third), each a list of at most five card codes (CN-2; the rules check the
+    sizes, the cards held and the order)."""
+    return serializers.ListField(
+        child=serializers.ListField(child=Choice(choices=CARDS), max_length=MAX_ROW_CARDS),
+        min_length=3,
+        max_length=3,
+        **kwargs,
+    )
+
+
+def stakes_field(allow_none: bool = False, **kwargs: Any) -> serializers.ListField:
+    """One token value (0–4) per row, first to third (CN-3; the rules check the player still holds them);
+    ``allow_none``: a row may have none yet (a draft)."""
+    child = StrictInteger(min_value=0, max_value=MAX_TOKEN, allow_null=allow_none)
+    return serializers.ListField(child=child, min_length=3, max_length=3, **kwargs)
 
 
 class ActRequest(JSONBody):
@@ -236,17 +281,34 @@ class ActRequest(JSONBody):
         max_length=5,
         help_text="cards to change in the cambio, PHH codes like 'Ah' (none: SERVITO)",
     )
+    rows = rows_field(
+        required=False,
+        help_text="submit (poker cinese, CN-2): the three rows, first to third, as lists of card codes",
+    )
+    stakes = stakes_field(
+        required=False, help_text="submit (poker cinese, CN-3): the token value staked on each row"
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["action"] in BET_ACTIONS and attrs.get("amount") is None:
             raise serializers.ValidationError({"amount": f"serve un importo per {attrs['action']}."})
+        if attrs["action"] in ARRANGE_ACTIONS:
+            missing = [name for name in ("rows", "stakes") if attrs.get(name) is None]
+            if missing:
+                why = f"serve per {attrs['action']} (le tre file e un gettone per fila)."
+                raise serializers.ValidationError(dict.fromkeys(missing, why))
         return attrs
 
 
-def _act_variant(name: str, actions: tuple[str, ...], amount_required: bool) -> type[ActRequest]:
+def _act_variant(
+    name: str, actions: tuple[str, ...], amount_required: bool, arrangement: bool = False
+) -> type[ActRequest]:
     fields: dict[str, Any] = {"action": Choice(choices=actions)}
     if amount_required:
         fields["amount"] = integer(0, limits.MAX_CHIPS, help_text="chips: the total round bet")
+    if arrangement:
+        fields["rows"] = rows_field(help_text="the three rows, first to third, as lists of card codes (CN-2)")
+        fields["stakes"] = stakes_field(help_text="the token value staked on each row, first to third (CN-3)")
     return type(ActRequest)(name, (ActRequest,), fields)  # type: ignore[no-any-return]
 
 
@@ -254,7 +316,12 @@ ACT_SCHEMA = PolymorphicProxySerializer(
     component_name="ActRequest",
     serializers=[
         _act_variant("BetAction", BET_ACTIONS, True),
-        _act_variant("OtherAction", tuple(a for a in service.ACTIONS if a not in BET_ACTIONS), False),
+        _act_variant("ArrangeAction", ARRANGE_ACTIONS, False, arrangement=True),
+        _act_variant(
+            "OtherAction",
+            tuple(a for a in service.ACTIONS if a not in BET_ACTIONS and a not in ARRANGE_ACTIONS),
+            False,
+        ),
     ],
     resource_type_field_name=None,  # the variants' ``action`` enums are disjoint: one matches
 )
@@ -351,12 +418,107 @@ def validated(body: serializers.Serializer, prefix: str = "Richiesta non valida"
     return dict(body.validated_data)
 
 
+NO_FORCED_BETS = ForcedBets()
+OPENABLE_GAMES = ("CN",)
+"""The games a director opens a table of by itself (``POST /api/tables/``): poker cinese (issue 20), played
+without chips; the betting games' tables belong to tournaments."""
+MIN_ACTION_SECONDS, MAX_ACTION_SECONDS = 10, 3600
+
+
+class OpenTableBody(JSONBody):
+    """A table the director opens (poker cinese, issue 20): ``name``, ``game``, ``seats`` (2–4, CN-1), the
+    token set (nine values 0–4, CN-3; default ``{0,1,1,2,2,2,3,3,4}``), the cascade payout (CN-4's
+    variante) and the seconds to arrange (CN-TIME-1: then the solver arranges)."""
+
+    name = text_field(100, 1, help_text="the table's name in the lobby")
+    game = Choice(choices=OPENABLE_GAMES, help_text="the game's variant code: CN, poker cinese")
+    seats = integer(2, 4, help_text="2 to 4 seats (CN-1)")
+    tokens = serializers.ListField(
+        child=StrictInteger(min_value=0, max_value=MAX_TOKEN),
+        min_length=9,
+        max_length=9,
+        required=False,
+        help_text="each player's nine tokens, values 0-4 (CN-3); default 0,1,1,2,2,2,3,3,4",
+    )
+    cascade = serializers.BooleanField(
+        required=False, help_text="the cascade payout (CN-4's variante); default false"
+    )
+    action_seconds = integer(
+        MIN_ACTION_SECONDS,
+        MAX_ACTION_SECONDS,
+        required=False,
+        help_text="seconds to arrange before the solver arranges for the player (CN-TIME-1); default 120",
+    )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping) and "cascade" in data and not isinstance(data["cascade"], bool):
+            raise serializers.ValidationError({"cascade": ["serve true o false."]})
+        return super().to_internal_value(data)
+
+
+def open_cinese(data: dict[str, Any], director: str) -> Loaded:
+    """Open the table ``data`` (:class:`OpenTableBody`, validated) describes; returns it. Raises
+    :class:`tables.service.BadRequest` for a configuration the game refuses (its message)."""
+    game = service.find_game(data["game"])
+    try:
+        config = game.table_config(
+            seats=data["seats"],
+            tournament=False,
+            forced=NO_FORCED_BETS,
+            action_time_ms=1000 * data.get("action_seconds", 120),
+            time_bank_ms=0,
+        )
+        changes: dict[str, Any] = {}
+        if "tokens" in data:
+            changes["tokens"] = tuple(data["tokens"])
+        if "cascade" in data:
+            changes["cascade"] = data["cascade"]
+        config = dataclass_replace(config, **changes)
+        game.initial_state(config)  # validates the options together
+    except ValueError as error:
+        raise service.BadRequest(f"Tavolo non valido: {error}.") from error
+    return service.open_table(data["name"], config, game=game.code, actor=director)
+
+
+class Director(permissions.BasePermission):
+    message = "Solo il direttore apre i tavoli."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return access.may_direct(request.user)
+
+
 class TableList(APIView):
+    """``GET``: the tables (any member). ``POST``: the director opens a poker cinese table (201)."""
+
     permission_classes = [permissions.IsAuthenticated, Watcher]
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated(), Director()]
+        return super().get_permissions()
 
     @extend_schema(responses={200: TableSummary(many=True), **errors(403)})
     def get(self, request: Request) -> Response:
         return Response(TableSummary(Table.objects.all(), many=True).data)
+
+    @extend_schema(
+        request=OpenTableBody,
+        responses={
+            201: STATE,
+            **errors(
+                400,
+                403,
+                413,
+                415,
+                s400="malformed body, or options the game refuses (the message names them)",
+                s403="not logged in, or not a director",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(OpenTableBody(data=request.data))
+        loaded = open_cinese(data, request.user.get_username())
+        return Response(state_for(loaded, request.user.get_username()), status=status.HTTP_201_CREATED)
 
 
 class TableDetail(APIView):
@@ -443,10 +605,149 @@ class TableChoose(APIView):
         return Response(state_for(loaded, request.user.get_username()))
 
 
+class TableJoin(APIView):
+    """A player sits down at the first free seat of a poker cinese table
+    (:func:`tables.service.join_table`)."""
+
+    permission_classes = [permissions.IsAuthenticated, Watcher]
+
+    @extend_schema(
+        parameters=[id_parameter("table_id")],
+        request=None,
+        responses={
+            200: STATE,
+            **errors(
+                400,
+                403,
+                404,
+                s400="a tournament's table, a chip game, already seated, no seat free, or a game running",
+                s403="not logged in, or not a player",
+                s404="unknown table",
+            ),
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        service.load(table_id)  # 404 before 403
+        if not access.may_play(request.user):
+            raise service.NotYourSeat("Solo i giocatori si siedono ai tavoli.")
+        username = request.user.get_username()
+        outcome = service.join_table(table_id, username)
+        return Response(state_for(outcome.loaded, username))
+
+
+class DraftBody(JSONBody):
+    """The arrangement being built: three rows of at most five card codes (CN-2), a token or null per row."""
+
+    rows = rows_field(help_text="the rows so far, first to third, as lists of card codes (the rest unplaced)")
+    stakes = stakes_field(
+        allow_none=True, required=False, help_text="a token value (0-4) or null per row, first to third"
+    )
+
+
+ROW_NAME_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "description": "the full row's hand (null while the row is not full)",
+    "properties": {
+        "category": {"type": "string", "description": "high_card, pair, ... straight_flush"},
+        "it": {"type": "string"},
+        "en": {"type": "string"},
+    },
+    "required": ["category", "it", "en"],
+}
+
+
+@extend_schema_field({"type": "array", "items": ROW_NAME_SCHEMA})
+class RowNames(serializers.ListField):
+    """Each row's hand, ``{"category", "it", "en"}`` or ``null`` (a response field)."""
+
+
+ARRANGEMENT_FIELDS: dict[str, Any] = {
+    "hand_number": serializers.IntegerField(help_text="the table's game (hand) number"),
+    "rows": serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
+    "sizes": serializers.ListField(child=serializers.IntegerField(), help_text="each row's size"),
+    "names": RowNames(help_text="each full row's hand (null while it is not full)"),
+    "complete": serializers.BooleanField(help_text="every row is full"),
+    "in_order": serializers.BooleanField(help_text="no two full rows break first >= second >= third"),
+}
+DRAFT = inline_serializer(
+    "Draft",
+    {
+        **ARRANGEMENT_FIELDS,
+        "stakes": serializers.ListField(child=serializers.IntegerField(allow_null=True)),
+        "unplaced": serializers.ListField(child=serializers.CharField(), help_text="cards in no row"),
+    },
+)
+SUGGESTION = inline_serializer(
+    "Suggestion",
+    {**ARRANGEMENT_FIELDS, "stakes": serializers.ListField(child=serializers.IntegerField())},
+)
+ARRANGEMENT_ERRORS = {
+    "s400": "not a poker cinese table, no game running, no cards in it, or a draft the cards refuse",
+    "s403": "not logged in, not a player, or not seated here",
+    "s404": "unknown table",
+}
+
+
+class PlayerOnly(permissions.BasePermission):
+    message = "Solo i giocatori compongono le file."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return access.may_play(request.user)
+
+
+class TableRows(APIView):
+    """The caller's draft arrangement in the game running (:func:`tables.arrangements.draft_of`; kept in
+    the cache, never shown to anyone else): ``GET`` reads it, ``POST`` replaces it."""
+
+    permission_classes = [permissions.IsAuthenticated, PlayerOnly]
+    schema = BodyRequired()
+
+    @extend_schema(
+        parameters=[id_parameter("table_id")],
+        responses={200: DRAFT, **errors(400, 403, 404, **ARRANGEMENT_ERRORS)},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(arrangements.draft_of(table_id, request.user.get_username()))
+
+    @extend_schema(
+        parameters=[id_parameter("table_id")],
+        request=DraftBody,
+        responses={200: DRAFT, **errors(400, 403, 404, 413, 415, **ARRANGEMENT_ERRORS)},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = validated(DraftBody(data=request.data))
+        stakes = data.get("stakes") or [None] * 3
+        return Response(arrangements.save_draft(table_id, request.user.get_username(), data["rows"], stakes))
+
+
+class TableSuggest(APIView):
+    """The solver's arrangement and stakes for the caller (CN-TIME-1's solver; their own cards only)."""
+
+    permission_classes = [permissions.IsAuthenticated, PlayerOnly]
+
+    @extend_schema(
+        parameters=[id_parameter("table_id")],
+        responses={200: SUGGESTION, **errors(400, 403, 404, **ARRANGEMENT_ERRORS)},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(arrangements.suggestion(table_id, request.user.get_username()))
+
+
 def perform(table_id: int, username: str, data: dict[str, Any], respond: bool = True) -> service.Outcome:
     """The validated action ``data`` (:class:`ActRequest`) of ``username`` at the table (raises what
     :func:`tables.service.act` raises). ``respond``: keep the table as ``username`` sees it as the response
     of the ``command_id`` (the API's; the socket answers with fragments instead)."""
+    if data["action"] in ARRANGE_ACTIONS:
+        return arrangements.submit(
+            table_id,
+            username,
+            data["rows"],
+            data["stakes"],
+            expected_version=data["expected_version"],
+            command_id=data["command_id"],
+            respond=(lambda loaded: state_for(loaded, username)) if respond else None,
+        )
     return service.act(
         table_id,
         username,

@@ -37,6 +37,7 @@ from engine.codec import to_data
 from engine.core import ForcedBets, find_game
 from engine.core.errors import IllegalAction
 from engine.giro import (
+    GIRO_GAMES,
     AskDealer,
     ChoiceTimeout,
     ChooseVariant,
@@ -88,6 +89,26 @@ def table_default(loaded: Loaded) -> tuple[str, str]:
     return str(options.get("layout", "croce")), str(options.get("distribution", "mai"))
 
 
+def libera_fixed(loaded: Loaded) -> tuple[tuple[str, str], ...] | None:
+    """At a Telesina table (outside a giro) whose vele layout or distribution is ``libera`` (TL-VELE-1,
+    TL-DEAL-2): the options it keeps fixed (``(name, value)``, ``()`` when both are libera); ``None`` for
+    any other table (its dealer chooses nothing)."""
+    if loaded.in_giro or loaded.game not in GIRO_GAMES.values():
+        return None
+    options = dict(getattr(loaded.state.config, "options", ()) or ())
+    if LIBERA not in (options.get("layout"), options.get("distribution")):
+        return None
+    return tuple(
+        (name, options[name]) for name in ("layout", "distribution") if options.get(name, LIBERA) != LIBERA
+    )
+
+
+def chooses(loaded: Loaded) -> bool:
+    """Whether the table's dealer may be asked to choose between hands: the giro pazzo option, or a
+    ``libera`` Telesina table (:func:`libera_fixed`)."""
+    return loaded.giro_pazzo or libera_fixed(loaded) is not None
+
+
 def _preference(player: str) -> Preference:
     if not player:
         return Preference()
@@ -131,20 +152,21 @@ def step(
     loaded = service.load(table_id)
     if loaded.version != version:
         raise StaleVersion("moved on")
-    if not loaded.giro_pazzo or loaded.closed or loaded.facts.in_hand or loaded.facts.carried:
+    libera = libera_fixed(loaded)
+    if not chooses(loaded) or loaded.closed or loaded.facts.in_hand or loaded.facts.carried:
         return ""
     giro = loaded.giro
-    if not giro.active:
-        if loaded.in_giro:
-            service.change_game(
-                table_id,
-                loaded.base_game,
-                service.config_from_data(loaded.base_config, loaded.base_game),
-                expected_version=version,
-            )
-            return "changed"
+    if not giro.active and loaded.in_giro:
+        service.change_game(
+            table_id,
+            loaded.base_game,
+            service.config_from_data(loaded.base_config, loaded.base_game),
+            expected_version=version,
+        )
+        return "changed"
+    if not giro.active and libera is None:
         return ""
-    if not loaded.in_giro:
+    if giro.active and not loaded.in_giro:
         service.change_game(
             table_id, giro_game(loaded.base_game), giro_config(loaded), expected_version=version, giro=True
         )
@@ -167,7 +189,15 @@ def step(
             events = decide(
                 giro,
                 AskDealer(
-                    seat, player, _players(loaded), deadline, _preference(player), table_default(loaded), away
+                    seat,
+                    player,
+                    _players(loaded),
+                    deadline,
+                    _preference(player),
+                    table_default(loaded),
+                    away,
+                    libera=libera is not None,
+                    fixed=libera or (),
                 ),
             )
             _append(loaded, list(events), "system", automatic=len(events) > 1)
@@ -183,9 +213,11 @@ def step(
 
 def start_options(loaded: Loaded) -> tuple[tuple[str, str], ...] | None:
     """The options of the next hand's start: the giro dealer's choice (``None`` outside a giro hand)."""
-    if loaded.giro_pazzo and loaded.in_giro and loaded.giro.active and loaded.giro.choice:
-        return loaded.giro.choice
-    return None
+    choice = loaded.giro.choice
+    if not choice or not chooses(loaded):
+        return None
+    free = {name for name, value in getattr(loaded.state.config, "options", ()) or () if value == LIBERA}
+    return tuple((name, value) for name, value in choice if name in free) or None
 
 
 def choose_variant(

@@ -21,7 +21,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from engine.codec import from_data
-from engine.core import Game, GameFamily, find_game
+from engine.core import Game, GameFamily, find_game, is_betting
 from engine.evaluation.common import italian_label
 from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
 from engine.giro import layout_choices
@@ -148,6 +148,8 @@ def _best_hand(table_view: Any) -> str:
     if (get_language() or "it").startswith("it"):
         return getattr(table_view, "best_hand_it", "") or english
     return english
+
+
 def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
     """The giro pazzo (TL-GIRO-1) as the page shows it: ``None`` when none runs; else ``trigger`` (the hand
     that started it), ``dealt`` / ``owed`` (hands dealt, deals still owed), ``choosing`` (the dealer asked
@@ -157,8 +159,9 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
     (``(value, label)``), ``default`` the time-out's ``(layout, distribution)``, ``chosen`` the choice made
     (``layout``, ``distribution``, ``automatic``)."""
     giro = loaded.giro
-    if not loaded.giro_pazzo or not giro.active:
-        return None
+    if not (loaded.giro_pazzo and giro.active) and not giro.waiting and not giro.choice:
+        return None  # no giro, and no libera table's dealer choosing (TL-DEAL-2, TL-VELE-1)
+    fixed = dict(giro.fixed)
     players = max(2, sum(1 for o in loaded.facts.seats if o is not None and o.stack > 0))
     layouts = []
     for choice in layout_choices(players):
@@ -173,14 +176,18 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
                 "label": LAYOUT_NAMES.get(choice.name, choice.name),
                 "cells": cells,
                 "vele": choice.vele,
-                "fits": choice.fits,
+                "fits": choice.fits and fixed.get("layout", choice.name) == choice.name,
                 "reason": choice.reason,
             }
         )
     default = giro_module.table_default(loaded)
+    default = (fixed.get("layout", default[0]), fixed.get("distribution", default[1]))
     preferred = preferences.of_player(username) if giro.choosing == username else None
     if preferred is not None:
-        default = (preferred.vele or default[0], preferred.distribution or default[1])
+        default = (
+            fixed.get("layout", preferred.vele or default[0]),
+            fixed.get("distribution", preferred.distribution or default[1]),
+        )
     timer = None
     if giro.waiting and giro.deadline_ms is not None:
         action_ms = getattr(loaded.state.config, "action_time_ms", 0) or 30_000
@@ -203,7 +210,11 @@ def giro_context(loaded: Loaded, username: str) -> dict[str, Any] | None:
         "mine": giro.waiting and giro.choosing == username,
         "timer": timer,
         "layouts": layouts,
-        "distributions": [(value, DISTRIBUTION_NAMES[value]) for value in GIRO_DISTRIBUTIONS],
+        "distributions": [
+            (value, DISTRIBUTION_NAMES[value], fixed.get("distribution", value) == value)
+            for value in GIRO_DISTRIBUTIONS
+        ],
+        "libera": not giro.active,
         "default": default,
         "chosen": chosen,
         "version": loaded.version,
@@ -592,6 +603,9 @@ def context(loaded: Loaded, username: str, events: list[RecordedEvent] | None = 
     table_view = game.view(loaded.state, seat)
     n = len(table_view.seats)
     seats = [_seat(table_view, seat_view, index, seat, n) for index, seat_view in enumerate(table_view.seats)]
+    if not is_betting(game):  # no chips in play (poker cinese): a seat without chips is not out of the game
+        for entry in seats:
+            entry["busted"] = False
     mine = seats[seat] if seat is not None and not seats[seat]["empty"] else None
     actions, bet, discard = _actions(game, table_view, mine)
     if bet is not None and bet["kind"] == "turn_up":  # TL-DEAL-2: card buttons, not an amount box
@@ -810,6 +824,59 @@ def _vele_line(kind: str, event: Any, who: Callable[[int], str], game: Game) -> 
     return _international_line(kind, event, who, game)
 
 
+def _cinese_line(kind: str, event: Any, who: Callable[[int], str]) -> str | None:
+    """The log line of a poker cinese event (issue 20; ``CN-*``): a game of a match, the arrangements
+    (made, shown), each row's tokens (CN-4), the match's end (CN-5); :data:`_SHARED` for the lines every game
+    words alike (cards dealt, the seed). Stakes appear only in the reveal's lines (``HandShown``)."""
+    if kind == "MatchStarted":
+        return _("Match %(number)s starts.") % {"number": event.number}
+    if kind == "HandStarted":
+        return _("Game %(game)s of match %(match)s: %(cards)s cards each.") % {
+            "game": event.game,
+            "match": event.match,
+            "cards": event.cards,
+        }
+    if kind == "CardsDealt":
+        return _("%(player)s receives %(cards)s") % {
+            "player": who(event.seat),
+            "cards": " ".join(_known(event.down)),
+        }
+    if kind == "CardsDealtHidden":
+        text = ngettext(
+            "%(player)s receives %(count)s card", "%(player)s receives %(count)s cards", event.count
+        )
+        return text % {"player": who(event.seat), "count": event.count}
+    if kind in ("ArrangementSubmitted", "ArrangementHidden"):
+        if event.automatic:
+            return _("%(player)s ran out of time: the solver arranged the rows") % {"player": who(event.seat)}
+        return _("%(player)s arranged the rows") % {"player": who(event.seat)}
+    if kind == "HandShown":
+        rows = " | ".join(" ".join(map(str, row)) for row in event.arrangement.rows)
+        stakes = " · ".join(map(str, event.arrangement.stakes))
+        return _("%(player)s shows %(rows)s, tokens %(stakes)s") % {
+            "player": who(event.seat),
+            "rows": rows,
+            "stakes": stakes,
+        }
+    if kind == "RowWon":
+        won = ", ".join(
+            f"{who(seat)} {'+'.join(map(str, values)) or '0'}" for seat, values in event.won if values
+        )
+        return _("Row %(row)s: %(won)s") % {"row": event.row + 1, "won": won or _("nobody takes tokens")}
+    if kind == "HandEnded":
+        return _("Hand over.")
+    if kind == "MatchEnded":
+        totals = dict(event.totals)
+        first = event.ranking[0] if event.ranking else ()
+        return _("Match over: %(winners)s with %(points)s points.") % {
+            "winners": ", ".join(who(seat) for seat in first),
+            "points": totals.get(first[0], 0) if first else 0,
+        }
+    if kind in ("PlayerSeated", "PlayerRemoved"):
+        return None
+    return _SHARED
+
+
 def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str | None:
     """One log line for a (public) engine event of ``game`` (``None``: poker all'italiana, pot limit), or
     ``None`` for events not worth a line. Events are told apart by their class names (the game's
@@ -822,7 +889,11 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
     def who(seat: int) -> str:
         return names.get(seat, f"#{seat + 1}")
 
-    if game.family is not GameFamily.ITALIAN:
+    if game.family is GameFamily.CINESE:
+        line = _cinese_line(kind, event, who)
+        if line is not _SHARED:
+            return line
+    elif game.family is not GameFamily.ITALIAN:
         line = _international_line(kind, event, who, game)
         if line is not _SHARED:
             return line

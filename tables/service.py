@@ -38,7 +38,7 @@ from django.db import connection, transaction
 
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
-from engine.core import ForcedBets, Game, find_game, games
+from engine.core import ForcedBets, Game, find_game, games, is_betting
 from engine.core.game import TableFacts
 from engine.giro import GIRO_EVENTS, GiroHandDealt, GiroState, HandFinished, giro_game
 from engine.giro import decide as giro_decide
@@ -544,6 +544,31 @@ def open_table(
     return loaded
 
 
+def join_table(table_id: int, player: str) -> Outcome:
+    """``player`` sits down at the table's first empty seat, with no chips (a game played without chips,
+    ``engine.core.is_betting`` false: poker cinese, issue 20). A player seated between the games of a match
+    plays from the next match (``docs/rules-decisions.md``); while a game runs the rules refuse the seat.
+
+    Raises :class:`TableNotFound`, :class:`BadRequest` (a tournament's table: the tournament seats its
+    players; a betting game: chips come with a buy-in; already seated; no seat free; closed) or the game's
+    refusal (400)."""
+
+    def decide(loaded: Loaded, at: int) -> Command:
+        if loaded.tournament_id is not None:
+            raise BadRequest("Ai tavoli di un torneo siede i giocatori il torneo.")
+        if is_betting(loaded.rules):
+            raise BadRequest("Ci si siede da sé solo ai tavoli che non si giocano a fiches (poker cinese).")
+        seats = loaded.facts.seats
+        if loaded.seat_of(player) is not None:
+            raise BadRequest("Sei già seduto a questo tavolo.")
+        free = next((seat for seat, occupant in enumerate(seats) if occupant is None), None)
+        if free is None:
+            raise BadRequest(f"Il tavolo è al completo ({len(seats)} posti).")
+        return loaded.rules.seat_command(free, player, 0, at)
+
+    return handle(table_id, decide, actor=player)
+
+
 def handle(
     table_id: int,
     decide: Callable[[Loaded, int], Command | None],
@@ -599,7 +624,7 @@ def handle(
         shown = loaded.shown
         for event in every:
             shown = _shown_after(shown, event)
-        giro_events = _giro_after(loaded, state, every) if loaded.giro_pazzo else []
+        giro_events = _giro_after(loaded, state, every) if loaded.giro_pazzo or loaded.giro.choice else []
         giro = loaded.giro
         for giro_event in giro_events:
             giro = giro_evolve(giro, giro_event)
@@ -678,11 +703,11 @@ def _giro_after(loaded: Loaded, state: Any, produced: Sequence[Event]) -> list[A
     giro = loaded.giro
     out: list[Any] = []
     names = [type(event).__name__ for event in produced]
-    if "HandStarted" in names and giro.active and giro.choice:
+    if "HandStarted" in names and giro.choice:
         facts = loaded.rules.facts(state)
         occupant = facts.seats[facts.button] if 0 <= facts.button < len(facts.seats) else None
         out += giro_decide(giro, GiroHandDealt(occupant.player if occupant is not None else ""))
-    if "HandEnded" in names:
+    if "HandEnded" in names and loaded.giro_pazzo:
         shown = loaded.shown
         for event in produced:
             shown = _shown_after(shown, event)

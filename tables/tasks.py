@@ -65,7 +65,7 @@ def run_start_hand(table_id: int, version: int) -> bool:
     except TableError:
         return False
     giro_running = loaded.giro.active or loaded.in_giro
-    if loaded.version == version and loaded.giro_pazzo and not loaded.closed and not loaded.facts.in_hand:
+    if loaded.version == version and giro.chooses(loaded) and not loaded.closed and not loaded.facts.in_hand:
         if not timers.hand_settings(loaded).allowed:
             return False
         try:  # the giro pazzo's step between hands (TL-GIRO-1): change game, ask, time out, or start

@@ -124,16 +124,60 @@ def error_records() -> Iterator[ErrorRecords]:
 # --- the ASGI server ---------------------------------------------------------------------------------------
 
 
+class InFlight:
+    """An ASGI wrapper counting the HTTP requests the application is still handling, until its coroutine
+    returns: after the response is sent Django still closes it (``request_finished`` →
+    ``close_old_connections``, a database call), so a client holding its answer does not mean that the
+    server is done. A test must not end (pytest-django blocks the database again) while one runs:
+    :meth:`wait_idle`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.count = 0
+        self._idle = threading.Condition()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        with self._idle:
+            self.count += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            with self._idle:
+                self.count -= 1
+                self._idle.notify_all()
+
+    def wait_idle(self, timeout: float = 120.0) -> None:
+        """Return once no request is in flight; ``AssertionError`` after ``timeout`` seconds."""
+        with self._idle:
+            if not self._idle.wait_for(lambda: self.count == 0, timeout):
+                raise AssertionError(f"{self.count} request(s) still running after {timeout:.0f} s")
+
+
+class LiveURL(str):
+    """The base URL of a live server (a ``str``), with :meth:`wait_idle` of its :class:`InFlight`."""
+
+    in_flight: InFlight
+
+    def wait_idle(self, timeout: float = 120.0) -> None:
+        self.in_flight.wait_idle(timeout)
+
+
 @contextmanager
-def asgi_server(host: str = "127.0.0.1") -> Iterator[str]:
-    """``config.asgi.application`` served by uvicorn in a thread on a free port; yields its base URL."""
+def asgi_server(host: str = "127.0.0.1") -> Iterator[LiveURL]:
+    """``config.asgi.application`` served by uvicorn in a thread on a free port; yields its base URL
+    (:class:`LiveURL`: ``wait_idle()`` waits for the requests in flight). Before it stops, the requests in
+    flight finish."""
     import uvicorn
 
     from config.asgi import application
 
+    in_flight = InFlight(application)
     # log_config=None: uvicorn's own dictConfig would drop the handlers of the error capture
     config = uvicorn.Config(
-        application, host=host, port=0, log_level="warning", lifespan="off", log_config=None
+        in_flight, host=host, port=0, log_level="warning", lifespan="off", log_config=None
     )
     server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
@@ -143,10 +187,15 @@ def asgi_server(host: str = "127.0.0.1") -> Iterator[str]:
         wait_for(lambda: server.started or not thread.is_alive(), 15, "uvicorn to start")
         assert server.started, "uvicorn did not start (see the log above)"
         port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://{host}:{port}"
+        url = LiveURL(f"http://{host}:{port}")
+        url.in_flight = in_flight
+        yield url
     finally:
-        server.should_exit = True
-        thread.join(15)
+        try:
+            in_flight.wait_idle(60)
+        finally:
+            server.should_exit = True
+            thread.join(15)
 
 
 # --- fixtures ----------------------------------------------------------------------------------------------

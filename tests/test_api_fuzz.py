@@ -1,7 +1,9 @@
 """Schemathesis against the live API (issue 15): the OpenAPI schema at ``/api/schema/`` drives requests for
 every role — anonymous, player, director, auditor — at ``config.asgi.application`` served by uvicorn, on
-seeded data (a table with a hand in progress where the player sits, a table with finished hands, a started
-multi-table tournament with a finished hand), so that paths hit real objects, not only 404s.
+seeded data (a table with a hand in progress where the player sits, a table with finished hands, a poker
+cinese table with a game running where the player sits, a started multi-table tournament with a finished
+hand), so that paths hit real objects, not only 404s. No request outlives its case: each case waits for the
+server's requests in flight (``LiveURL.wait_idle``) before it ends.
 
 Every response must be no 5xx, a documented status with a documented content type and a body matching the
 schema (Schemathesis' checks), and two of ours:
@@ -45,11 +47,13 @@ from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from audit.export import STREAM_ID
+from engine.core import find_game
+from engine.core.forced import ForcedBets
 from engine.italian.model import TableConfig
 from engine.tournament.mtt import Level, MttConfig
-from tables import access, limits, service
+from tables import access, arrangements, limits, service
 from tables.models import Table
-from tests.service_harness import asgi_server, error_records
+from tests.service_harness import LiveURL, asgi_server, error_records
 from tests.tables import helpers
 from tournaments import mtt
 
@@ -70,13 +74,15 @@ DEFAULT_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 MAX_ERROR_BYTES = 1000
+REQUEST_TIMEOUT = 120.0
+"""Seconds a request may take (Schemathesis' default, 10 s, was exceeded on a loaded machine)."""
 
 
 @dataclass
 class Target:
     """The live service and what the fuzz knows about it."""
 
-    base_url: str
+    base_url: LiveURL
     headers: dict[str, dict[str, str]]  # per role
     known: dict[str, list[Any]]  # path parameter → real values
     players: list[str]
@@ -130,7 +136,15 @@ def _seed() -> dict[str, Any]:
         Table.objects.filter(tournament_id=tournament).order_by("id").values_list("id", flat=True)
     )
     _play_hands(mtt_tables[0], 1)
-    tables = [live, finished, *mtt_tables]
+    # a poker cinese table with a game running where the fuzz player sits (submit, rows, suggest, join)
+    cinese = find_game("CN")
+    cinese_config = cinese.table_config(
+        seats=3, tournament=False, forced=ForcedBets(), action_time_ms=600_000, time_bank_ms=0
+    )
+    arranging = service.open_table("Cinese", cinese_config, [(0, PLAYER, 0), (1, "bruno", 0)], game="CN")
+    helpers.start_hand(arranging.table_id)
+    arrangements.warm_up()  # the evaluator's tables once, not in the first request that needs them
+    tables = [live, finished, arranging.table_id, *mtt_tables]
     return {
         "headers": headers,
         "players": players,
@@ -293,7 +307,14 @@ def test_the_api_answers_every_role_as_its_schema_says(case: Any, role: str, tar
         # a role's credentials are its session; generated Basic credentials are fuzzed by the anonymous role,
         # where they are the only ones (DRF tries the session first and never reads them otherwise)
         case.headers.pop("Authorization", None)
-    response = case.call(base_url=target.base_url, headers=target.headers[role])
+    try:
+        # a client that gave up would leave the server working after the test (Django cancels the
+        # request's task but not the thread running the view): wait as long as the server needs
+        response = case.call(base_url=target.base_url, headers=target.headers[role], timeout=REQUEST_TIMEOUT)
+    finally:
+        # the server also finishes each request after sending it (request_finished closes the database
+        # connection): no request may run once the test ends and pytest-django blocks the database again
+        target.base_url.wait_idle(REQUEST_TIMEOUT)
     target.statuses[(role, response.status_code)] += 1
     case.validate_response(
         response,

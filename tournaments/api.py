@@ -37,6 +37,7 @@ from rest_framework.views import APIView
 
 from engine.core import ForcedBets, games, is_betting
 from engine.core.forced import FORCED_BET_FIELDS
+from engine.tournament import matches as matches_decider
 from engine.tournament.mtt import PRESETS as STRUCTURE_PRESETS
 from engine.tournament.mtt import TABLE_OPTIONS, Level
 from engine.tournament.seating import MAX_SEATS
@@ -54,13 +55,14 @@ from tables.api import (
     text_field,
     validated,
 )
-from tournaments import mtt
+from tournaments import matches, mtt
 from tournaments.forms import (
     MAX_BUY_IN,
     MAX_INVITO,
     MAX_LEVEL_MINUTES,
     MAX_LEVELS,
     MAX_STACK,
+    MatchesForm,
     MttForm,
     option_choices,
 )
@@ -220,6 +222,11 @@ class TournamentControl(APIView):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         data = validated(ControlRequest(data=request.data))
+        if matches.is_matches(tournament_id):  # a tournament of poker cinese matches: only its start
+            if data["action"] != "start":
+                raise BadBody(f"Un torneo a partite accetta solo start, non {data['action']}.")
+            matches.start(tournament_id, request.user.get_username())
+            return Response(summary(tournament_id))
         if not Tournament.objects.filter(id=tournament_id, kind="mtt").exists():
             raise NotFound(f"Il torneo multi-tavolo {tournament_id} non esiste.")
         control(tournament_id, data, request.user.get_username())
@@ -406,4 +413,57 @@ class TournamentCreate(APIView):
     def post(self, request: Request) -> Response:
         data = validated(CreateRequest(data=request.data))
         tournament_id = create(data, request.user.get_username())
+        return Response(summary(tournament_id), status=201)
+
+
+# --- a tournament of poker cinese matches (issue 20) ------------------------------------------------------
+
+
+class MatchesCreateRequest(JSONBody):
+    """A tournament of poker cinese matches to create (the director's :class:`MatchesForm` over the API)."""
+
+    name = text_field(80, 1)
+    format = Choice(choices=("knockout", "points"), required=False, default="knockout")
+    table_size = integer(2, 4, required=False, default=4, help_text="players a table (CN-1: 2 to 4)")
+    rounds = integer(1, matches_decider.MAX_ROUNDS, required=False, default=3, help_text="points format")
+    max_players = integer(2, matches_decider.MAX_PLAYERS, required=False, default=64)
+    action_seconds = integer(5, 600, required=False, default=120, help_text="time to arrange (CN-TIME-1)")
+    cascade = StrictBoolean(required=False, default=False, help_text="CN-4's cascade payout")
+
+
+def create_matches(data: dict[str, Any], actor: str) -> int:
+    """Create the tournament of matches ``data`` (a validated :class:`MatchesCreateRequest`) describes; its
+    id. Raises :class:`BadBody` with a message per refused field (nothing created)."""
+    fields = {**data, "cascade": "on" if data.get("cascade") else "", "bots": 0}
+    form = MatchesForm(fields)
+    if not form.is_valid():
+        problems = "; ".join(
+            f"{name}: {limits.quote(' '.join(map(str, messages)), 200)}"
+            for name, messages in form.errors.items()
+        )
+        raise BadBody(limits.quote(f"Torneo non valido — {problems}", 900))
+    return matches.create(form.config(), actor)
+
+
+class TournamentMatchesCreate(APIView):
+    permission_classes = [permissions.IsAuthenticated, Director]
+    schema = BodyRequired()
+
+    @extend_schema(
+        request=MatchesCreateRequest,
+        responses={
+            201: SUMMARY,
+            **errors(
+                400,
+                403,
+                413,
+                415,
+                s400="a malformed body, or a configuration refused: a message per field, nothing created",
+                s403="not logged in, or not a tournament director",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(MatchesCreateRequest(data=request.data))
+        tournament_id = create_matches(data, request.user.get_username())
         return Response(summary(tournament_id), status=201)

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.core import ForcedBets, ForcedBetsRefused, GameFamily, UnknownGame, find_game, games, is_betting
+from engine.tournament import matches as matches_decider
 from engine.tournament import mtt as mtt_decider
 from engine.tournament import payouts, structure
 from engine.tournament.mtt import PRESETS as MTT_PRESETS
@@ -683,4 +684,59 @@ class ControlForm(forms.Form):
         """One line per refused field: ``Label: message``."""
         return " ".join(
             f"{self.fields[name].label}: {' '.join(messages)}" for name, messages in self.errors.items()
+        )
+
+
+class MatchesForm(GroupedForm):
+    """A tournament of poker cinese matches (issue 20, :class:`engine.tournament.matches.MatchesConfig`):
+    rounds in which every table plays one match of three games (CN-5); *knockout* (match winners go on, a
+    shared top place plays an extra game) or *points* (a fixed number of rounds, seated by standing)."""
+
+    GROUPS = (
+        (_("Tournament"), ("name", "format", "rounds")),
+        (_("Tables"), ("table_size", "action_seconds", "cascade")),
+        (_("Players"), ("max_players", "bots")),
+    )
+
+    name = forms.CharField(label=_("Name"), max_length=80, initial="Poker cinese")
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[
+            ("knockout", _("Knockout: match winners go on")),
+            ("points", _("Points: a fixed number of rounds")),
+        ],
+        initial="knockout",
+    )
+    rounds = forms.IntegerField(
+        label=_("Rounds (points format)"), min_value=1, max_value=matches_decider.MAX_ROUNDS, initial=3
+    )
+    table_size = forms.IntegerField(label=_("Players per table"), min_value=2, max_value=4, initial=4)
+    action_seconds = forms.IntegerField(
+        label=_("Time to arrange (seconds)"), min_value=5, max_value=600, initial=120
+    )
+    cascade = forms.BooleanField(label=_("Cascade payout (variant)"), required=False)
+    max_players = forms.IntegerField(
+        label=_("Most players"), min_value=2, max_value=matches_decider.MAX_PLAYERS, initial=64
+    )
+    bots = forms.IntegerField(label=_("Bots to register"), min_value=0, max_value=64, initial=0)
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean() or {}
+        if not self.errors:
+            try:
+                matches_decider.validate(self.config())
+            except matches_decider.MatchesError as error:
+                self.add_error(error.field if error.field in self.fields else None, refusal(error))
+        return cleaned
+
+    def config(self) -> matches_decider.MatchesConfig:
+        data = self.cleaned_data
+        return matches_decider.MatchesConfig(
+            name=data["name"].strip(),
+            table_size=data["table_size"],
+            format=matches_decider.Format(data["format"]),
+            rounds=data["rounds"],
+            max_players=data["max_players"],
+            action_time_ms=data["action_seconds"] * 1000,
+            cascade=bool(data.get("cascade")),
         )

@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 from tables.hooks import NextHand
-from tournaments import dashboard, mtt
+from tournaments import dashboard, matches, mtt
 from tournaments.models import Tournament
 
 
 def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
     """May the table start its next hand now, with which forced bets and game
-    (:func:`tournaments.mtt.table_hand_settings`; a sit-and-go is a one-table multi-table tournament)."""
+    (:func:`tournaments.mtt.table_hand_settings`; a sit-and-go is a one-table multi-table tournament; a
+    tournament of poker cinese matches: :func:`tournaments.matches.table_hand_settings`)."""
+    if matches.is_matches(tournament_id):
+        return matches.table_hand_settings(tournament_id, table_id, hand_number)
     return mtt.table_hand_settings(tournament_id, table_id, hand_number)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from eventstore.store import RecordedEvent
 from eventstore.subscriptions import Subscription
 from tables.models import Table
-from tournaments import mtt
+from tournaments import matches, mtt
 
 NAME = "tournament-manager"
 
@@ -29,14 +29,28 @@ def _tournament_of(table_id: int, known: dict[int, int | None]) -> int | None:
     return known[table_id]
 
 
+def _is_matches(tournament_id: int, kinds: dict[int, bool]) -> bool:
+    if tournament_id not in kinds:
+        kinds[tournament_id] = matches.is_matches(tournament_id)
+    return kinds[tournament_id]
+
+
 def handle(events: Sequence[RecordedEvent]) -> None:
+    """Record every ``HandEnded`` of a chip tournament's table, and every ``MatchEnded`` of a table of a
+    tournament of poker cinese matches (:func:`tournaments.matches.record_match`)."""
     known: dict[int, int | None] = {}
+    kinds: dict[int, bool] = {}
     for event in events:
-        if not event.stream_id.startswith("table-") or event.type != "HandEnded":
+        if not event.stream_id.startswith("table-") or event.type not in ("HandEnded", "MatchEnded"):
             continue
         table_id = int(event.stream_id.removeprefix("table-"))
         tournament_id = _tournament_of(table_id, known)
-        if tournament_id is not None:
+        if tournament_id is None:
+            continue
+        if _is_matches(tournament_id, kinds):
+            if event.type == "MatchEnded":
+                matches.record_match(tournament_id, table_id, event)
+        elif event.type == "HandEnded":
             mtt.record_hand(tournament_id, table_id, event)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import connection
 
 from eventstore.projections import Projection, Rows, register
-from tournaments import mtt
+from tournaments import matches, mtt
 from tournaments.models import Tournament
 
 FIELDS = tuple(mtt.row(0, mtt.MttState(), {}).keys())
@@ -82,4 +82,34 @@ def clear_mtt() -> None:
 
 MTT_PROJECTION = register(
     Projection("tournaments", mtt.PREFIX, compute_mtt, current_mtt, write, clear_mtt, reset_sequence)
+)
+
+
+# --- tournaments of poker cinese matches (stream ``matches-<id>``, issue 20) ------------------------------
+
+
+def compute_matches(stream_id: str) -> Rows:
+    tournament_id = int(stream_id.removeprefix(matches.PREFIX))
+    version, state, extra = matches.load(tournament_id)
+    return {"tournaments.Tournament": {tournament_id: matches.row(version, state, extra, stream_id)}}
+
+
+def current_matches() -> Rows:
+    return _current(matches.PREFIX)
+
+
+def clear_matches() -> None:
+    Tournament.objects.filter(stream__startswith=matches.PREFIX).delete()
+
+
+MATCHES_PROJECTION = register(
+    Projection(
+        "tournaments-matches",
+        matches.PREFIX,
+        compute_matches,
+        current_matches,
+        write,
+        clear_matches,
+        reset_sequence,
+    )
 )

@@ -51,13 +51,14 @@ from django.db.models import F, Func, IntegerField
 from engine.codec import from_data
 from engine.core import find_game
 from engine.tournament import mtt as decider
+from engine.tournament.matches import Format, MatchesConfig
 from engine.tournament.mtt import Level, MttConfig, Status
 from engine.tournament.structure import forced_at
 from eventstore import projections
 from eventstore.models import Event
 from tables import access, timers
 from tables.models import Table
-from tournaments import mtt
+from tournaments import matches, mtt
 from tournaments.models import Tournament
 
 FAST_INVITI = (10, 20, 30, 50, 75, 100, 150, 200, 300, 400, 600, 800, 1200, 1600, 2400)
@@ -711,3 +712,145 @@ def service_processes(workers: int, concurrency: int, environment: dict[str, str
     finally:
         services.stop()
         purge_queue(queue)
+
+
+# --- a tournament of poker cinese matches (issue 20: ``simulate_tournament --game CN``) -------------------
+
+
+def play_matches(
+    players: int,
+    seed: int,
+    table_size: int = 4,
+    fmt: str = "knockout",
+    rounds: int = 3,
+    timeout_s: float = 3600.0,
+    progress: Callable[[int, int], None] | None = None,
+    on_start: Callable[[], None] | None = None,
+    stop: threading.Event | None = None,
+    duration_s: float | None = None,
+) -> Played:
+    """Create a tournament of poker cinese matches (:mod:`tournaments.matches`) of ``players`` bots at
+    tables of ``table_size``, ``fmt`` ``"knockout"`` or ``"points"`` (``rounds`` rounds), start it (the
+    draw's seed from ``seed``) and wait until it is over, as :func:`play` does (the same background parts
+    play the tables: the bots submit the solver's arrangements, the manager records each ``MatchEnded``).
+    ``progress(done, total)``: players out (knockout). Raises ``TimeoutError``."""
+    started = time.monotonic()
+    names = bots(players, f"cn{seed}")
+    config = MatchesConfig(
+        f"Simulazione cinese {players} giocatori (seme {seed})",
+        table_size=table_size,
+        format=Format(fmt),
+        rounds=rounds,
+        max_players=max(players, 2),
+        action_time_ms=30_000,
+    )
+    before = Event.objects.count()
+    tournament_id = matches.create(config, "simulator")
+    for name in names:
+        matches.register(tournament_id, name, actor="simulator")
+    matches.start(tournament_id, "simulator", seed=hashlib.sha256(f"mazziere-cn-{seed}".encode()).digest())
+    at_start = Event.objects.count()
+    if on_start is not None:
+        on_start()
+    playing = time.monotonic()
+    finished = False
+    watched = Tournament.objects.filter(id=tournament_id).values_list("status", "remaining")
+    while True:
+        status, remaining = watched.get()
+        if progress is not None:
+            progress(players - len(remaining), players)
+        if status == "finished":
+            finished = True
+            break
+        if duration_s is not None and time.monotonic() - playing >= duration_s:
+            break
+        if stop is not None and stop.wait(0):
+            break
+        if time.monotonic() - started > timeout_s:
+            raise TimeoutError(f"tournament {tournament_id} not finished after {timeout_s:.0f} s")
+        if stop is not None:
+            stop.wait(0.5)
+        else:
+            time.sleep(0.5)
+    ended = time.monotonic()
+    return Played(
+        tournament_id,
+        finished,
+        round(playing - started, 1),
+        round(ended - playing, 1),
+        before,
+        at_start,
+        Event.objects.count(),
+    )
+
+
+def summary_matches(played: Played, resources: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The summary of :func:`play_matches`: the final ranking, rounds, tables, matches, games and extra games
+    played, events, speed, and the checks: every player placed once (the ranking a permutation of the
+    entrants, positions ``1, 2, 2, 4``-style), one winner (knockout), every table's match recorded by the
+    tournament, and the projections rebuilt from the log equal to the live ones. Chips and prizes do not
+    apply (``null``)."""
+    tournament_id = played.tournament_id
+    _, state, _ = matches.load(tournament_id)
+    config = state.config
+    assert config is not None
+    table_ids = list(Table.objects.filter(tournament_id=tournament_id).values_list("id", flat=True))
+    streams = [tables_stream(t) for t in table_ids]
+    games = Event.objects.filter(stream_id__in=streams, type="HandEnded").count()
+    ended = Event.objects.filter(stream_id__in=streams, type="MatchEnded").count()
+    automatic = Event.objects.filter(
+        stream_id__in=streams, type="ArrangementSubmitted", data__automatic=True
+    ).count()
+    recorded = Event.objects.filter(stream_id=matches.stream_id(tournament_id), type="MatchRecorded")
+    extras = recorded.filter(data__extra__gt=0).count()
+    checked = time.monotonic()
+    problems: list[str] = []
+    for projection in projections.registered():
+        problems += projections.differences(projections.computed(projection), projection.current())
+    ranking = state.ranking
+    positions = [position for _, position in ranking]
+    finished = played.finished
+    placed = (
+        sorted(p for p, _ in ranking) == sorted(state.players)
+        and bool(positions)
+        and positions[0] == 1
+        and all(pos in (index + 1, positions[index - 1]) for index, pos in enumerate(positions))
+    )
+    during = played.events_at_end - played.events_at_start
+    result: dict[str, Any] = {
+        "tournament_id": tournament_id,
+        "game": "CN",
+        "format": config.format.value,
+        "table_size": config.table_size,
+        "finished": finished,
+        "players": len(state.players),
+        "players_left": len(state.remaining),
+        "rounds_played": state.round,
+        "tables": len(table_ids),
+        "matches_played": ended - extras,
+        "extra_games": extras,
+        "games_played": games,
+        "automatic_arrangements": automatic,
+        "final_ranking": [{"player": p, "position": pos} for p, pos in ranking],
+        "winner": ranking[0][0] if ranking and positions.count(1) == 1 else None,
+        "every_player_placed_once": placed if finished else None,
+        "one_winner": (positions.count(1) == 1 if config.format is Format.KNOCKOUT else None)
+        if finished
+        else None,
+        "every_match_recorded": recorded.count() == ended,
+        "events_appended": played.events_at_end - played.events_before,
+        "setup_s": played.setup_s,
+        "play_s": played.play_s,
+        "wall_time_s": round(played.setup_s + played.play_s, 1),
+        "events_per_s": round(during / played.play_s, 1) if played.play_s else None,
+        "games_per_s": round(games / played.play_s, 2) if played.play_s else None,
+        "chips_conserved": None,
+        "prizes_sum_to_pool": None,
+        "projections_verified": not problems,
+        "projection_problems": problems[:20],
+        "checks_s": None,
+    }
+    result["checks_s"] = round(time.monotonic() - checked, 1)
+    if resources is not None:
+        result.update(resources)
+    return result

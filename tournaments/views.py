@@ -20,12 +20,13 @@ from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
 from engine.codec import to_data
+from engine.tournament.matches import MatchesError
 from engine.tournament.mtt import TournamentError
 from tables import access
 from tables.api import validated
 from tables.service import TableError
-from tournaments import api, dashboard, labels, mtt, service
-from tournaments.forms import ControlForm, MttForm, SitAndGoForm
+from tournaments import api, dashboard, labels, matches, mtt, service
+from tournaments.forms import ControlForm, MatchesForm, MttForm, SitAndGoForm
 from tournaments.messages import refusal
 from tournaments.models import Tournament
 
@@ -127,6 +128,79 @@ def new_mtt(request: HttpRequest) -> HttpResponse:
     return _create(request, MttForm(request.POST or None), mtt.create, "tournaments/mtt_new.html")
 
 
+@login_required
+def new_matches(request: HttpRequest) -> HttpResponse:
+    """Create a tournament of poker cinese matches (director, issue 20) from :class:`MatchesForm`, with its
+    bots registered; a configuration the decider refuses is shown on its field."""
+    _director(request)
+    form = MatchesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_id = matches.create(
+                form.config(), request.user.get_username(), bots(form.cleaned_data["bots"])
+            )
+        except MatchesError as error:
+            form.add_error(error.field if error.field in form.fields else None, refusal(error))
+        else:
+            return redirect("tournament-director", tournament_id=tournament_id)
+    refused = request.method == "POST"
+    return render(
+        request,
+        "tournaments/matches_new.html",
+        {**_base(request), "form": form},
+        status=400 if refused else 200,
+    )
+
+
+def matches_context(tournament: Tournament, user_name: str = "") -> dict[str, Any]:
+    """What the pages of a tournament of matches show (detail, director, clock screen): ``round``, the
+    round's ``pairings`` (tables with their players, status, extra game, places and points, and the
+    service's table to watch), the ``standings`` and, once finished, the ``ranking``."""
+    detail = tournament.detail or {}
+    pairings = []
+    for table in detail.get("tables", []):
+        points = table.get("points", {})
+        pairings.append(
+            {
+                **table,
+                "seats": [
+                    {"player": p, "points": points.get(p), "winner": p == table.get("winner")}
+                    for p in table.get("players", [])
+                ],
+                "watch": table.get("extra_table_id")
+                if table.get("status") == "extra"
+                else table.get("table_id"),
+            }
+        )
+    return {
+        "tournament": tournament,
+        "format": detail.get("format", ""),
+        "round": detail.get("round", 0),
+        "rounds": detail.get("rounds", 0),
+        "table_size": detail.get("table_size", 0),
+        "pairings": pairings,
+        "standings": detail.get("standings", []),
+        "ranking": [{"player": p, "position": pos} for p, pos in tournament.finished],
+        "registered": user_name in tournament.players,
+        "user_name": user_name,
+    }
+
+
+@login_required
+def matches_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The live part of a tournament of matches' pages (pairings and standings), polled by htmx."""
+    _watcher(request)
+    tournament = _get(tournament_id)
+    if tournament.kind != matches.KIND:
+        raise Http404(_("No such tournament."))
+    view = "clock" if request.GET.get("view") == "clock" else "detail"
+    return render(
+        request,
+        "tournaments/_matches_live.html",
+        {**_base(request), **matches_context(tournament, request.user.get_username()), "view": view},
+    )
+
+
 def _get(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.filter(id=tournament_id).first()
     if tournament is None:
@@ -218,6 +292,12 @@ def _minutes(duration_ms: int) -> str:
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _watcher(request)
     tournament = _get(tournament_id)
+    if tournament.kind == matches.KIND:
+        return render(
+            request,
+            "tournaments/matches_detail.html",
+            {**_base(request), **matches_context(tournament, request.user.get_username()), "view": "detail"},
+        )
     if tournament.kind == "mtt":
         return render(
             request,
@@ -236,6 +316,16 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _director(request)
     tournament = _get(tournament_id)
+    if tournament.kind == matches.KIND:
+        return render(
+            request,
+            "tournaments/matches_detail.html",
+            {
+                **_base(request),
+                **matches_context(tournament, request.user.get_username()),
+                "view": "director",
+            },
+        )
     if tournament.kind == "mtt":
         return render(
             request,
@@ -257,8 +347,9 @@ def director(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _service(tournament_id: int) -> Any:
     """The tournament service (:mod:`tournaments.mtt`, one model for sit-and-gos and multi-table
-    tournaments): ``register``, ``unregister``, ``start``, ``pause`` and ``resume``."""
-    return mtt
+    tournaments; :mod:`tournaments.matches` for a tournament of poker cinese matches): ``register``,
+    ``unregister``, ``start``, ``pause`` and ``resume``."""
+    return matches if matches.is_matches(tournament_id) else mtt
 
 
 def _action(
@@ -267,7 +358,7 @@ def _action(
     _get(tournament_id)
     try:
         run()
-    except (TournamentError, TableError) as error:
+    except (TournamentError, MatchesError, TableError) as error:
         messages.error(request, refusal(error))
     else:
         messages.success(request, done)
@@ -341,6 +432,12 @@ def clock(request: HttpRequest, tournament_id: int) -> HttpResponse:
     late-registration countdown while it is open."""
     _watcher(request)
     tournament = _get(tournament_id)
+    if tournament.kind == matches.KIND:
+        return render(
+            request,
+            "tournaments/matches_clock.html",
+            {**_base(request), **matches_context(tournament), "view": "clock"},
+        )
     return render(request, "tournaments/clock.html", {**_base(request), **dashboard.context(tournament)})
 
 

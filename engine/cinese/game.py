@@ -18,7 +18,6 @@ from engine.cards import Card, Deck
 from engine.cinese import rules
 from engine.cinese.history import CineseHistory, export_game
 from engine.cinese.model import (
-    GAMES_PER_MATCH,
     Arrangement,
     CineseConfig,
     CineseError,
@@ -151,7 +150,7 @@ class CineseGame(SeatedGame):
             hand.cards[seat],
             match.unused[seat],
             [match.unused[s] for s in hand.dealt if s != seat],
-            games_after=GAMES_PER_MATCH - 1 - match.games,
+            games_after=state.config.games - 1 - match.games,
             cascade=state.config.cascade,
             seed=seed,
             samples=samples or state.config.samples,

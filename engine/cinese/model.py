@@ -145,8 +145,10 @@ class SeedProblem(CineseError):
 @dataclass(frozen=True, slots=True)
 class CineseConfig:
     """A poker cinese table: ``seats`` (2–4), each player's ``tokens`` (CN-3), the ``cascade`` payout
-    (CN-4's variant), the time to arrange (ms), the solver's Monte Carlo ``samples`` (CN-TIME-1) and
-    ``tournament`` (kept for the service; no effect on the rules)."""
+    (CN-4's variant), the time to arrange (ms), the solver's Monte Carlo ``samples`` (CN-TIME-1),
+    ``tournament`` (kept for the service; no effect on the rules) and ``games``: the games of a match, 3
+    (CN-5), or 1 for a knockout's extra game (a one-game match with a fresh set of tokens: CN-5's decision,
+    ``docs/rules-decisions.md`` "Tournaments of matches")."""
 
     seats: int = 4
     tokens: tuple[int, ...] = DEFAULT_TOKENS
@@ -155,6 +157,7 @@ class CineseConfig:
     time_bank_ms: int = 0
     samples: int = 32
     tournament: bool = False
+    games: int = GAMES_PER_MATCH
 
 
 @dataclass(frozen=True, slots=True)

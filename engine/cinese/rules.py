@@ -97,6 +97,8 @@ def initial_state(config: CineseConfig) -> CineseState:
         raise ValueError("times cannot be negative")
     if config.samples < 1:
         raise ValueError("the solver needs at least one Monte Carlo sample")
+    if isinstance(config.games, bool) or config.games not in (1, GAMES_PER_MATCH):
+        raise ValueError("a match is three games (CN-5), or one (a knockout's extra game)")
     return CineseState(config=config, seats=(None,) * config.seats)
 
 
@@ -194,7 +196,7 @@ def solver_arrangement(state: CineseState, seat: int, seed: str) -> Arrangement:
         hand.cards[seat],
         match.unused[seat],
         opponents,
-        games_after=GAMES_PER_MATCH - 1 - match.games,
+        games_after=state.config.games - 1 - match.games,
         cascade=state.config.cascade,
         seed=seed,
         samples=state.config.samples,
@@ -418,7 +420,7 @@ def _reveal(b: _Builder) -> None:
         b.emit(result)
     match = b.state.match
     assert match is not None
-    if match.games + 1 >= GAMES_PER_MATCH:  # the third game ends the match, inside the game's events
+    if match.games + 1 >= b.state.config.games:  # the last game ends the match, inside the game's events
         _end_match(b, points)
     b.emit(HandEnded(hand.number, tuple(sorted(points.items()))))
 

@@ -12,6 +12,7 @@ and the generic game that plays any :class:`GameSpec` (:class:`CoreGame`).
 Outside ``engine/`` a game is reached only through :func:`find_game`.
 """
 
+from engine.core import fast as _fast  # noqa: F401  (registers the decider's lean path)
 from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import Game, GameFamily, UnknownGame, find_game, games, is_betting, register
 from engine.core.generic import CoreGame

@@ -970,9 +970,16 @@ class _Builder:
 def apply(spec: GameSpec, state: CoreState, command: Command) -> tuple[CoreState, tuple[Event, ...]]:
     """The events ``command`` causes and the state they lead to (see the module doc). Raises an
     :class:`~engine.core.errors.IllegalAction` subclass, the state unchanged."""
-    handler = _DECIDE.get(type(command))
+    kind = type(command)
+    if spec.refusal_hook is None:
+        lean = _LEAN.get(kind)
+        if lean is not None:  # the frequent commands' lean path (engine.core.fast: same events and state)
+            builder = _Builder(spec, state, command.at)
+            lean(builder, command)
+            return builder.state, tuple(builder.events)
+    handler = _DECIDE.get(kind)
     if handler is None:
-        raise ActionNotAllowed(f"unknown command {type(command).__name__}")
+        raise ActionNotAllowed(f"unknown command {kind.__name__}")
     builder = _Builder(spec, state, command.at)
     if spec.refusal_hook is None:
         handler(builder, command)
@@ -1886,14 +1893,27 @@ class InPlaceRun:
     def apply(self, command: Command) -> list[Event]:
         """The events of ``command`` (as :func:`apply` gives them), folded into :attr:`state`. Raises an
         :class:`~engine.core.errors.IllegalAction` subclass (the run spoilt)."""
-        handler = _DECIDE.get(type(command))
+        kind = type(command)
+        lean = _LEAN.get(kind)
+        handler = _DECIDE.get(kind)
         if handler is None:
-            raise ActionNotAllowed(f"unknown command {type(command).__name__}")
+            raise ActionNotAllowed(f"unknown command {kind.__name__}")
         builder = self._builder
         builder.at = command.at
         builder.values = None  # the showdown values are per command (the cards may change between two)
         events: list[Event] = []
         builder.events = events
+        if lean is not None:  # the lean path (engine.core.fast) also runs the loop after the command
+            lean(builder, command)
+            return events
         handler(builder, command)
         _advance(builder)
         return events
+
+
+# The lean path of the frequent commands (check or call, fold, bet or raise, a street's deal): same events,
+# state and refusals as their handlers above followed by ``_advance``. ``engine.core.fast`` builds on this
+# module and fills the table when it is imported (``engine/core/__init__.py`` imports it, so that any import
+# of the engine has it: a hook offered here, registered from above, with no import circle). ``apply`` uses
+# it for games without a refusal hook; an empty table turns it off.
+_LEAN: dict[type, Callable[[_Builder, Any], None]] = {}

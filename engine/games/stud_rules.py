@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from engine.cards import Card, Deck
 from engine.core import reshuffle
@@ -107,6 +108,11 @@ def _visible_value(ranks: tuple[int, ...]) -> int:
     return category.strength(Ranking.STANDARD) << _STRENGTH_SHIFT | ranks_field(rank for _, rank in groups)
 
 
+_VISIBLE: dict[tuple[int, ...], int] = {}
+""":func:`visible_value` by the up cards' codes (asked for every player at every street's start)."""
+_CODE = attrgetter("code")
+
+
 def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
     """The first to speak on 4th to 7th street (ST-1): the best visible hand (:func:`visible_value`);
     ties go to the tied player nearest the dealer's left (first after ``button`` in seat order).
@@ -118,8 +124,14 @@ def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
     if not up_cards:
         raise ValueError("nobody to open the betting (rule ST-1)")
     best_seat, best_value, best_order = -1, -1, 0
+    values = _VISIBLE
     for seat, cards in up_cards.items():
-        value = visible_value(cards)
+        key = tuple(map(_CODE, cards))  # the codes, hashed in C (rank enums hash in Python)
+        value = values.get(key)
+        if value is None:
+            if len(values) > 100_000:
+                values.clear()
+            value = values[key] = visible_value(cards)
         order = seat - button if seat > button else seat - button + (1 << 16)  # left of the button first
         if value > best_value or (value == best_value and order < best_order):
             best_seat, best_value, best_order = seat, value, order

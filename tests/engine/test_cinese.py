@@ -410,3 +410,21 @@ def test_a_match_left_with_one_player_ends() -> None:
     state, events = rules.apply(state, RemovePlayer(1, 5000))
     assert [type(e).__name__ for e in events] == ["PlayerRemoved", "MatchEnded"]
     assert state.match is None and state.last_match is not None and state.last_match.ranking == ((0,),)
+
+
+def test_a_one_game_match_ends_after_its_game() -> None:
+    """``games = 1`` (a knockout's extra game, docs/rules-decisions.md "Tournaments of matches"): the match
+    ends with its first game, every player with the whole token set; any other count is refused."""
+    from engine.cinese.history import seat_command
+    from engine.cinese.model import CineseConfig, MatchEnded
+    from engine.cinese.rules import initial_state
+
+    state = initial_state(CineseConfig(seats=3, games=1, samples=2))
+    for seat in range(3):
+        state, _ = rules.apply(state, seat_command(seat, f"p{seat + 1}"))
+    state, events = play(state, TIE_ROWS, TIE_STAKES)
+    ended = [e for e in events if isinstance(e, MatchEnded)]
+    assert len(ended) == 1 and state.match is None
+    for games in (0, 2, 4):
+        with pytest.raises(ValueError, match="three games"):
+            initial_state(CineseConfig(seats=3, games=games))

@@ -297,3 +297,94 @@ def test_tl_giro_1_a_phhs_that_breaks_the_giro_is_a_difference(
     path.write_text(text.replace(change[0], change[1], 1))
     difference = replay_file(str(path))
     assert difference is not None and expected in difference.expected + difference.actual, difference
+
+
+def _play_giro_table(seed: int, players: int, hands: int) -> tuple[int, int, int, int, int]:
+    """Bots play ``hands`` Telesina hands at a libera table driven by the giro decider (the service's loop,
+    without the service): ``(chips before, chips after, giro hands, choices, giri started)``."""
+    import random
+
+    from engine.core import ForcedBets, find_game
+    from engine.core.rules import dealt_seats
+    from engine.giro import evolve_all, layout_choices, next_dealer
+    from engine.shuffle import shuffle
+
+    rng = random.Random(seed)
+    game = find_game("PTL")
+    config = game.table_config(
+        seats=players, tournament=True, forced=ForcedBets(invito=10), action_time_ms=30_000, time_bank_ms=0,
+        layout="libera", distribution="libera",
+    )  # fmt: skip
+    state = game.initial_state(config)
+    for seat in range(players):
+        state, _ = game.apply(state, game.seat_command(seat, f"p{seat}", rng.choice((30, 200, 600)), 0))
+    total = sum(s.stack for s in state.seats if s is not None)
+    giro_state = GiroState()
+    giro_hands = choices = started = 0
+    for number in range(hands):
+        if len(dealt_seats(state)) < 2:
+            break
+        options = None
+        if giro_state.active:
+            seat = next_dealer(state)
+            occupant = state.seats[seat]
+            dealer = occupant.player if occupant is not None else ""  # a dead button: the table chooses
+            count = len(dealt_seats(state))
+            events = decide(giro_state, AskDealer(seat, dealer, count, 1000))
+            giro_state = evolve_all(giro_state, events)
+            fits = [c.name for c in layout_choices(count) if c.fits]
+            if not giro_state.waiting:  # a dead button (no dealer): the table chose at once
+                more: tuple[object, ...] = ()
+            elif rng.random() < 0.5:
+                chosen = ChooseVariant(dealer, rng.choice(fits), rng.choice(("mai", "sempre")), count)
+                more = decide(giro_state, chosen)
+            else:
+                more = decide(giro_state, ChoiceTimeout(1000, count))
+            giro_state = evolve_all(giro_state, more)
+            choices += sum(isinstance(e, VariantChosen) for e in (*events, *more))
+            options = giro_state.choice
+        secret = (seed * 1000 + number).to_bytes(32, "big")
+        command = game.start_command(
+            state, lambda d, s=secret: shuffle(d.cards, s), at=0, forced=None, button=None,
+            hand_id=str(number), commitment="0" * 64, algorithm="x", options=options,
+        )  # fmt: skip
+        state, produced = game.apply(state, command)
+        events_all = list(produced)
+        if options is not None:
+            assert state.hand.button == seat  # the dealer asked is the hand's dealer (G-BTN-1)
+            button = state.seats[state.hand.button]
+            button_player = button.player if button is not None else ""
+            giro_state = evolve_all(giro_state, decide(giro_state, GiroHandDealt(button_player)))
+            giro_hands += 1
+        for _ in range(2000):
+            while (deal := game.dealer_command(state, 0)) is not None:
+                state, more_events = game.apply(state, deal)
+                events_all += more_events
+            if state.hand is None:
+                break
+            (seat,) = game.to_act(state)
+            state, more_events = game.apply(state, game.bot_command(state, seat, rng, 0))
+            events_all += more_events
+        assert sum(s.stack for s in state.seats if s is not None) == total  # chips conserved, every hand
+        shown = tuple(e.label for e in events_all if type(e).__name__ == "HandShown")
+        left = tuple(s.player for s in state.seats if s is not None and s.stack > 0)
+        after = decide(giro_state, HandFinished(shown, left))
+        started += sum(isinstance(e, GiroPazzoStarted) for e in after)
+        giro_state = evolve_all(giro_state, after)
+    return total, sum(s.stack for s in state.seats if s is not None), giro_hands, choices, started
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(min_value=1, max_value=10_000), st.integers(min_value=2, max_value=5))
+def test_tl_giro_1_chips_conserved_and_one_choice_per_hand_across_giri(seed: int, players: int) -> None:
+    """Bots play Telesina with giri pazzi (random choices and time-outs, busts): chips are conserved after
+    every hand, and every giro hand had exactly one choice."""
+    before, after, giro_hands, choices, _ = _play_giro_table(seed, players, 20)
+    assert before == after
+    assert choices == giro_hands
+
+
+def test_tl_giro_1_the_bots_table_does_play_giri() -> None:
+    """The property above is not vacuous: this table plays four giri (nine giro hands, nine choices)."""
+    before, after, giro_hands, choices, started = _play_giro_table(4, 5, 20)
+    assert (before, giro_hands, choices, started) == (after, 9, 9, 4)

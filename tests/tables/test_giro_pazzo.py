@@ -396,3 +396,58 @@ def test_tl_giro_1_the_dealers_dialog_and_everyone_elses_notice(
     assert done.status_code == 200
     assert "data-giro-chosen" in page(other) and "data-giro-choice" not in page(dealer)
     assert service.load(table_id).giro.choice == (("distribution", "sempre"), ("layout", "h"))
+
+
+def open_libera(layout: str, distribution: str, giro_pazzo: bool = False) -> int:
+    game = find_game("PTL")
+    config = game.table_config(
+        seats=2, tournament=False, forced=ForcedBets(invito=10), action_time_ms=30_000, time_bank_ms=0,
+        layout=layout, distribution=distribution,
+    )  # fmt: skip
+    seated = [(0, "anna", 1000), (1, "bruno", 1000)]
+    return service.open_table("L", config, seated, game="PTL", first_button=0, giro_pazzo=giro_pazzo).table_id
+
+
+def test_tl_vele_1_tl_deal_2_at_a_libera_table_the_dealer_chooses_each_hand(
+    web_as: Any, players: dict[str, Any]
+) -> None:
+    """A libera table (no giro option): before every hand its dealer is asked (TL-DEAL-2, TL-VELE-1); the
+    hand is dealt with the choice; the next hand's dealer is asked again; no game change, no giro."""
+    table_id = open_libera("libera", "libera")
+    for hand, (layout, distribution) in enumerate((("h", "primo_giro"), ("una", "sempre")), start=1):
+        assert step(table_id) == "asked"
+        loaded = service.load(table_id)
+        dealer = loaded.giro.choosing
+        html = web_as(players[dealer]).get(f"/tables/{table_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "data-giro-choice" in html and "Libera" in html and "Giro pazzo" not in html
+        giro.choose_variant(table_id, dealer, layout, distribution)
+        assert step(table_id) == "start"
+        loaded = start(table_id, QUIET_SEED)
+        assert dict(loaded.state.hand.options)["layout"] == layout
+        assert dict(loaded.state.hand.options)["distribution"] == distribution
+        assert loaded.facts.seats[loaded.state.hand.button].player == dealer
+        check_down(table_id)
+        assert service.load(table_id).hand_number == hand
+    assert not service.load(table_id).giro.active
+    assert "TableGameChanged" not in types(table_id) and "GiroPazzoStarted" not in types(table_id)
+
+
+def test_tl_deal_2_a_table_with_one_libera_option_keeps_the_other() -> None:
+    """Layout fixed (piramide), distribution libera: the dealer chooses the mode only; a choice of another
+    layout is refused with the rule; the time-out keeps the piramide."""
+    table_id = open_libera("piramide", "libera")
+    assert step(table_id) == "asked"
+    loaded = service.load(table_id)
+    dealer = loaded.giro.choosing
+    with pytest.raises(service.BadRequest, match="the table's layout is piramide"):
+        giro.choose_variant(table_id, dealer, "croce", "sempre")
+    assert step(table_id, now=loaded.giro.deadline_ms) == "chosen"
+    loaded = start(table_id, QUIET_SEED)
+    assert dict(loaded.state.hand.options)["layout"] == "piramide"
+    assert dict(loaded.state.hand.options)["distribution"] == "mai"
+
+
+def test_a_fixed_telesina_table_asks_nobody() -> None:
+    table_id = open_libera("croce", "mai")
+    assert step(table_id) == ""
+    assert giro.start_options(service.load(table_id)) is None

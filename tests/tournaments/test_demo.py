@@ -109,7 +109,7 @@ def test_the_demo_offers_a_holdem_sit_and_go_beside_the_italian_one(client) -> N
     assert holdem.config["levels"][0]["forced"]["big_blind"] == 20
     assert labels.tournament_game(italian.config) == "PIT"
     banner()  # idempotent
-    assert Tournament.objects.count() == 2
+    assert Tournament.objects.count() == 3  # and the poker cinese demo (issue 20)
 
     client.force_login(get_user_model().objects.get(username="ospite"))
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -150,3 +150,16 @@ def test_the_holdem_demo_starts_when_a_person_takes_the_free_seat_and_its_bots_p
     assert "HandEnded" in kinds and moves > 0, kinds
     posted = {(e.data["kind"], e.data["amount"]) for e in events if e.type == "ForcedBetPosted"}
     assert {("small_blind", 10), ("big_blind", 20)} <= posted, posted
+
+
+def test_the_demo_offers_a_knockout_of_poker_cinese_matches_with_its_bots() -> None:
+    """Issue 20: a registering knockout of poker cinese matches with seven bots, reused by a second run."""
+    from tournaments.management.commands.demo import CINESE_NAME
+
+    text = banner()
+    tournament = Tournament.objects.get(name=CINESE_NAME)
+    assert tournament.kind == "matches" and tournament.status == "registering"
+    assert tournament.players == [f"bot-{n}" for n in range(11, 18)]
+    assert f"poker cinese: http://127.0.0.1:8000/tournaments/{tournament.id}/ " in text
+    banner()
+    assert Tournament.objects.filter(name=CINESE_NAME).count() == 1

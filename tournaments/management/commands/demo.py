@@ -1,5 +1,7 @@
 """``manage.py demo``: the demo accounts and two 6-seat sit-and-gos, each with 5 bots and one free seat:
-pot-limit poker all'italiana (``PIT``) and no-limit hold'em (``NT``, issue 17). Bots play each game with the
+pot-limit poker all'italiana (``PIT``) and no-limit hold'em (``NT``, issue 17); and a knockout tournament of
+poker cinese matches (issue 20) with 7 bots registered (``bot-11`` … ``bot-17``), which the director starts
+from its page (a player may register first). Bots play each game with the
 game's own ``bot_command`` (the registry's, moved by the Celery worker: :mod:`tables.tasks`); the hold'em one
 has bots of its own (``bot-6`` … ``bot-10``), so that no bot sits at both tables.
 
@@ -18,9 +20,10 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.core import ForcedBets
+from engine.tournament.matches import Format, MatchesConfig
 from engine.tournament.mtt import Level, MttConfig, sit_and_go_config
 from tables import access
-from tournaments import service
+from tournaments import matches, service
 from tournaments.models import Tournament
 from tournaments.views import bots
 
@@ -35,6 +38,8 @@ HOLDEM_NAME = "Demo Hold'em Sit & Go"
 HOLDEM_GAME = "NT"
 HOLDEM_STACK = 1500
 BOTS_PER_DEMO = 5
+CINESE_NAME = "Demo Poker cinese"
+CINESE_BOTS = 7
 
 
 def ensure_accounts() -> None:
@@ -119,6 +124,16 @@ def open_demo(name: str, config: MttConfig, players: list[str]) -> int:
     return service.create(config, "direttore", players)
 
 
+def open_cinese_demo(players: list[str]) -> int:
+    """The id of the open (registering) demo tournament of poker cinese matches, created with ``players``
+    if none is: a knockout at tables of four, 60 seconds to arrange."""
+    found = Tournament.objects.filter(name=CINESE_NAME, status="registering").first()
+    if found is not None:
+        return int(found.id)
+    config = MatchesConfig(CINESE_NAME, table_size=4, format=Format.KNOCKOUT, action_time_ms=60_000)
+    return matches.create(config, "direttore", players)
+
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = "8000"
 
@@ -161,15 +176,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         url = options["url"] or listen_url()
         ensure_accounts()
-        bot_names = bots(2 * BOTS_PER_DEMO)
+        bot_names = bots(2 * BOTS_PER_DEMO + CINESE_BOTS)
         italian_id = open_demo(DEMO_NAME, demo_config(), bot_names[:BOTS_PER_DEMO])
-        holdem_id = open_demo(HOLDEM_NAME, holdem_config(), bot_names[BOTS_PER_DEMO:])
+        holdem_id = open_demo(HOLDEM_NAME, holdem_config(), bot_names[BOTS_PER_DEMO : 2 * BOTS_PER_DEMO])
+        cinese_id = open_cinese_demo(bot_names[2 * BOTS_PER_DEMO :])
         self.stdout.write(
             f"\nMazziere is running at {url}\n"
             f"  demo sit-and-go: {url}tournaments/{italian_id}/ (poker all'italiana, 5 bots registered, "
             "one seat free)\n"
             f"  hold'em sit-and-go: {url}tournaments/{holdem_id}/ (no-limit hold'em, 5 bots registered, "
             "one seat free)\n"
+            f"  poker cinese: {url}tournaments/{cinese_id}/ (a knockout of matches, {CINESE_BOTS} bots "
+            "registered; the director starts it)\n"
             "  logins (user / password):\n"
             "    ospite / ospite         player: register and a sit-and-go starts\n"
             "    ospite2 / ospite2       a second player\n"

@@ -12,7 +12,13 @@ command (the default), as processes it starts (``--worker-processes K``: K Celer
 if the tournament is not over (``finished: false``; the checks that hold only at the end are ``null``).
 Ctrl-C (or SIGTERM) ends the play the same way; a second one stops at once.
 ``--think-ms 2000-4000``: each bot move waits 2–4 s, picked per turn by a hash of (table, version)
-(:func:`tables.timers.bot_think`), so that the latency can be computed from the log afterwards."""
+(:func:`tables.timers.bot_think`), so that the latency can be computed from the log afterwards.
+
+``--game CN``: a tournament of poker cinese matches (issue 20, :mod:`tournaments.matches`) instead:
+``--seats`` 2–4 (default 4) players a table, ``--format knockout|points`` and ``--rounds R`` (points); the
+summary gives the final ranking, rounds, matches, extra games and games played, and the checks every player
+placed once, one winner (knockout), every match recorded, projections verified
+(:func:`tournaments.simulation.summary_matches`)."""
 
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ from tournaments import simulation
 
 THINK_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
 CHECKS = ("chips_conserved", "projections_verified", "prizes_sum_to_pool", "every_player_placed_once")
+MATCH_CHECKS = ("projections_verified", "every_player_placed_once", "one_winner", "every_match_recorded")
 
 
 def think_range(text: str) -> tuple[int, int]:
@@ -60,7 +67,19 @@ class Command(BaseCommand):
             "--level-seconds", type=float, default=20.0, help="level length with --fast-clock (default 20)"
         )
         parser.add_argument(
-            "--seats", type=int, default=6, help="seats per table (2 to the game's most, default 6)"
+            "--seats",
+            type=int,
+            default=None,
+            help="seats per table (2 to the game's most, default 6; poker cinese: 4)",
+        )
+        parser.add_argument(
+            "--format",
+            default="knockout",
+            choices=("knockout", "points"),
+            help="poker cinese (--game CN): a knockout or a points tournament of matches (default knockout)",
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=3, help="poker cinese, points format: the rounds (default 3)"
         )
         parser.add_argument(
             "--rotation",
@@ -114,7 +133,11 @@ class Command(BaseCommand):
         if options["players"] < 2:
             raise CommandError("--players must be at least 2")
         game = (options["game"] or "").upper()
+        if options["seats"] is None:
+            options["seats"] = 4 if game == "CN" else 6
         rotation = tuple(code.upper() for code in options["rotation"].replace(",", " ").split())
+        if game == "CN" and rotation:
+            raise CommandError("--rotation does not apply to poker cinese (--game CN)")
         for code in (game or "PIT", *rotation):
             try:
                 rules = find_game(code)
@@ -190,29 +213,46 @@ class Command(BaseCommand):
                     services.check_alive()
 
             try:
-                played = simulation.play(
-                    options["players"],
-                    options["seed"],
-                    fast_clock=options["fast_clock"],
-                    seats=options["seats"],
-                    timeout_s=timeout,
-                    progress=progress,
-                    level_ms=round(options["level_seconds"] * 1000),
-                    duration_s=options["duration"],
-                    on_start=lambda: (resources.__enter__(), playing.set()),
-                    stop=stop,
-                    game=game,
-                    rotation=rotation,
-                    layout=layout,
-                    distribution=distribution,
-                    giro_pazzo=options["giro_pazzo"],
-                )
+                if game == "CN":
+                    played = simulation.play_matches(
+                        options["players"],
+                        options["seed"],
+                        table_size=options["seats"],
+                        fmt=options["format"],
+                        rounds=options["rounds"],
+                        timeout_s=timeout,
+                        progress=progress,
+                        on_start=lambda: (resources.__enter__(), playing.set()),
+                        stop=stop,
+                        duration_s=options["duration"],
+                    )
+                else:
+                    played = simulation.play(
+                        options["players"],
+                        options["seed"],
+                        fast_clock=options["fast_clock"],
+                        seats=options["seats"],
+                        timeout_s=timeout,
+                        progress=progress,
+                        level_ms=round(options["level_seconds"] * 1000),
+                        duration_s=options["duration"],
+                        on_start=lambda: (resources.__enter__(), playing.set()),
+                        stop=stop,
+                        game=game,
+                        rotation=rotation,
+                        layout=layout,
+                        distribution=distribution,
+                        giro_pazzo=options["giro_pazzo"],
+                    )
             except TimeoutError as error:
                 raise CommandError(str(error)) from error
             finally:
                 resources.__exit__(None, None, None)
         # the service is stopped: the summary reads a log that no longer changes
-        result = simulation.summary(played, resources.report())
+        if game == "CN":
+            result = simulation.summary_matches(played, resources.report())
+        else:
+            result = simulation.summary(played, resources.report())
         result["run"] = {
             "think_ms": [low, high],
             "fast_clock": options["fast_clock"],
@@ -233,8 +273,11 @@ class Command(BaseCommand):
                 else "threads"
             ),
         }
+        if game == "CN":
+            result["run"]["format"] = options["format"]
+            result["run"]["rounds"] = options["rounds"] if options["format"] == "points" else None
         result["machine"] = simulation.machine()
         self.stdout.write(json.dumps(result, indent=2))
-        failed = [name for name in CHECKS if result[name] is False]
+        failed = [name for name in (MATCH_CHECKS if game == "CN" else CHECKS) if result.get(name) is False]
         if failed:
             raise CommandError(f"checks failed: {', '.join(failed)}")

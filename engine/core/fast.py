@@ -1,0 +1,267 @@
+"""The lean path of the frequent commands (issue 16, performance): check or call, fold, bet or raise, and the
+dealer's deal of a street, decided and folded without the general path's chain of calls.
+
+:func:`engine.core.rules.apply` (and :class:`engine.core.rules.InPlaceRun`) hand these commands to
+:data:`LEAN` when the game has no :attr:`~engine.core.spec.GameSpec.refusal_hook`. Each lean handler
+does the work of the command's general handler **and** of the loop after it (``_advance``): it emits
+exactly the events the general path emits, folds them with the same in-place functions of
+:mod:`engine.core.rules` (one definition of each event's effect), and gives the same state. It takes the
+short road only in the common case, where its few checks prove the command legal:
+
+- a betting decision (rules G-ACT-1, G-ACT-2): the hand is in its betting round, the command's seat is
+  to act, it is not the showdown, no bring-in is due (ST-1: a check, call or fold is refused then), and no
+  time bank is to be charged (the command is within the action time or not facing a bet). A bet or raise
+  is checked against the same range as the general path (:func:`engine.core.rules.standard_bet_range` or
+  the game's ``raise_hook``, G-LIMIT-1);
+- after the action, the next turn (``TurnStarted``) when the round goes on to a player who is not sitting
+  out (the same search as the general path, :func:`engine.core.rules._next_better`).
+- a deal (:class:`~engine.core.model.DealFromTop`, TH-1 / ST-1): the players' cards of a street the same
+  for every player (no ``deal_hook``, no draw), enough cards in the stock: one ``CardsDealt`` per player
+  as in the general path, folded together.
+
+Anything else — every refusal, the time bank, a seat sitting out, the end of a betting round, the board,
+the draw, stock exhaustion — goes to the general handler and ``_advance`` unchanged, so a refusal carries
+the same named error and message. ``tests/engine/core/test_fast.py`` checks over random legal and illegal
+commands of every registered betting game that the lean and the general paths give identical events,
+states and refusals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import rules
+from engine.core.model import (
+    BetOrRaise,
+    BetPlaced,
+    Called,
+    CardsDealt,
+    Checked,
+    CheckOrCall,
+    DealFromTop,
+    Event,
+    Fold,
+    Folded,
+    Raised,
+    TurnStarted,
+)
+from engine.core.rules import (
+    _LAST_DEAL,
+    _NO_DEAL,
+    _advance,
+    _bet_or_raised,
+    _Builder,
+    _called,
+    _checked,
+    _folded,
+    _minimum_bet,
+    _next_better,
+    _on_bet,
+    _on_check_call,
+    _on_deal_from_top,
+    _on_fold,
+    _own,
+    _turn_started,
+    fixed_unit,
+    next_deal,
+    standard_bet_range,
+)
+from engine.core.spec import Opener, Structure
+
+__all__ = ["LEAN"]
+
+_InPlace = Callable[[Any, Any, Any], None]
+
+
+def _emit(b: _Builder, event: Event, in_place: _InPlace) -> None:
+    """:meth:`_Builder.emit` of an event folded in place, its in-place function known."""
+    b.events.append(event)
+    state = b.state
+    if not b.owned:
+        state = b.state = _own(state)
+        b.owned = True
+    elif _LAST_DEAL[0][0] is state:
+        _LAST_DEAL[0] = _NO_DEAL
+    in_place(state, state.hand, event)
+
+
+def _next_turn(b: _Builder) -> None:
+    """After a betting action: the next player's ``TurnStarted`` when the round goes on to a player who is
+    not sitting out (what ``_advance``'s first step emits then), else ``_advance`` itself."""
+    state = b.state
+    hand: Any = state.hand  # (in a betting round: a hand)
+    seats = state.seats
+    if len(hand.folded) + 1 == len(seats):  # one player left: the award
+        _advance(b)
+        return
+    seat = _next_better(state, hand, hand.last_actor)
+    if seat is None:  # the round is over
+        _advance(b)
+        return
+    occupant: Any = seats[seat]  # (a seat to act is occupied)
+    if occupant.sitting_out:  # the turn, then the automatic action: the general loop
+        _advance(b)
+        return
+    event = TurnStarted(
+        seat, b.at + state.config.action_time_ms, occupant.time_bank, hand.round_bets[seat] < hand.current_bet
+    )
+    b.events.append(event)
+    if _LAST_DEAL[0][0] is state:
+        _LAST_DEAL[0] = _NO_DEAL
+    _turn_started(state, hand, event)
+
+
+def _usual_turn(b: _Builder, seat: int) -> Any:
+    """The hand if ``seat`` may make a betting decision now with no time bank to charge, else ``None``."""
+    hand = b.state.hand
+    if (
+        hand is None
+        or hand.to_act != seat
+        or hand.showdown
+        or not hand.betting
+        or (hand.chips_required and b.at > hand.deadline)
+    ):
+        return None
+    return hand
+
+
+def _bring_in_due(b: _Builder, hand: Any) -> bool:
+    """:func:`engine.core.rules.bring_in_due` (the hand is not at the showdown)."""
+    return (
+        hand.current_bet == 0
+        and hand.forced.bring_in > 0
+        and b.spec.streets[hand.street].opener is Opener.BRING_IN
+    )
+
+
+def _check_call(b: _Builder, c: CheckOrCall) -> None:
+    seat = c.seat
+    hand = _usual_turn(b, seat)
+    if hand is None or _bring_in_due(b, hand):
+        _on_check_call(b, c)
+        _advance(b)
+        return
+    owed = hand.current_bet - hand.round_bets[seat]
+    if owed <= 0:
+        _emit(b, Checked(seat), _checked)
+    else:
+        occupant = b.state.seats[seat]
+        stack = 0 if occupant is None else occupant.stack
+        amount = owed if owed < stack else stack
+        _emit(b, Called(seat, amount, amount == stack), _called)
+    _next_turn(b)
+
+
+def _fold(b: _Builder, c: Fold) -> None:
+    seat = c.seat
+    hand = _usual_turn(b, seat)
+    if hand is None or _bring_in_due(b, hand):
+        _on_fold(b, c)
+        _advance(b)
+        return
+    _emit(b, Folded(seat), _folded)
+    _next_turn(b)
+
+
+def _bet(b: _Builder, c: BetOrRaise) -> None:
+    seat = c.seat
+    to = c.to
+    hand = _usual_turn(b, seat)
+    if hand is not None and isinstance(to, int) and not isinstance(to, bool):
+        spec = b.spec
+        state = b.state
+        hook = spec.raise_hook
+        bounds = standard_bet_range(spec, state, hand, seat) if hook is None else hook(state, hand, seat)
+        fixed = spec.structure is Structure.FIXED_LIMIT
+        if bounds is not None and bounds[0] <= to <= bounds[1] and (not fixed or to in bounds):
+            occupant = state.seats[seat]
+            stack = 0 if occupant is None else occupant.stack
+            all_in = to == hand.round_bets[seat] + stack
+            current = hand.current_bet
+            if fixed:  # a full FL bet or raise reaches the next multiple of the bet
+                unit = fixed_unit(spec, state, hand)
+                full = to >= (current // unit + 1) * unit
+            else:
+                minimum_bet = _minimum_bet(spec, hand)
+                full = to - current >= max(hand.min_raise, minimum_bet) or (
+                    hand.raises == 0
+                    and to >= minimum_bet
+                    and spec.streets[hand.street].opener is Opener.BRING_IN
+                )
+            if current == 0:
+                _emit(b, BetPlaced(seat, to, all_in, full), _bet_or_raised)
+            else:
+                _emit(b, Raised(seat, to, all_in, full), _bet_or_raised)
+            _next_turn(b)
+            return
+    _on_bet(b, c)  # a refusal, or the time bank: the general path
+    _advance(b)
+
+
+def _deal(b: _Builder, c: DealFromTop) -> None:
+    """A street's hole cards, the same for every player: one ``CardsDealt`` a player (the burn with the
+    first), folded in one change of the hand; then ``_advance``."""
+    spec = b.spec
+    state = b.state
+    hand: Any = state.hand
+    if hand is None or spec.deal_hook is not None:
+        _on_deal_from_top(b, c)
+        _advance(b)
+        return
+    due = next_deal(spec, state)
+    if due is None or due[0] < 0 or spec.streets[hand.street].draw or spec.streets[hand.street].board:
+        _on_deal_from_top(b, c)
+        _advance(b)
+        return
+    first, count, up, burn = due
+    start = 1 if burn else 0
+    each = count + up
+    players = [s for s in hand.dealt if s not in hand.folded]
+    players = players[players.index(first) :]
+    stock = hand.stock
+    if len(stock) < start + each * len(players):  # stud's community card: the general path
+        _on_deal_from_top(b, c)
+        _advance(b)
+        return
+    if not b.owned:
+        state = b.state = _own(state)
+        hand = state.hand
+        b.owned = True
+    elif _LAST_DEAL[0][0] is state:
+        _LAST_DEAL[0] = _NO_DEAL
+    events = b.events
+    down = list(hand.down)
+    ups = list(hand.up)
+    at = start
+    for seat in players:
+        cards_down = stock[at : at + count]
+        cards_up = stock[at + count : at + each]
+        at += each
+        if seat == first:
+            events.append(CardsDealt(seat, cards_down, cards_up, stock[:start]))
+        else:
+            events.append(CardsDealt(seat, cards_down, cards_up))
+        if count:
+            down[seat] += cards_down
+        if up:
+            ups[seat] += cards_up
+    hand.__dict__.update(
+        stock=stock[at:],
+        down=tuple(down),
+        up=tuple(ups),
+        burned=hand.burned + stock[:start] if start else hand.burned,
+        street_dealt=True,
+    )
+    _advance(b)
+
+
+LEAN: dict[type, Callable[[_Builder, Any], None]] = {
+    CheckOrCall: _check_call,
+    Fold: _fold,
+    BetOrRaise: _bet,
+    DealFromTop: _deal,
+}
+"""The lean handlers by command type: each decides its command **and** runs the loop after it."""
+
+rules._LEAN.update(LEAN)  # the decider's hook (engine.core.rules._LEAN): registered when this module loads

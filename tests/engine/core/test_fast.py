@@ -1,0 +1,211 @@
+"""The lean path of the frequent commands (``engine.core.fast``: check or call, fold, bet or raise, the deal
+of a street) against the general path (each command's handler, then the loop after it), over random hands
+of every registered betting game that the core decides: the same events and the same state for every
+accepted command, the same named refusal with the same message for every refused one (rules G-ACT-1,
+G-ACT-2, G-LIMIT-1, ST-1, TH-1, FD-1), through ``apply`` and through a replay's ``InPlaceRun``.
+
+The commands mix the bot's legal choices with refusals (out of turn, amounts out of range or of the wrong
+type, a check or fold when the bring-in is due, a deal during the betting), late actions that use the time
+bank, sit-outs (the next player acts automatically) and time-outs; small stacks bring all-ins, short
+all-ins and, with eight stud players, the community card."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core import CoreGame, CoreState, ForcedBets, ForcedBetsRefused, games, is_betting, rules
+from engine.core.errors import IllegalAction
+from engine.core.model import (
+    BetOrRaise,
+    BringIn,
+    CheckOrCall,
+    DealFromTop,
+    Fold,
+    ReturnToPlay,
+    SeatPlayer,
+    SitOut,
+    TimeoutExpired,
+)
+
+GAMES = [
+    game
+    for game in games()
+    if isinstance(game, CoreGame)
+    and is_betting(game)
+    and game.applies_core_rules
+    and game.spec.refusal_hook is None
+]
+
+_FORCED = (
+    ForcedBets(small_blind=5, big_blind=10),
+    ForcedBets(small_blind=5, big_blind=10, ante=2),
+    ForcedBets(invito=10),
+    ForcedBets(ante=2, bring_in=5, small_bet=10, big_bet=20),
+    ForcedBets(ante=1, bring_in=2, small_bet=5),
+    ForcedBets(ante=5),
+)
+
+
+def test_the_lean_path_covers_the_core_games() -> None:
+    assert rules._LEAN, "the lean path is registered"
+    codes = {game.code for game in GAMES}
+    assert {"NT", "FT", "PO", "F7S", "N7S", "F5D"} <= codes
+
+
+@contextmanager
+def general_path() -> Iterator[None]:
+    """``apply`` and ``InPlaceRun`` without the lean path (its table emptied for the block)."""
+    saved = dict(rules._LEAN)
+    rules._LEAN.clear()
+    try:
+        yield
+    finally:
+        rules._LEAN.update(saved)
+
+
+def outcome(game: CoreGame, state: CoreState, command: Any) -> tuple[Any, ...]:
+    before = (dict(vars(state)), None if state.hand is None else dict(vars(state.hand)))
+    try:
+        after, events = game.apply(state, command)
+    except IllegalAction as refusal:
+        result: tuple[Any, ...] = ("refused", type(refusal), refusal.args)
+    else:
+        result = ("accepted", events, after)
+    assert (dict(vars(state)), None if state.hand is None else dict(vars(state.hand))) == before
+    return result
+
+
+def both(game: CoreGame, state: CoreState, command: Any) -> CoreState:
+    """``command`` through both paths (the same outcome asserted); the state after it."""
+    with general_path():
+        general = outcome(game, state, command)
+    lean = outcome(game, state, command)
+    assert lean == general, f"{game.code}: {command!r} differs on the lean path"
+    return lean[2] if lean[0] == "accepted" else state
+
+
+def forced_for(game: CoreGame, rng: random.Random) -> ForcedBets:
+    fitting = []
+    for forced in _FORCED:
+        try:
+            game.check_forced_bets(forced)
+        except ForcedBetsRefused:
+            continue
+        fitting.append(forced)
+    assert fitting, game.code
+    return rng.choice(fitting)
+
+
+def odd_commands(game: CoreGame, state: CoreState, seat: int, rng: random.Random, at: int) -> list[Any]:
+    """Commands that are mostly refused (or unusual) now."""
+    hand = state.hand
+    assert hand is not None
+    seats = len(state.seats)
+    other = (seat + rng.randrange(1, seats)) % seats
+    late = hand.deadline + rng.choice((1, 10, 10_000))
+    amount = rng.choice(
+        (0, 1, hand.current_bet, hand.current_bet + 1, hand.current_bet + 5, 10**9, -5, "20", True, 2.5)
+    )
+    return [
+        rng.choice((Fold(other, at), CheckOrCall(other, at), BetOrRaise(other, 20, at), DealFromTop(at))),
+        BetOrRaise(seat, amount, at),  # type: ignore[arg-type]
+        rng.choice((Fold(seat, late), CheckOrCall(seat, late), BringIn(seat, at), Fold(seat, at))),
+        CheckOrCall(seat, at),
+        Fold(seat, at),
+        DealFromTop(at),
+    ]
+
+
+def one_table(game: CoreGame, seed: int) -> None:
+    rng = random.Random(seed)
+    seats = rng.randint(2, game.max_seats)
+    config = game.table_config(
+        seats=seats,
+        tournament=rng.random() < 0.5,
+        forced=forced_for(game, rng),
+        action_time_ms=100,
+        time_bank_ms=rng.choice((0, 50)),
+    )
+    state = game.initial_state(config)
+    for seat in range(seats):
+        state = both(game, state, SeatPlayer(seat, f"p{seat}", rng.choice((rng.randint(3, 60), 300))))
+    at = 0
+    for _ in range(3):
+        if not game.can_start_hand(state):
+            break
+        at += 1000
+        start = game.start_command(
+            state,
+            lambda deck: tuple(rng.sample(deck.cards, len(deck.cards))),
+            at=at,
+            forced=None,
+            button=None,
+            hand_id="",
+            commitment="",
+            algorithm="",
+        )
+        first = state
+        state = both(game, state, start)
+        accepted = [start]
+        for _step in range(600):
+            hand = state.hand
+            if hand is None:
+                break
+            command: Any = game.dealer_command(state, at)
+            if command is None:
+                seat = hand.to_act
+                assert seat is not None
+                if rng.random() < 0.3:
+                    for odd in odd_commands(game, state, seat, rng, at):
+                        both(game, state, odd)
+                roll = rng.random()
+                occupant = state.seats[seat]
+                assert occupant is not None
+                if roll < 0.03:
+                    bank = occupant.time_bank if hand.chips_required else 0
+                    command = TimeoutExpired(seat, hand.deadline + bank)
+                elif roll < 0.05:
+                    command = SitOut(seat, at)
+                elif roll < 0.08:
+                    absent = [s for s, o in enumerate(state.seats) if o is not None and o.sitting_out]
+                    command = (
+                        ReturnToPlay(absent[0], at) if absent else game.bot_command(state, seat, rng, at)
+                    )
+                else:
+                    late = roll > 0.95  # after the deadline: the time bank when facing a bet
+                    command = game.bot_command(state, seat, rng, hand.deadline + 20 if late else at)
+            after = both(game, state, command)
+            if after is state:
+                continue
+            accepted.append(command)
+            state = after
+        else:
+            raise AssertionError("the hand does not end")
+        in_place_alike(game, first, accepted)
+
+
+def in_place_alike(game: CoreGame, first: CoreState, commands: list[Any]) -> None:
+    """A replay's run of the hand's accepted commands gives the same events and state on both paths."""
+
+    def run() -> tuple[list[Any], CoreState]:
+        runner = rules.InPlaceRun(game.spec, first)
+        events = [runner.apply(command) for command in commands]
+        return events, runner.state
+
+    with general_path():
+        general = run()
+    assert run() == general, f"{game.code}: the replay's run differs on the lean path"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.code)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_lean_and_general_paths_agree(game: CoreGame, seed: int) -> None:
+    one_table(game, seed)
