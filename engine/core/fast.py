@@ -14,7 +14,9 @@ short road only in the common case, where its few checks prove the command legal
   is checked against the same range as the general path (:func:`engine.core.rules.standard_bet_range` or
   the game's ``raise_hook``, G-LIMIT-1);
 - after the action, the next turn (``TurnStarted``) when the round goes on to a player who is not sitting
-  out (the same search as the general path, :func:`engine.core.rules._next_better`).
+  out (the same search as the general path, :func:`engine.core.rules._next_better`). A game with an
+  ``answer_hook`` (IT-BUIO-2's order) or a ``bet_event_hook`` (its own bet events) takes the general
+  path for them.
 - a deal (:class:`~engine.core.model.DealFromTop`, TH-1 / ST-1): the players' cards of a street the same
   for every player (no ``deal_hook``, no draw), enough cards in the stock: one ``CardsDealt`` per player
   as in the general path, folded together.
@@ -92,7 +94,7 @@ def _next_turn(b: _Builder) -> None:
     state = b.state
     hand: Any = state.hand  # (in a betting round: a hand)
     seats = state.seats
-    if len(hand.folded) + 1 == len(seats):  # one player left: the award
+    if len(hand.folded) + 1 == len(seats) or b.spec.answer_hook is not None:  # the award; IT-BUIO-2's order
         _advance(b)
         return
     seat = _next_better(state, hand, hand.last_actor)
@@ -168,7 +170,8 @@ def _bet(b: _Builder, c: BetOrRaise) -> None:
     seat = c.seat
     to = c.to
     hand = _usual_turn(b, seat)
-    if hand is not None and isinstance(to, int) and not isinstance(to, bool):
+    plain = b.spec.bet_event_hook is None  # a game's own bet events: the general path
+    if hand is not None and plain and isinstance(to, int) and not isinstance(to, bool):
         spec = b.spec
         state = b.state
         hook = spec.raise_hook
