@@ -225,6 +225,14 @@ def cinese_context(loaded: Loaded, table_view: Any, seat: int | None, username: 
         "in_order": in_order,
         "reveal": reveal,
         "score": score,
+        # after the reveal every arrangement is shown (CN-4); before it the view holds only the viewer's
+        "shown": [
+            (s.player, [([str(c) for c in row], stake) for row, stake in zip(s.rows, s.stakes, strict=False)])
+            for s in seats
+            if s is not None and s.rows
+        ]
+        if table_view.phase == "between"
+        else [],
         "cascade": table_view.cascade,
     }
 
@@ -733,15 +741,6 @@ def context(loaded: Loaded, username: str, events: list[RecordedEvent] | None = 
             if table_view.phase == "arranging" and seat_view.cards:
                 entry["cinese_state"] = "submitted" if seat_view.submitted else "arranging"
             entry["cinese_status"] = CINESE_SEAT_STATES.get(entry["cinese_state"], "")
-            # after the reveal every arrangement is shown (CN-4); before it the view holds only the viewer's
-            entry["shown_rows"] = (
-                [
-                    ([str(c) for c in row], stake)
-                    for row, stake in zip(seat_view.rows, seat_view.stakes, strict=False)
-                ]
-                if table_view.phase == "between"
-                else []
-            )
     if bet is not None and mine is not None:
         bet["presets"] = _presets(table_view, mine, bet, any(a["all_in"] for a in actions))
     acts = hand_acts(loaded, events)

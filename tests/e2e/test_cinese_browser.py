@@ -129,6 +129,9 @@ def test_two_players_arrange_and_submit_in_two_browsers(
             page.wait_for_selector("[data-reveal]", timeout=20_000)
             assert page.locator("[data-reveal-row]").count() == 3
             assert "Match score" in page.locator("[data-score]").inner_text()
+            assert page.locator("[data-shown] .cn-shown-player").count() == 2  # both arrangements, rows and tokens
+            assert page.locator("[data-shown] img[data-card]").count() == 30
+        assert overflow(pages[1]) <= 0, wide(pages[1])
     finally:
         for index, page in enumerate(pages):
             screenshot(page, output_dir / artifact_name(request, f"cinese-reveal-{index}"))
