@@ -222,6 +222,7 @@ def cinese_context(loaded: Loaded, table_view: Any, seat: int | None, username: 
         ],
         "unplaced": unplaced,
         "tokens": list(me.unused) if me is not None else [],
+        "token_choices": sorted(set(me.unused)) if me is not None else [],
         "in_order": in_order,
         "reveal": reveal,
         "score": score,
