@@ -116,3 +116,14 @@ def test_after_my_submit_i_wait_then_everyone_sees_the_reveal_and_the_score(
         for word in words:
             assert word in html
         assert "data-cinese" not in html  # no game running: nothing to arrange
+
+
+def test_four_players_get_a_three_card_third_row(api_as, web_as, director, cinese_players) -> None:  # noqa: F811
+    users = [cinese_players[name] for name in ("anna", "bruno", "carla", "dora")]
+    table_id = seated_table(api_as, director, users)
+    start_game(table_id)
+    hand = service.load(table_id).state.hand
+    html = page(web_as, users[3], table_id, "en")
+    assert 'data-zone="0" data-size="5"' in html and 'data-zone="1" data-size="5"' in html
+    assert 'data-zone="2" data-size="3"' in html and "0/3" in html
+    assert card_codes(html) == {str(card) for card in hand.cards[3]} and len(card_codes(html)) == 13
