@@ -20,14 +20,15 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
+from engine.cards import Card
 from engine.codec import from_data
 from engine.core import Game, GameFamily, find_game, is_betting
 from engine.evaluation.common import italian_label
 from engine.giro import DISTRIBUTIONS as GIRO_DISTRIBUTIONS
 from engine.giro import layout_choices
 from eventstore.store import RecordedEvent, read_stream
+from tables import arrangements, preferences, service
 from tables import giro as giro_module
-from tables import preferences, service
 from tables.service import Loaded
 
 
@@ -129,6 +130,111 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
         "vele": drawn,
         "combinations": [(i, " + ".join(letters)) for i, letters in combinations],
         "best_hand": _best_hand(table_view),
+    }
+
+
+CINESE_PHASES = {"arranging": gettext_lazy("Arranging"), "between": gettext_lazy("Between games")}
+"""Poker cinese's phases (``CineseView.phase``) as the page names them, in its language."""
+
+CINESE_SEAT_STATES = {"submitted": gettext_lazy("Submitted"), "arranging": gettext_lazy("Arranging…")}
+"""What a seat shows while a game runs: whether it submitted (never what: CN-3)."""
+
+ROW_NAMES = (gettext_lazy("First row"), gettext_lazy("Second row"), gettext_lazy("Third row"))
+"""The three rows (CN-2: first ≥ second ≥ third) as the page names them."""
+
+
+def _cinese_draft(loaded: Loaded, username: str) -> dict[str, Any] | None:
+    try:
+        return arrangements.draft_of(loaded.table_id, username)
+    except service.BadRequest:
+        return None
+
+
+def cinese_context(loaded: Loaded, table_view: Any, seat: int | None, username: str) -> dict[str, Any] | None:
+    """A poker cinese view (issue 20, ``CN-*``) as the arrangement page draws it; ``None`` for any other
+    view. ``phase`` (translated), ``match``/``game`` (1–3), ``arranging`` (the viewer holds cards in the game
+    running), ``submitted``, ``rows`` (per row: ``index``, ``name`` (translated), ``size``, ``cards`` (codes),
+    ``hand`` (the full row's hand named in the page's language, else ``""``), ``stake``), ``unplaced``
+    (codes), ``tokens`` (the viewer's unused token values), ``in_order``, ``reveal`` (per row of the last
+    reveal: ``name``, ``places`` (``[[player names]]``, best first), ``won`` (``[(player, tokens)]``),
+    ``discarded``) and ``score`` (``[(player, points, rows won)]``, best first). Only the viewer's own cards
+    and stakes: the view hides the others' until the reveal (CN-3)."""
+    if not hasattr(table_view, "results") or not hasattr(table_view, "tokens"):
+        return None
+    seats = table_view.seats
+    me = seats[seat] if seat is not None and 0 <= seat < len(seats) else None
+    names = {i: s.player for i, s in enumerate(seats) if s is not None}
+    english = (get_language() or "it").startswith("en")
+    arranging = (
+        table_view.phase == "arranging" and me is not None and bool(me.cards) and me.cards[0] is not None
+    )
+    dealt = [s for s in seats if s is not None and s.cards]
+    sizes = (5, 5, 3) if len(dealt) == 4 else (5, 5, 5)
+    rows: list[list[str]] = [[], [], []]
+    stakes: list[Any] = [None, None, None]
+    hands = ["", "", ""]
+    in_order = True
+    unplaced: list[str] = []
+    if arranging and me is not None:
+        if me.submitted and me.rows:
+            rows = [[str(c) for c in row] for row in me.rows]
+            stakes = list(me.stakes)
+        else:
+            draft = _cinese_draft(loaded, username)
+            if draft is not None:
+                rows, stakes = draft["rows"], list(draft["stakes"])
+        placed = {c for row in rows for c in row}
+        unplaced = [str(c) for c in me.cards if str(c) not in placed]
+        described = arrangements.describe([[Card.parse(c) for c in row] for row in rows], sizes)
+        hands = [(n["en"] if english else n["it"]) if n else "" for n in described["names"]]
+        in_order = described["in_order"]
+    reveal = []
+    for result in table_view.results:
+        reveal.append(
+            {
+                "name": ROW_NAMES[result.row],
+                "places": [[names.get(s, "?") for s in group] for group in result.places],
+                "won": [(names.get(s, "?"), list(tokens)) for s, tokens in result.won if tokens],
+                "discarded": list(result.discarded),
+            }
+        )
+    score = sorted(
+        ((s.player, s.points, s.rows_won) for s in seats if s is not None),
+        key=lambda entry: (-entry[1], -entry[2], entry[0]),
+    )
+    return {
+        "phase": CINESE_PHASES.get(table_view.phase, table_view.phase),
+        "match": table_view.match,
+        "game": table_view.game,
+        "hand_number": table_view.hand_number,
+        "arranging": arranging,
+        "submitted": bool(me is not None and me.submitted),
+        "rows": [
+            {
+                "index": i,
+                "name": ROW_NAMES[i],
+                "size": sizes[i],
+                "cards": rows[i],
+                "hand": hands[i],
+                "stake": stakes[i],
+            }
+            for i in range(3)
+        ],
+        "unplaced": unplaced,
+        "tokens": list(me.unused) if me is not None else [],
+        "token_choices": sorted(set(me.unused)) if me is not None else [],
+        "in_order": in_order,
+        "reveal": reveal,
+        "score": score,
+        # after the reveal every arrangement is shown (CN-4); before it the view holds only the viewer's
+        "shown": [
+            (s.player, [([str(c) for c in row], stake) for row, stake in zip(s.rows, s.stakes, strict=False)])
+            for s in seats
+            if s is not None and s.rows
+        ]
+        if table_view.phase == "between"
+        else [],
+        "cascade": table_view.cascade,
     }
 
 
@@ -621,6 +727,21 @@ def context(loaded: Loaded, username: str, events: list[RecordedEvent] | None = 
         deadline = service.row(loaded)["deadline_ms"]
         timer = _timer(loaded, deadline)
     italian = game.family is GameFamily.ITALIAN
+    cinese = cinese_context(loaded, table_view, seat, username)
+    if cinese is not None:  # simultaneous arrangement: every seat still to submit runs the same clock
+        actions = []
+        for entry in seats:
+            entry["to_act"] = entry["index"] in table_view.to_act
+            seat_view = table_view.seats[entry["index"]]
+            if seat_view is None:
+                continue
+            entry["cards"] = []  # the rows are drawn below the table; a seat shows its tokens and points
+            entry["points"] = seat_view.points
+            entry["tokens"] = list(seat_view.unused)
+            entry["cinese_state"] = ""
+            if table_view.phase == "arranging" and seat_view.cards:
+                entry["cinese_state"] = "submitted" if seat_view.submitted else "arranging"
+            entry["cinese_status"] = CINESE_SEAT_STATES.get(entry["cinese_state"], "")
     if bet is not None and mine is not None:
         bet["presets"] = _presets(table_view, mine, bet, any(a["all_in"] for a in actions))
     acts = hand_acts(loaded, events)
@@ -634,6 +755,7 @@ def context(loaded: Loaded, username: str, events: list[RecordedEvent] | None = 
         "family": game.family.value,
         "partials": partials(game, table_view),
         "vele": vele_context(table_view),
+        "cinese": cinese,
         "giro": giro_context(loaded, username),
         "turn_up": turn_up,
         "view": table_view,
