@@ -317,6 +317,16 @@ def record_match(tournament_id: int, table_id: int, ended: RecordedEvent, attemp
             return
 
 
+def match_result(
+    players: tuple[str, ...], data: dict[str, Any]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, int], ...]]:
+    """``(places, points)`` of a table's ``MatchEnded`` ``data`` (seats as the indices of ``players``, the
+    seat order the tournament opened the table with): places best first, groups sharing a place."""
+    places = tuple(tuple(players[seat] for seat in group) for group in data["ranking"])
+    points = tuple((players[seat], int(value)) for seat, value in data["totals"])
+    return places, points
+
+
 def _record_match(tournament_id: int, table_id: int, ended: RecordedEvent) -> None:
     with transaction.atomic():
         _, state, _ = load(tournament_id)
@@ -325,13 +335,8 @@ def _record_match(tournament_id: int, table_id: int, ended: RecordedEvent) -> No
             return  # recorded already (or not this tournament's table now)
         index, extra, players = found
 
-        def name(seat: int) -> str:
-            return players[seat]
-
-        data = ended.data
-        places = tuple(tuple(name(seat) for seat in group) for group in data["ranking"])
-        points = tuple((name(seat), int(value)) for seat, value in data["totals"])
-        rows = tuple((name(seat), int(value)) for seat, value in data["rows_won"])
+        places, points = match_result(players, ended.data)
+        rows = tuple((players[seat], int(value)) for seat, value in ended.data["rows_won"])
         seed = secrets.token_bytes(32)
         _, state, events = execute(
             tournament_id,
