@@ -19,7 +19,6 @@ The protocol with the tables (the tables import nothing of this module):
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 from collections.abc import Callable
@@ -237,16 +236,17 @@ resume = pause
 
 def table_config(config: MatchesConfig, seats: int, games: int) -> Any:
     """The poker cinese table of ``seats`` for a match (``games`` 3) or an extra game (1): the game's
-    ``table_config`` (through the registry) with the tournament's cascade option and the games."""
-    rules = find_game(GAME)
-    base = rules.table_config(
+    ``table_config`` (through the registry) with the tournament's cascade option and the games, passed by
+    name as the game's ``table_options`` (no knowledge of the game's configuration here)."""
+    return find_game(GAME).table_config(
         seats=seats,
         tournament=True,
         forced=ForcedBets(),
         action_time_ms=config.action_time_ms,
         time_bank_ms=0,
+        cascade="yes" if config.cascade else "no",
+        games=str(games),
     )
-    return dataclasses.replace(base, cascade=config.cascade, games=games)
 
 
 def _open_tables(

@@ -76,3 +76,14 @@ def test_audit_search_lists_a_tournament_of_matches_as_such() -> None:
     assert "partite di poker cinese" in page
     stream = web.get(f"/audit/streams/matches-{tournament_id}/", HTTP_ACCEPT_LANGUAGE="en")
     assert stream.status_code == 200 and "Cinese revisione" in stream.content.decode()
+
+
+def test_the_tournament_sets_its_tables_options_by_name() -> None:
+    """The cascade option and the one-game extra match reach the CN table through ``table_options``."""
+    config = MatchesConfig("Cinese cascata", table_size=3, cascade=True, action_time_ms=45_000)
+    match = matches.table_config(config, 3, 3)
+    extra = matches.table_config(config, 2, 1)
+    assert (match.cascade, match.games, match.seats, match.action_time_ms) == (True, 3, 3, 45_000)
+    assert (extra.cascade, extra.games, extra.seats) == (True, 1, 2)
+    plain = matches.table_config(MatchesConfig("Cinese"), 4, 3)
+    assert (plain.cascade, plain.games) == (False, 3)
