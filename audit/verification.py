@@ -10,7 +10,10 @@
    (:mod:`audit.tokens`: staked = won + discarded per game, points and match totals the tokens won, no
    token staked twice in a match);
 4. **tournaments**: the invariant the owner of a stream registered (:class:`eventstore.catalog.Folding`;
-   a multi-table tournament: its chips conserved after every transaction), checked after every transaction;
+   a multi-table tournament: its chips conserved after every transaction; a tournament of poker cinese
+   matches: its ranking a permutation of its entrants), checked after every transaction, and the owner's
+   checks against other streams (a tournament of matches: every match recorded agrees with its table's
+   ``MatchEnded``);
 5. **snapshots**: every snapshot of a table or tournament stream equals the fold of the log up to its
    version (loads and projection rebuilds start from the newest snapshot, so a wrong one would pass into
    both the live state and the rebuilt one unseen);
@@ -189,4 +192,6 @@ def _folded(folding: catalog.Folding, stream_id: str) -> list[Failure]:
     if conserved and not balanced(state):
         failures.append(Failure(folding.invariant, stream_id, last_version, folding.broken))
     failures += [Failure("snapshot", stream_id, v, "snapshot past the stream's last event") for v in stored]
+    if folding.results is not None:
+        failures += [Failure(folding.invariant, stream_id, v, m) for v, m in folding.results(stream_id)]
     return failures

@@ -482,7 +482,7 @@ def stream(request: HttpRequest, stream_id: str) -> HttpResponse:
         context["table_id"] = int(number)
         context["table"] = Table.objects.filter(id=int(number)).first()
         context["hands"] = finished_hands([stream_id])[stream_id][::-1]
-    elif kind in ("mtt", "tournament") and number.isdigit():
+    elif kind in ("mtt", "tournament", "matches") and number.isdigit():
         context["tournament_id"] = int(number)
         directory = catalog.directory("tournament")
         context["tournament"] = directory.get(int(number)) if directory is not None else None

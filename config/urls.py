@@ -43,6 +43,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/control/", tournament_views.control, name="tournament-control"),
     path("tournaments/<int:tournament_id>/deal/", tournament_views.deal, name="tournament-deal"),
     path("tables/<int:table_id>/", table_views.table_page, name="table"),
+    path("tables/<int:table_id>/join/", table_views.join_page, name="table-join"),
     path("preferences/", table_views.preferences_page, name="preferences"),
     path("api/preferences/", api.PreferencesView.as_view(), name="api-preferences"),
     path("api/tables/", api.TableList.as_view(), name="api-tables"),

@@ -34,7 +34,10 @@ class Folding:
     - ``may_snapshot(state)``: whether a snapshot may be taken at that state;
     - ``balanced(state)``: the owner's invariant, true after every transaction that wrote to the stream
       (``None``: none); ``invariant``: the name of that check in a verification report, ``broken``: its
-      message when it fails."""
+      message when it fails;
+    - ``results(stream_id) -> [(version, problem)]``: the owner's checks of the stream against other streams
+      (a tournament of matches: each recorded match against its table's ``MatchEnded``), run once after the
+      fold (``None``: none); reported under ``invariant``."""
 
     prefix: str
     snapshot_schema: int
@@ -45,6 +48,7 @@ class Folding:
     balanced: Callable[[Any], bool] | None = None
     invariant: str = "invariant"
     broken: str = "the invariant does not hold"
+    results: Callable[[str], list[tuple[int, str]]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,38 @@ def page_title(loaded: service.Loaded) -> str:
 
 
 @login_required
+@require_POST
+def join_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The lobby's *Join* of a poker cinese table (issue 20): the player sits at the first free seat
+    (:func:`tables.service.join_table`, as ``POST /api/tables/{id}/join/``) and goes to the table's page; a
+    refusal (already seated, table full, a game running, a tournament's table, a chip game) is a message
+    on the lobby, nothing changed. 403 for an account that is not a player, 404 for an unknown table."""
+    if not access.may_play(request.user):
+        raise PermissionDenied(_("Only players sit at the tables."))
+    player = request.user.get_username()
+    try:
+        loaded = service.load(table_id)
+    except service.TableNotFound as error:
+        raise Http404(str(error)) from error
+    if loaded.seat_of(player) is not None:
+        messages.info(request, _("You are already seated at this table."))
+        return redirect("table", table_id=table_id)
+    if loaded.closed:
+        messages.error(request, _("This table is closed."))
+        return redirect("lobby")
+    if all(seat is not None for seat in loaded.facts.seats):
+        messages.error(request, _("This table is full."))
+        return redirect("lobby")
+    try:
+        service.join_table(table_id, player)
+    except (service.TableError, loaded.rules.illegal_action) as error:
+        messages.error(request, _("You could not sit at this table: %(reason)s") % {"reason": error})
+        return redirect("lobby")
+    messages.success(request, _("You are seated."))
+    return redirect("table", table_id=table_id)
+
+
+@login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if not access.may_watch(request.user):
         raise PermissionDenied(_("You need a player, director or auditor account."))

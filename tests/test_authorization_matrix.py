@@ -89,6 +89,8 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
      ("login", W, W, "400", W, W)),
     ("tables/<int:table_id>/", "GET", "/tables/{table}/", None, ("login", "200", "200", "200", "200", W)),
     ("tables/<int:table_id>/", "GET", "/tables/{missing}/", None, ("login", "404", "404", "404", "404", W)),
+    ("tables/<int:table_id>/join/", "POST", "/tables/{table}/join/", {}, ("login", "302", "302", W, W, W)),
+    ("tables/<int:table_id>/join/", "POST", "/tables/{missing}/join/", {}, ("login", "404", "404", W, W, W)),
     # the players' automatic options (IT-AUTO-1): the panel's form and the API, players only
     ("preferences/", "POST", "/preferences/", {"showdown": "ask", "blind": "ask"},
      ("login", "302", "302", W, W, W)),

@@ -33,4 +33,5 @@ class TournamentsConfig(AppConfig):
 
         subscriptions.register(manager.NAME, manager.subscription)
         catalog.register_folding(answers_for_readers.MTT_FOLDING)
+        catalog.register_folding(answers_for_readers.MATCHES_FOLDING)
         catalog.register_directory(answers_for_readers.DIRECTORY)

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.core import GameFamily, UnknownGame, find_game
+from engine.core import GameFamily, UnknownGame, find_game, is_betting
 from tables.templatetags.table_names import table_name
 from tournaments import labels
 from tournaments.models import Tournament
@@ -150,9 +150,20 @@ def _cash_game(table_id: int, invito: int) -> tuple[GameLine | None, str]:
     return GameLine(code, game.name, limit_name(game.limit), stakes), stakes
 
 
+def _joinable(tournament_id: int | None, game: GameLine | None, players: int, seats: int) -> bool:
+    if tournament_id is not None or game is None or players >= seats:
+        return False
+    try:
+        return not is_betting(find_game(game.code))
+    except UnknownGame:
+        return False
+
+
 def open_tables(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
     """The open tables (not closed), most recent first, at most :data:`TABLES_SHOWN`: ``id``, ``name``,
-    ``tournament`` (its row, when listed), ``stakes``, ``players`` seated / ``seats``, ``status``."""
+    ``tournament`` (its row, when listed), ``stakes``, ``players`` seated / ``seats``, ``status``,
+    ``seated`` (the players' names) and ``joinable``: a table outside any tournament of a game played
+    without chips (poker cinese) with a free seat, where a player sits down from the lobby (issue 20)."""
     from tables.models import Table
 
     by_id = {t.id: t for t in tournaments}
@@ -176,6 +187,8 @@ def open_tables(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
                 "players": len(seated),
                 "seats": len(table.seats),
                 "status": table.status,
+                "seated": [s["player"] for s in seated if isinstance(s, dict)],
+                "joinable": _joinable(table.tournament_id, game, len(seated), len(table.seats)),
             }
         )
     return listed

@@ -19,7 +19,6 @@ The protocol with the tables (the tables import nothing of this module):
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 from collections.abc import Callable
@@ -237,16 +236,17 @@ resume = pause
 
 def table_config(config: MatchesConfig, seats: int, games: int) -> Any:
     """The poker cinese table of ``seats`` for a match (``games`` 3) or an extra game (1): the game's
-    ``table_config`` (through the registry) with the tournament's cascade option and the games."""
-    rules = find_game(GAME)
-    base = rules.table_config(
+    ``table_config`` (through the registry) with the tournament's cascade option and the games, passed by
+    name as the game's ``table_options`` (no knowledge of the game's configuration here)."""
+    return find_game(GAME).table_config(
         seats=seats,
         tournament=True,
         forced=ForcedBets(),
         action_time_ms=config.action_time_ms,
         time_bank_ms=0,
+        cascade="yes" if config.cascade else "no",
+        games=str(games),
     )
-    return dataclasses.replace(base, cascade=config.cascade, games=games)
 
 
 def _open_tables(
@@ -302,9 +302,10 @@ def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> 
 def record_match(tournament_id: int, table_id: int, ended: RecordedEvent, attempts: int = 5) -> None:
     """Record the match (or extra game) that ``ended`` (a table's ``MatchEnded``) and carry out its
     consequences (process manager; idempotent: a table whose result is recorded changes nothing). A
-    concurrent write to the tournament makes it try again, up to ``attempts`` times. A result the decider
-    refuses (a match that ended with players missing: someone removed from the table) is logged and left
-    out, so that the manager goes on with the other tables; the tournament then waits at that table."""
+    concurrent write to the tournament makes it try again, up to ``attempts`` times. A player removed from
+    the table before the match ended is placed last there (:func:`match_result`, CN-T-REMOVED). A result the
+    decider still refuses (a malformed ``MatchEnded``) is logged and left out, so that the manager goes on
+    with the other tables; the tournament then waits at that table."""
     for attempt in range(attempts):
         try:
             _record_match(tournament_id, table_id, ended)
@@ -317,6 +318,24 @@ def record_match(tournament_id: int, table_id: int, ended: RecordedEvent, attemp
             return
 
 
+def match_result(
+    players: tuple[str, ...], data: dict[str, Any]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, int], ...]]:
+    """``(places, points)`` of a table's ``MatchEnded`` ``data`` (seats as the indices of ``players``, the
+    seat order the tournament opened the table with): places best first, groups sharing a place. A player
+    the ``MatchEnded`` leaves out (removed from the table before the match ended: withdrawn, or removed by
+    the director) is placed last at that table with no points (rules decision CN-T-REMOVED in
+    ``docs/rules-decisions.md``); several such players share that last place."""
+    places = tuple(tuple(players[seat] for seat in group) for group in data["ranking"])
+    points = tuple((players[seat], int(value)) for seat, value in data["totals"])
+    listed = {player for group in places for player in group}
+    removed = tuple(player for player in players if player not in listed)
+    if removed:
+        places += (removed,)
+        points += tuple((player, 0) for player in removed)
+    return places, points
+
+
 def _record_match(tournament_id: int, table_id: int, ended: RecordedEvent) -> None:
     with transaction.atomic():
         _, state, _ = load(tournament_id)
@@ -325,13 +344,9 @@ def _record_match(tournament_id: int, table_id: int, ended: RecordedEvent) -> No
             return  # recorded already (or not this tournament's table now)
         index, extra, players = found
 
-        def name(seat: int) -> str:
-            return players[seat]
-
-        data = ended.data
-        places = tuple(tuple(name(seat) for seat in group) for group in data["ranking"])
-        points = tuple((name(seat), int(value)) for seat, value in data["totals"])
-        rows = tuple((name(seat), int(value)) for seat, value in data["rows_won"])
+        places, points = match_result(players, ended.data)
+        rows = tuple((players[seat], int(value)) for seat, value in ended.data["rows_won"])
+        rows += tuple((player, 0) for player, _ in points if player not in dict(rows))  # removed: no rows
         seed = secrets.token_bytes(32)
         _, state, events = execute(
             tournament_id,

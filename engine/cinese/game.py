@@ -18,6 +18,7 @@ from engine.cards import Card, Deck
 from engine.cinese import rules
 from engine.cinese.history import CineseHistory, export_game
 from engine.cinese.model import (
+    GAMES_PER_MATCH,
     Arrangement,
     CineseConfig,
     CineseError,
@@ -69,6 +70,11 @@ class CineseGame(SeatedGame):
 
     code = "CN"
     name = "Poker cinese"
+    table_options: Mapping[str, tuple[str, ...]] = MappingProxyType(
+        {"cascade": ("no", "yes"), "games": (str(GAMES_PER_MATCH), "1")}
+    )
+    """:meth:`table_config`'s own options, the default first: the cascade payout (CN-4) and the games of a
+    match (3, CN-5; 1 for a knockout's extra game)."""
     short_name = "Cinese"
     family = GameFamily.CINESE
     limit = ""
@@ -206,13 +212,33 @@ class CineseGame(SeatedGame):
             raise ForcedBetsRefused(field, "poker cinese has no forced bets (CN-3: tokens, not chips)")
 
     def table_config(
-        self, *, seats: int, tournament: bool, forced: ForcedBets, action_time_ms: int, time_bank_ms: int
+        self,
+        *,
+        seats: int,
+        tournament: bool,
+        forced: ForcedBets,
+        action_time_ms: int,
+        time_bank_ms: int,
+        cascade: str = "no",
+        games: str = str(GAMES_PER_MATCH),
     ) -> CineseConfig:
-        """A table of ``seats`` (2–4) with the default tokens and payout (the token set and the cascade are
-        the game's own options: build :class:`CineseConfig` for them). Raises ``ValueError``."""
+        """A table of ``seats`` (2–4) with the default tokens (the token set is built as a
+        :class:`CineseConfig`). The game's own options (:attr:`table_options`, a ``str`` each, what a
+        tournament of matches passes by name): ``cascade`` ``"yes"``/``"no"`` (CN-4's cascade payout) and
+        ``games`` ``"3"`` (a match, CN-5) or ``"1"`` (a knockout's extra game: a one-game match with a fresh
+        set of tokens). Raises ``ValueError`` (seats, or an option value not in :attr:`table_options`)."""
         self.check_forced_bets(forced)
+        for name, value in (("cascade", cascade), ("games", games)):
+            if value not in self.table_options[name]:
+                allowed = ", ".join(self.table_options[name])
+                raise ValueError(f"poker cinese: option {name}={value!r} is not one of {allowed}")
         config = CineseConfig(
-            seats=seats, action_time_ms=action_time_ms, time_bank_ms=time_bank_ms, tournament=tournament
+            seats=seats,
+            action_time_ms=action_time_ms,
+            time_bank_ms=time_bank_ms,
+            tournament=tournament,
+            cascade=cascade == "yes",
+            games=int(games),
         )
         rules.initial_state(config)  # validates
         return config

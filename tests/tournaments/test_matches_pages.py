@@ -159,3 +159,12 @@ def test_the_api_creates_and_starts_a_tournament_of_matches() -> None:
         player.post("/api/tournaments/matches/", {"name": "Y"}, content_type="application/json").status_code
         == 403
     )
+
+
+def test_the_lobby_names_a_tournament_of_matches_as_such() -> None:
+    matches.create(matches.MatchesConfig("Cinese nel lobby", table_size=3), "direttore", bots(3))
+    player = user("piera", access.PLAYER)
+    for language, label in (("en", "poker cinese matches"), ("it", "partite di poker cinese")):
+        page = browser(player, language).get("/").content.decode()
+        row = re.search(r'<td class="lobby-name">.*?Cinese nel lobby.*?</td>', page, re.S)
+        assert row is not None and label in row.group(0) and "sit-and-go" not in row.group(0)

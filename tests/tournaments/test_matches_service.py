@@ -167,17 +167,41 @@ def test_bad_configuration_is_refused_and_nothing_is_created() -> None:
     assert Tournament.objects.count() == before
 
 
-def test_a_refused_result_is_logged_and_changes_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    """A match that ended without one of its players (removed from the table) is refused by the decider: the
-    manager logs it and goes on; the tournament is unchanged (it waits at that table)."""
+def test_a_player_removed_from_the_table_is_placed_last_there() -> None:
+    """A match that ended without one of its players (removed from the table: withdrawn, or removed by the
+    director) is recorded with that player last at the table, no points, no rows (CN-T-REMOVED): a knockout
+    goes on without them instead of waiting at that table for ever."""
+    tournament_id = matches.create(MatchesConfig("Ritirato", table_size=3), "direttore", bots(3))
+    matches.start(tournament_id, "direttore")
+    row = Tournament.objects.get(id=tournament_id)
+    table = row.detail["tables"][0]
+    first, second, removed = table["players"]
+    partial = RecordedEvent(
+        0, tables.stream_id(table["table_id"]), 99, "MatchEnded", 1,
+        {"number": 1, "totals": [[0, 5], [1, 3]], "rows_won": [[0, 2], [1, 1]], "ranking": [[0], [1]]}, {},
+    )  # fmt: skip
+    matches.record_match(tournament_id, table["table_id"], partial)
+    row = Tournament.objects.get(id=tournament_id)
+    assert row.version > 0 and row.status == "finished"  # one table of three: its winner wins
+    recorded = row.detail["tables"][0]
+    assert recorded["places"] == [[first], [second], [removed]]
+    assert recorded["points"] == {first: 5, second: 3, removed: 0}
+    assert recorded["rows_won"] == {first: 2, second: 1, removed: 0}
+    assert row.winner == first and [p for p, _ in row.finished][-1] == removed
+    assert sorted(p for p, _ in row.finished) == sorted(table["players"])
+
+
+def test_a_malformed_result_is_logged_and_changes_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """A ``MatchEnded`` the decider refuses (points out of order) is logged; the tournament is unchanged."""
     tournament_id = matches.create(MatchesConfig("Rifiuto", table_size=3), "direttore", bots(3))
     matches.start(tournament_id, "direttore")
     row = Tournament.objects.get(id=tournament_id)
     table_id = row.detail["tables"][0]["table_id"]
-    partial = RecordedEvent(
+    bad = RecordedEvent(
         0, tables.stream_id(table_id), 99, "MatchEnded", 1,
-        {"number": 1, "totals": [[0, 5], [1, 3]], "rows_won": [[0, 2], [1, 1]], "ranking": [[0], [1]]}, {},
+        {"number": 1, "totals": [[0, 1], [1, 3], [2, 2]], "rows_won": [[0, 2], [1, 1], [2, 0]],
+         "ranking": [[0], [1], [2]]}, {},
     )  # fmt: skip
-    matches.record_match(tournament_id, table_id, partial)
+    matches.record_match(tournament_id, table_id, bad)
     assert Tournament.objects.get(id=tournament_id).version == row.version
-    assert "result refused" in caplog.text and "exactly the players" in caplog.text
+    assert "result refused" in caplog.text and "more points than the place before" in caplog.text
