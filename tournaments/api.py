@@ -384,12 +384,19 @@ def create(data: dict[str, Any], actor: str) -> int:
     levels = _levels(data["levels"]) if data.get("levels") else None
     form = MttForm(fields, levels=levels, strict_options=bool(given))
     if not form.is_valid():
-        problems = "; ".join(
-            f"{FORM_FIELDS.get(name, name)}: {limits.quote(' '.join(map(str, messages)), 200)}"
-            for name, messages in form.errors.items()
-        )
-        raise BadBody(limits.quote(f"Torneo non valido — {problems}", 900))
+        raise refused(form, FORM_FIELDS)
     return mtt.create(form.config(), actor)
+
+
+def refused(form: Any, labels: dict[str, str] | None = None) -> BadBody:
+    """The 400 for an invalid tournament ``form``: one message per refused field, each named by ``labels``
+    (the API's field names) when given, quoted and bounded (:func:`tables.limits.quote`)."""
+    names = labels or {}
+    problems = "; ".join(
+        f"{names.get(name, name)}: {limits.quote(' '.join(map(str, messages)), 200)}"
+        for name, messages in form.errors.items()
+    )
+    return BadBody(limits.quote(f"Torneo non valido — {problems}", 900))
 
 
 class TournamentCreate(APIView):
@@ -437,11 +444,7 @@ def create_matches(data: dict[str, Any], actor: str) -> int:
     fields = {**data, "cascade": "on" if data.get("cascade") else "", "bots": 0}
     form = MatchesForm(fields)
     if not form.is_valid():
-        problems = "; ".join(
-            f"{name}: {limits.quote(' '.join(map(str, messages)), 200)}"
-            for name, messages in form.errors.items()
-        )
-        raise BadBody(limits.quote(f"Torneo non valido — {problems}", 900))
+        raise refused(form)
     return matches.create(form.config(), actor)
 
 

@@ -206,16 +206,43 @@ def play(
     at_start = Event.objects.count()
     if on_start is not None:
         on_start()
-    playing = time.monotonic()
-    finished = False
     # the row's JSON (every player's stack) is large: read only the status and the number of players left
     left = Func(F("remaining"), function="jsonb_array_length", output_field=IntegerField())
     watched = Tournament.objects.filter(id=tournament_id).annotate(left=left).values_list("status", "left")
-    while True:
+
+    def poll() -> tuple[bool, int]:
         status, remaining = watched.get()
+        return status == Status.FINISHED.value, players - remaining
+
+    return watch(
+        tournament_id, poll, players, started, before, at_start, progress, duration_s, stop, timeout_s
+    )
+
+
+def watch(
+    tournament_id: int,
+    poll: Callable[[], tuple[bool, int]],
+    players: int,
+    started: float,
+    before: int,
+    at_start: int,
+    progress: Callable[[int, int], None] | None,
+    duration_s: float | None,
+    stop: threading.Event | None,
+    timeout_s: float,
+    interval_s: float = 1.0,
+) -> Played:
+    """Wait for a started tournament's end (or ``duration_s`` of play, or ``stop``), asking ``poll()`` for
+    ``(finished, players out)`` every ``interval_s`` seconds and telling ``progress(out, players)``;
+    ``started``: when the setup began (``time.monotonic``), for ``timeout_s`` and the :class:`Played` times;
+    ``before`` / ``at_start``: the event counts at creation and at the start. Raises ``TimeoutError``."""
+    playing = time.monotonic()
+    finished = False
+    while True:
+        done, out = poll()
         if progress is not None:
-            progress(players - remaining, players)
-        if status == Status.FINISHED.value:
+            progress(out, players)
+        if done:
             finished = True
             break
         if duration_s is not None and time.monotonic() - playing >= duration_s:
@@ -225,9 +252,9 @@ def play(
         if time.monotonic() - started > timeout_s:
             raise TimeoutError(f"tournament {tournament_id} not finished after {timeout_s:.0f} s")
         if stop is not None:
-            stop.wait(1.0)
+            stop.wait(interval_s)
         else:
-            time.sleep(1.0)
+            time.sleep(interval_s)
     ended = time.monotonic()
     return Played(
         tournament_id,
@@ -752,35 +779,14 @@ def play_matches(
     at_start = Event.objects.count()
     if on_start is not None:
         on_start()
-    playing = time.monotonic()
-    finished = False
     watched = Tournament.objects.filter(id=tournament_id).values_list("status", "remaining")
-    while True:
+
+    def poll() -> tuple[bool, int]:
         status, remaining = watched.get()
-        if progress is not None:
-            progress(players - len(remaining), players)
-        if status == "finished":
-            finished = True
-            break
-        if duration_s is not None and time.monotonic() - playing >= duration_s:
-            break
-        if stop is not None and stop.wait(0):
-            break
-        if time.monotonic() - started > timeout_s:
-            raise TimeoutError(f"tournament {tournament_id} not finished after {timeout_s:.0f} s")
-        if stop is not None:
-            stop.wait(0.5)
-        else:
-            time.sleep(0.5)
-    ended = time.monotonic()
-    return Played(
-        tournament_id,
-        finished,
-        round(playing - started, 1),
-        round(ended - playing, 1),
-        before,
-        at_start,
-        Event.objects.count(),
+        return status == "finished", players - len(remaining)
+
+    return watch(
+        tournament_id, poll, players, started, before, at_start, progress, duration_s, stop, timeout_s, 0.5
     )
 
 
