@@ -203,7 +203,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
     # a tournament's game and its rotation of games are both variant codes of the registry: one enum
-    "ENUM_NAME_OVERRIDES": {"GameCodeEnum": "tournaments.api.GAME_CODES"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameCodeEnum": "tournaments.api.GAME_CODES",
+        # Telesina's layouts and distribution modes: a player's preference and the giro pazzo dealer's choice
+        # (no libera), and a tournament's table options (with libera)
+        "VeleEnum": "tables.preferences.VELE",
+        "CartaCopertaEnum": "tables.preferences.DISTRIBUTIONS",
+        "TableLayoutEnum": "tournaments.api.LAYOUT_VALUES",
+        "TableDistributionEnum": "tournaments.api.DISTRIBUTION_VALUES",
+    },
 }
 
 CHANNEL_LAYERS = {

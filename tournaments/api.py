@@ -254,6 +254,18 @@ class StrictNumber(serializers.FloatField):
         return float(super().to_internal_value(data))
 
 
+def _option_values(name: str) -> tuple[str, ...]:
+    """The registry's values of the table option ``name`` in :func:`tournaments.forms.option_choices`' order
+    (without their page names, so that it can run when this module loads)."""
+    return tuple(dict.fromkeys(value for game in games() for value in game.table_options.get(name, ())))
+
+
+# the choice sets of the create body's table options, named in the OpenAPI schema (settings'
+# SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]): the giro pazzo's and the preferences' sets are other ones
+LAYOUT_VALUES = _option_values("layout")
+DISTRIBUTION_VALUES = _option_values("distribution")
+
+
 def _game_codes() -> list[str]:
     return [game.code for game in games() if is_betting(game)]
 
