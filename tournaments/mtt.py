@@ -50,6 +50,7 @@ from engine.tournament.mtt import MttConfig, MttState, Status, TournamentError
 from eventstore import store
 from eventstore.store import RecordedEvent, WrongExpectedVersion
 from tables import service as tables
+from tables.games import refusals
 from tables.hooks import NextHand
 from tables.models import Table
 from tournaments.models import Tournament
@@ -101,6 +102,7 @@ def forget_cache() -> None:
     with _LOCK:
         _CACHE.clear()
         _STREAMS.clear()
+
 
 LEGACY_EVENTS: dict[str, type] = registry(sitgo.Event)
 
@@ -708,11 +710,9 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
                 continue
             seat = loaded.seat_of(player)
             if seat is not None:
-                loaded = tables.handle(
-                    table_id,
-                    lambda current, at, s=seat: current.rules.remove_command(s, at),
-                    actor=actor,
-                ).loaded
+                loaded = _between_hands_handle(
+                    table_id, lambda current, at, s=seat: current.rules.remove_command(s, at), actor
+                )
             execute(tournament_id, lambda s, at, p=player: mtt.ConfirmDeparture(table_id, p, at), actor)
         _, state, _ = load(tournament_id)
         leaving = {player for _, player in state.pending_departures}
@@ -720,14 +720,31 @@ def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> Non
             if arrival_table != table_id or player in leaving:
                 continue  # a player still to leave another table arrives when that table has reported
             if loaded.seat_of(player) is None:
-                loaded = tables.handle(
+                loaded = _between_hands_handle(
                     table_id,
                     lambda current, at, s=seat, p=player, c=chips: current.rules.seat_command(s, p, c, at),
-                    actor=actor,
-                ).loaded
+                    actor,
+                )
             execute(tournament_id, lambda s, at, p=player: mtt.ConfirmArrival(table_id, p, at), actor)
         final = loaded
         transaction.on_commit(lambda: timers.schedule(final))
+
+
+def _between_hands_handle(
+    table_id: int, decide: Callable[[tables.Loaded, int], Any], actor: str
+) -> tables.Loaded:
+    """:func:`tables.handle` for a move between hands. The table's timer may start its next hand after
+    :func:`sync_table` saw it between hands (it read the tournament before this move was committed): the
+    refusal then raises :class:`tables.StaleVersion`, so the whole recording is tried again from a fresh
+    load, which leaves the move pending until that hand ends."""
+    try:
+        return tables.handle(table_id, decide, actor=actor).loaded
+    except refusals() as error:
+        if tables.load(table_id).facts.in_hand:
+            raise tables.StaleVersion(
+                "La mano al tavolo è iniziata: lo spostamento attende la fine."
+            ) from error
+        raise
 
 
 def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHand:
