@@ -43,6 +43,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
 
+from engine._replace import fast_init
 from engine.cards import Card, InvalidCard, format_cards, parse_cards, parse_cards_or_unknown
 from engine.games.italian.model import (
     AdeguamentoDeclined,
@@ -141,6 +142,9 @@ class Action:
     illegal: bool = False
     written: tuple[Card | None, ...] = ()
     show_dealt: bool = False
+
+
+fast_init(Action)  # the same __init__, faster (engine._replace): one Action per action read
 
 
 def _player(token: str, players: int, where: str) -> int:
@@ -247,6 +251,9 @@ class HandHistory:
     def player_count(self) -> int:
         """The number of players (``players`` may be absent in a standard file)."""
         return len(self.starting_stacks)
+
+
+fast_init(HandHistory)  # the same __init__, faster (engine._replace)
 
 
 def _ints(raw: Mapping[str, Any], key: str, count: int, where: str, required: bool = True) -> tuple[int, ...]:
@@ -889,6 +896,30 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
     return Action(text, actor, verb, illegal=illegal), None
 
 
+_ACTIONS: dict[tuple[str, int], tuple[Action, None]] = {}
+_ACTIONS_MAX = 65_536
+
+
+def _standard_actions(texts: list[Any], players: int, where: str) -> list[tuple[Action, Decimal | None]]:
+    """:func:`_parse_standard_tokens` of each of a hand's action texts (``where``: the hand). The actions
+    that name no card and no amount (``p3 f``, ``p1 cc``, ``d dh p2 ????``, ``p4 sm``…) recur from hand to
+    hand: read once, kept (by text and player count) in a bounded memo; the others are read each time."""
+    parsed: list[tuple[Action, Decimal | None]] = []
+    memo = _ACTIONS
+    for index, text in enumerate(texts):
+        key = (text, players) if type(text) is str else None
+        found = None if key is None else memo.get(key)
+        if found is not None:
+            parsed.append(found)
+            continue
+        result = _parse_standard_tokens(text, players, f"{where}, action {index + 1}")
+        action, amount = result
+        if key is not None and amount is None and not action.cards and len(memo) < _ACTIONS_MAX:
+            memo[key] = (action, None)
+        parsed.append(result)
+    return parsed
+
+
 def parse_standard_action(text: str, players: int, where: str = "action", decimals: int = 0) -> Action:
     """Parse one standard PHH action (the grammar in the module doc); a ``cbr`` amount is scaled by
     ``10**decimals`` and must then be whole. Raises :class:`MalformedHistory`."""
@@ -937,9 +968,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
     actions_raw = raw.get("actions")
     if not isinstance(actions_raw, list):
         raise MalformedHistory(where, "actions must be a list of strings")
-    parsed = [
-        _parse_standard_tokens(text, n, f"{where}, action {i + 1}") for i, text in enumerate(actions_raw)
-    ]
+    parsed = _standard_actions(actions_raw, n, where)
     # every amount of the hand in whole chips: scale by 10**decimals, the most decimals any amount has
     every: list[Decimal | int] = [*starting, *antes, *(blinds or ()), *(finishing or ()), *(winnings or ())]
     every += [v for v in single.values() if v is not None]

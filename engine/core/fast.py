@@ -33,14 +33,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.cards import Card
 from engine.core import rules
 from engine.core.model import (
     BetOrRaise,
     BetPlaced,
+    BoardDealt,
     Called,
     CardsDealt,
     Checked,
     CheckOrCall,
+    DealBoard,
+    DealCards,
     DealFromTop,
     Event,
     Fold,
@@ -60,10 +64,13 @@ from engine.core.rules import (
     _minimum_bet,
     _next_better,
     _on_bet,
+    _on_board,
     _on_check_call,
+    _on_deal,
     _on_deal_from_top,
     _on_fold,
     _own,
+    _set,
     _turn_started,
     fixed_unit,
     next_deal,
@@ -259,11 +266,104 @@ def _deal(b: _Builder, c: DealFromTop) -> None:
     _advance(b)
 
 
+_CODE = rules._CODE
+
+
+def _taken(stock: tuple[Card, ...], named: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """``stock`` without the ``named`` cards when each is a :class:`Card` of the stock, named once (what
+    ``_check_cards`` accepts, and then ``_take``'s result), else ``None`` (the general path refuses)."""
+    count = len(named)
+    if stock[:count] == named:  # the top of the stock (both checks' first test)
+        return stock[count:]
+    rest = list(stock)
+    codes = list(map(_CODE, stock))  # compared in C (a card's __eq__ and __hash__ are Python's)
+    for card in named:
+        if type(card) is not Card:
+            return None
+        try:
+            index = codes.index(card.code)
+        except ValueError:  # not in the stock, or named twice
+            return None
+        del rest[index], codes[index]
+    return tuple(rest)
+
+
+def _deal_cards(b: _Builder, c: DealCards) -> None:
+    """A player's named cards (a replay's ``d dh``, ST-1 / TH-1): when they are the cards due to the seat
+    due, from the stock (``_on_deal``'s checks), one ``CardsDealt`` folded as ``_cards_dealt`` does; then
+    ``_advance``. Anything else: the general handler (its refusal)."""
+    state = b.state
+    hand: Any = state.hand
+    cards = c.cards
+    burnt = c.burn
+    if hand is not None and type(cards) is tuple and type(burnt) is tuple:
+        due = next_deal(b.spec, state)
+        if due is not None and due[0] >= 0 and due[0] == c.seat:
+            seat, down, up, burn = due
+            if len(cards) == down + up and len(burnt) <= (1 if burn else 0):
+                rest = _taken(hand.stock, burnt + cards)
+                if rest is not None:
+                    if not b.owned:
+                        state = b.state = _own(state)
+                        hand = state.hand
+                        b.owned = True
+                    elif _LAST_DEAL[0][0] is state:
+                        _LAST_DEAL[0] = _NO_DEAL
+                    dealt_down, dealt_up = cards[:down], cards[down:]
+                    b.events.append(CardsDealt(seat, dealt_down, dealt_up, burnt))
+                    hand.__dict__.update(
+                        stock=rest,
+                        down=_set(hand.down, seat, hand.down[seat] + dealt_down) if dealt_down else hand.down,
+                        up=_set(hand.up, seat, hand.up[seat] + dealt_up) if dealt_up else hand.up,
+                        burned=hand.burned + burnt if burnt else hand.burned,
+                        street_dealt=True,
+                    )
+                    _advance(b)
+                    return
+    _on_deal(b, c)
+    _advance(b)
+
+
+def _deal_board(b: _Builder, c: DealBoard) -> None:
+    """The board's named cards (a replay's ``d db``, TH-1): as :func:`_deal_cards`, one ``BoardDealt``
+    folded as ``_board_dealt`` does."""
+    state = b.state
+    hand: Any = state.hand
+    cards = c.cards
+    burnt = c.burn
+    if hand is not None and type(cards) is tuple and type(burnt) is tuple:
+        due = next_deal(b.spec, state)
+        if due is not None and due[0] < 0:
+            _, count, _, burn = due
+            if len(cards) == count and len(burnt) <= (1 if burn else 0):
+                rest = _taken(hand.stock, burnt + cards)
+                if rest is not None:
+                    if not b.owned:
+                        state = b.state = _own(state)
+                        hand = state.hand
+                        b.owned = True
+                    elif _LAST_DEAL[0][0] is state:
+                        _LAST_DEAL[0] = _NO_DEAL
+                    b.events.append(BoardDealt(cards, burnt))
+                    hand.__dict__.update(
+                        stock=rest,
+                        board=hand.board + cards,
+                        burned=hand.burned + burnt if burnt else hand.burned,
+                        street_dealt=True,
+                    )
+                    _advance(b)
+                    return
+    _on_board(b, c)
+    _advance(b)
+
+
 LEAN: dict[type, Callable[[_Builder, Any], None]] = {
     CheckOrCall: _check_call,
     Fold: _fold,
     BetOrRaise: _bet,
     DealFromTop: _deal,
+    DealCards: _deal_cards,
+    DealBoard: _deal_board,
 }
 """The lean handlers by command type: each decides its command **and** runs the loop after it."""
 

@@ -42,11 +42,13 @@ class ForcedBets:
     invito: int = 0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in FORCED_BET_FIELDS:
+            value = getattr(self, name)
+            if type(value) is int and value >= 0:  # the usual case, in one test (a table per PHH hand)
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                message = f"{f.name} must be a whole number of chips >= 0, not {value!r}"
-                raise ForcedBetsRefused(f.name, message)
+                message = f"{name} must be a whole number of chips >= 0, not {value!r}"
+                raise ForcedBetsRefused(name, message)
 
     def to_dict(self) -> dict[str, int]:
         """The non-zero fields (the JSON of events and forms: ``{"small_blind": 100, "big_blind": 200}``)."""

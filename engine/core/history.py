@@ -178,6 +178,8 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
 
 
 _CODE = attrgetter("code")
+_ILLEGAL = attrgetter("illegal")
+_VERB = attrgetter("verb")
 
 TELESINA_KEYS = (
     ("vele", "layout"),
@@ -240,10 +242,11 @@ def _value(
 @dataclass
 class _Cards:
     """The cards the replay knows of: every card the file names (never used to fill an unknown one), the
-    cards used so far, each seat's known hole cards over the whole file, the final board."""
+    cards used so far (both by :attr:`Card.code`: hashed in C, a card's ``__hash__`` is Python's), each
+    seat's known hole cards over the whole file, the final board."""
 
-    named: set[Card] = field(default_factory=set)
-    used: set[Card] = field(default_factory=set)
+    named: set[int] = field(default_factory=set)
+    used: set[int] = field(default_factory=set)
     holes: dict[int, list[Card]] = field(default_factory=dict)
     board: list[Card] = field(default_factory=list)
     to_showdown: set[int] = field(default_factory=set)
@@ -253,9 +256,14 @@ class _Cards:
     def scan(cls, history: HandHistory) -> _Cards:
         cards = cls()
         folded: set[int] = set()
+        named = cards.named
         for action in history.actions:
-            known = [c for c in action.written if c is not None]
-            cards.named.update(known)
+            written = action.written
+            # all known: the reader's ``cards`` is its ``written`` (engine.phh._card_lists)
+            known: Sequence[Card] = (
+                action.cards if written is action.cards else [c for c in written if c is not None]
+            )
+            named.update(map(_CODE, known))
             if action.verb == "dh" and action.target is not None:
                 cards.holes.setdefault(action.target, []).extend(known)
             elif action.verb == "db":
@@ -285,7 +293,7 @@ class _Cards:
         deck for the hand, lowest ranks first (default the 52-card deck; Telesina's IT-DECK-1 deck is cut
         by the players); ``hand``: the running hand (for a game valued on it, :func:`_value`)."""
         if len(known) == len(written):  # every card known (the usual case)
-            self.used.update(known)
+            self.used.update(map(_CODE, known))
             return known
         revealed = self.revealed.get(seat, [])
         written = tuple(
@@ -294,10 +302,9 @@ class _Cards:
         missing = sum(1 for card in written if card is None)
         if not missing:
             result = tuple(card for card in written if card is not None)
-            self.used.update(result)
+            self.used.update(map(_CODE, result))
             return result
-        taken = set(map(_CODE, self.named))  # codes, hashed in C (a card's __hash__ is Python's)
-        taken.update(map(_CODE, self.used))
+        taken = self.named | self.used
         free = [c for c in (deck or Deck.standard().cards) if c.code not in taken]
         chosen: tuple[Card, ...] = tuple(free[:missing])
         if seat in self.to_showdown:
@@ -312,7 +319,7 @@ class _Cards:
                     best, chosen = value, combo
         filled = iter(chosen)
         result = tuple(card if card is not None else next(filled) for card in written)
-        self.used.update(result)
+        self.used.update(map(_CODE, result))
         return result
 
 
@@ -455,7 +462,7 @@ def _replay_twice(history: HandHistory, number: int, runs: list[_Run]) -> Differ
     again command by command through the game's ``apply`` if a command is refused on the fast path or the
     file has actions meant to be refused (``# !illegal``), so that a refusal and its message are exactly
     the decider's on an unchanged state."""
-    if not any(action.illegal for action in history.actions):
+    if not any(map(_ILLEGAL, history.actions)):
         try:
             return _replay(history, number, runs, fast=True)
         except _Spoilt:
@@ -667,7 +674,7 @@ def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, A
     draw first, then every replacement (``p1 sd …``, ``p2 sd …``, ``d dh p1 …``, ``d dh p2 …``): each such
     ``dh`` is moved to just after its player's discard."""
     indexed = list(enumerate(actions, 1))
-    if not any(action.verb == "sd" for action in actions):  # no draw: nothing to move
+    if "sd" not in map(_VERB, actions):  # no draw: nothing to move
         return indexed
     result: list[tuple[int, Action]] = []
     i = 0

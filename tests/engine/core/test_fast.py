@@ -1,13 +1,16 @@
 """The lean path of the frequent commands (``engine.core.fast``: check or call, fold, bet or raise, the deal
-of a street) against the general path (each command's handler, then the loop after it), over random hands
-of every registered betting game that the core decides: the same events and the same state for every
-accepted command, the same named refusal with the same message for every refused one (rules G-ACT-1,
-G-ACT-2, G-LIMIT-1, ST-1, TH-1, FD-1), through ``apply`` and through a replay's ``InPlaceRun``.
+of a street, a replay's named deals of a player's cards or of the board) against the general path (each
+command's handler, then the loop after it), over random hands of every registered betting game that the
+core decides: the same events and the same state for every accepted command, the same named refusal with
+the same message for every refused one (rules G-ACT-1, G-ACT-2, G-LIMIT-1, ST-1, TH-1, FD-1), through
+``apply`` and through a replay's ``InPlaceRun``.
 
 The commands mix the bot's legal choices with refusals (out of turn, amounts out of range or of the wrong
-type, a check or fold when the bring-in is due, a deal during the betting), late actions that use the time
-bank, sit-outs (the next player acts automatically) and time-outs; small stacks bring all-ins, short
-all-ins and, with eight stud players, the community card."""
+type, a check or fold when the bring-in is due, a deal during the betting, named deals of the wrong seat or
+count, of cards out of the stock or named twice, with a burn too many, as a list or as texts), the
+dealer's deals as one command or named as a replay sends them (the top of the stock, or cards from
+anywhere in it), late actions that use the time bank, sit-outs (the next player acts automatically) and
+time-outs; small stacks bring all-ins, short all-ins and, with eight stud players, the community card."""
 
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ from engine.core.model import (
     BetOrRaise,
     BringIn,
     CheckOrCall,
+    DealBoard,
+    DealCards,
     DealFromTop,
     Fold,
     ReturnToPlay,
@@ -123,6 +128,51 @@ def odd_commands(game: CoreGame, state: CoreState, seat: int, rng: random.Random
     ]
 
 
+def named_deal(game: CoreGame, state: CoreState, rng: random.Random, at: int) -> Any:
+    """The deal due as a replay sends it (``DealCards`` / ``DealBoard`` naming its cards): the top of the
+    stock, or cards from anywhere in it (the burn too), or ``DealFromTop`` when the stock is short."""
+    hand = state.hand
+    due = rules.next_deal(game.spec, state)
+    assert hand is not None and due is not None
+    if rng.random() < 0.4:
+        return rules.top_deal(game.spec, state, at)
+    seat, count, up, burn = due
+    stock = list(hand.stock)
+    burnt = 1 if burn and rng.random() < 0.7 else 0
+    if len(stock) < count + up + burnt:
+        return DealFromTop(at)
+    picked = rng.sample(stock, count + up + burnt)
+    cards, burn_cards = tuple(picked[burnt:]), tuple(picked[:burnt])
+    return DealBoard(cards, burn_cards, at) if seat < 0 else DealCards(seat, cards, burn_cards, at)
+
+
+def odd_deals(game: CoreGame, state: CoreState, rng: random.Random, at: int) -> list[Any]:
+    """Named deals that are mostly refused: the wrong seat or count, cards out of the stock or named twice,
+    a burn too many, a list for a tuple, a board when a player's cards are due (and the reverse)."""
+    hand = state.hand
+    assert hand is not None
+    stock = hand.stock
+    seats = len(state.seats)
+    due = rules.next_deal(game.spec, state)
+    seat, count, up, _burn = due if due is not None else (rng.randrange(seats), 2, 0, False)
+    need = max(1, count + up)
+    top = tuple(stock[:need])
+    outside = tuple(card for card in game.deck(seats).cards if card not in stock)[:need]
+    twice = (top[0],) * need if top else ()
+    deals: list[Any] = []
+    for cards in (top, outside, twice, top[:-1], tuple(stock[: need + 1])):
+        deals.append(DealCards(seat if seat >= 0 else rng.randrange(seats), cards, (), at))
+        deals.append(DealBoard(cards, (), at))
+    deals.append(DealCards((seat + 1) % seats if seat >= 0 else 0, top, (), at))
+    deals.append(DealCards(max(seat, 0), top, tuple(stock[need : need + 2]), at))
+    deals.append(DealCards(max(seat, 0), list(top), (), at))  # type: ignore[arg-type]
+    deals.append(DealBoard(list(top), (), at))  # type: ignore[arg-type]
+    texts = tuple(str(card) for card in top)  # not cards
+    deals.append(DealCards(max(seat, 0), texts, (), at))  # type: ignore[arg-type]
+    deals.append(DealBoard(texts, (), at))  # type: ignore[arg-type]
+    return rng.sample(deals, 4)
+
+
 def one_table(game: CoreGame, seed: int) -> None:
     rng = random.Random(seed)
     seats = rng.randint(2, game.max_seats)
@@ -159,6 +209,11 @@ def one_table(game: CoreGame, seed: int) -> None:
             if hand is None:
                 break
             command: Any = game.dealer_command(state, at)
+            if rng.random() < 0.2:
+                for odd in odd_deals(game, state, rng, at):
+                    both(game, state, odd)
+            if command is not None and rng.random() < 0.6:
+                command = named_deal(game, state, rng, at)
             if command is None:
                 seat = hand.to_act
                 assert seat is not None
