@@ -293,7 +293,7 @@ def _forced_posted(state: CoreState, hand: CoreHand, e: ForcedBetPosted) -> None
 
 def _street_started(state: CoreState, hand: CoreHand, e: StreetStarted) -> None:
     n = len(hand.round_bets)
-    players = sum(1 for s in hand.dealt if s not in hand.folded)
+    players = len(set(hand.dealt) - hand.folded)  # the seats still in (counted in C)
     hand.__dict__.update(
         street=e.street,
         betting=False,
@@ -1057,13 +1057,13 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                     b.emit(supply)
                     return True
             return False
-        players = in_hand(hand)
         if hand.drawing:
-            waiting = next((s for s in players if s not in hand.declared), None)
+            waiting = next((s for s in in_hand(hand) if s not in hand.declared), None)
             if waiting is not None:  # FD-1: each player in turn from the button's left draws
                 _turn(b, waiting)
                 return True
         if spec.turn_up_hook is not None and spec.turn_up_hook(b.state, hand):
+            players = in_hand(hand)
             if not hand.turning_up:  # TL-DEAL-2: each player turns one hidden card up, then the betting
                 b.emit(CardsToTurnUp(hand.street))
                 return True

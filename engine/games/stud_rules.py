@@ -109,8 +109,10 @@ def _visible_value(ranks: tuple[int, ...]) -> int:
 
 
 _VISIBLE: dict[tuple[int, ...], int] = {}
-""":func:`visible_value` by the up cards' codes (asked for every player at every street's start)."""
+""":func:`visible_value` by the up cards' ranks (``code >> 2``, sorted: suits never count), asked for every
+player at every street's start: at most 1,819 multisets of 1–4 ranks, so the memo stays small and hits."""
 _CODE = attrgetter("code")
+_RANK_OF_CODE = tuple(code >> 2 for code in range(52)).__getitem__  # a card's rank index from its code
 
 
 def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
@@ -126,11 +128,9 @@ def opener_seat(up_cards: Mapping[int, Sequence[Card]], button: int) -> int:
     best_seat, best_value, best_order = -1, -1, 0
     values = _VISIBLE
     for seat, cards in up_cards.items():
-        key = tuple(map(_CODE, cards))  # the codes, hashed in C (rank enums hash in Python)
+        key = tuple(sorted(map(_RANK_OF_CODE, map(_CODE, cards))))  # ints, hashed in C (rank enums: Python)
         value = values.get(key)
         if value is None:
-            if len(values) > 100_000:
-                values.clear()
             value = values[key] = visible_value(cards)
         order = seat - button if seat > button else seat - button + (1 << 16)  # left of the button first
         if value > best_value or (value == best_value and order < best_order):
