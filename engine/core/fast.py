@@ -1,5 +1,6 @@
-"""The lean path of the frequent commands (issue 16, performance): check or call, fold, bet or raise, and the
-dealer's deal of a street, decided and folded without the general path's chain of calls.
+"""The lean path of the frequent commands (issue 16, performance): check or call, fold, bet or raise, the
+dealer's deal of a street and a replay's named deals, decided and folded without the general path's chain
+of calls.
 
 :func:`engine.core.rules.apply` (and :class:`engine.core.rules.InPlaceRun`) hand these commands to
 :data:`LEAN` when the game has no :attr:`~engine.core.spec.GameSpec.refusal_hook`. Each lean handler
@@ -20,6 +21,10 @@ short road only in the common case, where its few checks prove the command legal
 - a deal (:class:`~engine.core.model.DealFromTop`, TH-1 / ST-1): the players' cards of a street the same
   for every player (no ``deal_hook``, no draw), enough cards in the stock: one ``CardsDealt`` per player
   as in the general path, folded together.
+- a replay's named deal (:class:`~engine.core.model.DealCards`, :class:`~engine.core.model.DealBoard`, a
+  PHH file's ``d dh`` / ``d db``): the cards due to the seat due (or to the board), of the right count,
+  with at most the burn due, every one a card of the stock named once; the stock taken in one pass over
+  its codes.
 
 Anything else — every refusal, the time bank, a seat sitting out, the end of a betting round, the board,
 the draw, stock exhaustion — goes to the general handler and ``_advance`` unchanged, so a refusal carries
