@@ -311,12 +311,26 @@ class _Cards:
             known_hole = self.holes.get(seat, [])
             best: int | None = None
             pool = free[: {1: 14, 2: 14, 3: 11}.get(missing, 9)]  # the lowest ranks (C(9, 4) = 126 for Omaha)
-            for combo in itertools.combinations(pool, missing):
-                value = _value(spec, [*known_hole, *combo], self.board, hand, seat)
-                if value is None:
-                    break
-                if best is None or value < best:
-                    best, chosen = value, combo
+            plain = spec is None or (
+                spec.seat_value_hook is None
+                and spec.value_hook is None
+                and spec.evaluation is not Evaluation.OMAHA
+            )
+            if plain and len(known_hole) + missing + len(self.board) >= 5:
+                # _value's standard case, its codes read once: the key of a set of codes (any order)
+                key = standard_evaluator().key
+                base = [card.code for card in (*known_hole, *self.board)]
+                for combo in itertools.combinations(pool, missing):
+                    code_value = key(base + [card.code for card in combo])
+                    if best is None or code_value < best:
+                        best, chosen = code_value, combo
+            else:
+                for combo in itertools.combinations(pool, missing):
+                    value = _value(spec, [*known_hole, *combo], self.board, hand, seat)
+                    if value is None:
+                        break
+                    if best is None or value < best:
+                        best, chosen = value, combo
         filled = iter(chosen)
         result = tuple(card if card is not None else next(filled) for card in written)
         self.used.update(map(_CODE, result))
