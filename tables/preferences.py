@@ -302,6 +302,25 @@ def automatic_command(
     return None
 
 
+ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})
+"""The events of the decisions a player's preference answers (:func:`automatic_command`)."""
+
+
+def answered_by_preference(recorded: RecordedEvent, player_at: Callable[[int], str | None]) -> bool:
+    """Whether the table event ``recorded`` is a player's decision the table took for them from their
+    preferences: one of :data:`ANSWERS`, ``metadata.automatic`` :data:`AUTOMATIC`, at the seat of the
+    player the metadata names as actor (``player_at(seat)``: who sat there). The other events of the same
+    append (the deal or the hand's end that follow the answer) are not."""
+    metadata = recorded.metadata
+    seat = recorded.data.get("seat")
+    return (
+        recorded.type in ANSWERS
+        and metadata.get("automatic") == AUTOMATIC
+        and isinstance(seat, int)
+        and player_at(seat) == metadata.get("actor")
+    )
+
+
 def cached_lookup() -> Callable[[str], Preferences]:
     """:func:`of_player` remembering each answer (one command's worth of lookups)."""
     seen: dict[str, Preferences] = {}
