@@ -753,6 +753,7 @@ def mark_actions(history: HandHistory, events: Sequence[Any], marks: Mapping[int
         return history
     seen: dict[tuple[int, str], int] = {}
     actions = list(history.actions)
+    changed = False
     for position, action in enumerate(actions):
         if action.actor is None:
             continue
@@ -762,7 +763,8 @@ def mark_actions(history: HandHistory, events: Sequence[Any], marks: Mapping[int
         note = wanted.get((*key, occurrence))
         if note:
             actions[position] = replace(action, text=f"{action.text} # {note}")
-    return replace(history, actions=tuple(actions))
+            changed = True
+    return replace(history, actions=tuple(actions)) if changed else history
 
 
 # --- standard PHH (issue 16, rule XX-HH-1) ------------------------------------------------------------------

@@ -17,9 +17,10 @@ written in the same transaction as the append, rebuilt by ``rebuild_projections`
 - ``showdown``: ``ask`` / ``hide`` / ``show`` at the show-or-muck choice of a showdown (IT-SHOW-1, G-SHOW-1).
 - ``blind``: ``ask`` / ``yes`` / ``no`` when a blind opening is offered (buio, controbuio, over: IT-BUIO-1).
 
-The vele and distribution preferences are stored and shown; Telesina's dealer's choice (issue 19) will read
-them. The table applies ``showdown`` and ``blind`` (:func:`automatic_command`, called by
-:func:`tables.service.handle`).
+The vele and distribution preferences are read by the giro pazzo's dealer's choice (:mod:`tables.giro`,
+TL-GIRO-1). The table applies ``showdown`` and ``blind`` (:func:`automatic_command`, called by
+:func:`tables.service.handle`); the auditors' PHH marks those actions ``# automatic: preference``
+(:func:`answered_by_preference`, docs/hand-history-format.md).
 
 Refusals raise :class:`PreferencesRefused` (HTTP 400, Italian ``str`` and ``english``) and append nothing.
 """
