@@ -1190,13 +1190,9 @@ def _giro_line(recorded: RecordedEvent) -> str:
     return ""
 
 
-ANSWERS = preferences.ANSWERS
-"""The events of the decisions a player's preference answers (IT-AUTO-1, :mod:`tables.preferences`)."""
-
-
 def _answered_by_preference(recorded: RecordedEvent, names: dict[int, str]) -> bool:
     """Whether ``recorded`` is a player's decision the table took for them from their preferences
-    (``metadata.automatic``, the player as actor, the event at their seat): the log says "(automatic)"."""
+    (IT-AUTO-1, :func:`tables.preferences.answered_by_preference`): the log says "(automatic)"."""
     return preferences.answered_by_preference(recorded, names.get)
 
 
