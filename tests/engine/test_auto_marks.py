@@ -146,3 +146,31 @@ def test_mark_actions_leaves_what_it_cannot_find() -> None:
     commented = replace(original, actions=(*original.actions[:-1], last))
     shown = [HandShown(2), HandShown(1)]
     assert texts(mark_actions(commented, shown, {1: "b"})) == ["p3 sm 2c7d # a # b"]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            (
+                'giro_choice = "preference"\ngiro_timeout = true',
+                'giro_choice = "dealer"\ngiro_timeout = true',
+            ),
+            "dealer",
+        ),
+        (("giro_timeout = true", "giro_timeout = false"), "False"),
+    ],
+)
+def test_tl_giro_1_giro_timeout_only_on_a_choice_the_table_made(
+    tmp_path: Path, change: tuple[str, str], expected: str
+) -> None:
+    """``giro_timeout = true`` says the table chose at the dealer's time-out (IT-AUTO-1, TL-GIRO-1): with
+    ``giro_choice = "dealer"`` (the dealer chose) the file contradicts itself, a difference for the replay."""
+    path = DATA / "telesina" / "auto" / "giro_vele_always.phhs"
+    text = path.read_text()
+    assert change[0] in text
+    broken = tmp_path / path.name
+    broken.write_text(text.replace(change[0], change[1], 1))
+    difference = replay_file(str(broken))
+    assert difference is not None and difference.hand == 3, difference
+    assert "giro_timeout" in difference.expected and expected in difference.actual
