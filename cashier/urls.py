@@ -15,12 +15,9 @@ urlpatterns = [
         )
         for operation in ("grant", "credit", "debit")
     ),
-    *(
-        path(
-            f"api/cashier/tables/<int:table_id>/{operation}/",
-            api.TransferView.as_view(operation=operation),
-            name=f"api-cashier-{operation}",
-        )
-        for operation in ("buy-in", "top-up", "cash-out")
+    path("api/cashier/tables/<int:table_id>/buy-in/", api.BuyInView.as_view(), name="api-cashier-buy-in"),
+    path("api/cashier/tables/<int:table_id>/top-up/", api.TopUpView.as_view(), name="api-cashier-top-up"),
+    path(
+        "api/cashier/tables/<int:table_id>/cash-out/", api.CashOutView.as_view(), name="api-cashier-cash-out"
     ),
 ]
