@@ -221,6 +221,16 @@ def _covered(ledger: Ledger, amount: int, what: str, what_en: str) -> None:
         )
 
 
+def within_maximum(stack: int, amount: int, maximum: int | None) -> None:
+    """A top-up of ``amount`` onto ``stack`` keeps the stack at most the table's ``maximum`` buy-in
+    (CASH-TOPUP-1; ``None``: no maximum). Raises :class:`OutsideLimits`."""
+    if maximum is not None and stack + amount > maximum:
+        raise OutsideLimits(
+            f"Con la ricarica avresti {stack + amount} chips, oltre il massimo del tavolo ({maximum}).",
+            f"The top-up would make your stack {stack + amount}, above the table's maximum ({maximum}).",
+        )
+
+
 def decide(ledger: Ledger, command: Command, player: str) -> tuple[tuple[str, dict[str, Any]], ...]:
     """The events ``command`` appends to the ledger of ``player`` (user name): ``(type, data)`` pairs, empty
     for a transfer already applied. Raises a :class:`LedgerRefused` subclass."""
@@ -274,13 +284,7 @@ def decide(ledger: Ledger, command: Command, player: str) -> tuple[tuple[str, di
                 f"Non sei seduto al tavolo {command.table_id} con un buy-in.",
                 f"You do not sit at table {command.table_id} with a buy-in.",
             )
-        if command.maximum is not None and command.stack + amount > command.maximum:
-            raise OutsideLimits(
-                f"Con la ricarica avresti {command.stack + amount} chips, oltre il massimo del tavolo "
-                f"({command.maximum}).",
-                f"The top-up would make your stack {command.stack + amount}, above the table's maximum "
-                f"({command.maximum}).",
-            )
+        within_maximum(command.stack, amount, command.maximum)
         _covered(ledger, amount, "Ricarica", "Top-up")
         data = {"table_id": command.table_id, "amount": amount, "transfer": command.transfer}
         return ((TOPPED_UP, base | data | {"balance": ledger.balance - amount}),)

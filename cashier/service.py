@@ -240,6 +240,9 @@ def top_up(
 
     def table_command(loaded: Loaded, at: int, player: str) -> Any:
         seat = _seat_of(loaded, player)
+        occupant = loaded.facts.seats[seat]
+        stack = occupant.stack if occupant is not None else 0
+        rules.within_maximum(stack, amount, maximum)  # again on the table as it is now, in the transaction
         return loaded.rules.add_chips_command(seat, amount, at)
 
     def ledger_command(
