@@ -135,3 +135,20 @@ def test_cash_topup_1_chips_on_the_table_grow_by_exactly_the_chips_added(
         assert facts.seats[seat] is not None
         assert facts.seats[seat].stack == 500 + sum(c for s, c in adds if s == seat)  # type: ignore[union-attr]
     assert game.facts(start_hand(game, state)).in_hand
+
+
+def test_a_game_without_chips_refuses_the_top_up() -> None:
+    """Poker cinese plays with tokens, not chips (issue 20): it refuses ``AddChips`` with its own refusal."""
+    for game in games():
+        if is_betting(game):
+            continue
+        config = game.table_config(
+            seats=game.min_seats,
+            tournament=False,
+            forced=forced_for(game),
+            action_time_ms=10_000,
+            time_bank_ms=0,
+        )
+        state, _ = game.apply(game.initial_state(config), game.seat_command(0, "p0", 0, 0))
+        with pytest.raises(game.illegal_action, match="AddChips"):
+            game.apply(state, game.add_chips_command(0, 10, 0))
