@@ -36,7 +36,7 @@ CHIP_EVENTS = {"PlayerSeated": ("stack", 1), "ChipsAdded": ("chips", 1), "Player
 """The table events that move chips onto or off a table between hands: the field with the chips, the sign."""
 
 
-def _fold(stream_id: str, state: Any, events: Sequence[RecordedEvent]) -> Ledger:
+def _fold(stream_id: str, state: Any, events: Sequence[RecordedEvent]) -> Ledger:  # from the first event
     ledger: Ledger = state if state is not None else Ledger()
     for event in events:
         ledger = rules.evolve(ledger, event.type, event.data, event.version)
@@ -50,11 +50,11 @@ def _load(stream_id: str) -> tuple[int, Ledger]:
 
 LEDGER_FOLDING = Folding(
     prefix=rules.PREFIX,
-    snapshot_schema=1,
+    snapshot_schema=rules.SNAPSHOT_SCHEMA,
     fold=_fold,
     snapshot_data=lambda ledger: ledger.snapshot(),
     load=_load,
-    may_snapshot=lambda ledger: False,  # short streams: read whole
+    may_snapshot=lambda ledger: True,
     balanced=lambda ledger: ledger.balanced,
     invariant="ledger",
     broken="the balance is not grant + credits - debits - buy-ins and top-ups + cash-outs, or is below 0",

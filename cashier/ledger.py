@@ -17,8 +17,9 @@ carries ``player``, the user name, and ``balance``, the balance after it):
 ``transfer`` is the id of the transfer between the ledger and the table (a UUID): the table's events of the
 same transfer carry it as their ``command_id`` (``tables.service.handle``), and both streams are appended in
 one PostgreSQL transaction (``docs/architecture.md``, "Cashier"), so a transfer is on both streams or on
-neither. A transfer id already on the ledger is not applied twice (:attr:`Ledger.transfers`): a client or a
-process retrying after a crash gets the first outcome.
+neither. The service applies a transfer id once (``cashier.service``: the table command's processed
+``command_id``, committed with the ledger's event); the decider itself keeps no list of them, so that the
+folded ledger stays small however long its stream grows (snapshots, :data:`SNAPSHOT_SCHEMA`).
 
 The invariant (checked after every transaction by ``verify_all``): ``balance = granted + credited -
 debited - bought_in + cashed_out >= 0``, where ``bought_in`` counts buy-ins and top-ups.
@@ -30,11 +31,14 @@ nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 PREFIX = "ledger-"
 SCHEMA_VERSION = 1
+SNAPSHOT_SCHEMA = 1
+SNAPSHOT_EVERY = 100
+"""A snapshot of the folded ledger every this many events (``cashier.service``)."""
 MAX_CHIPS = 10**12
 """The largest amount one operation moves (a bound against typing errors and integer columns)."""
 
@@ -157,8 +161,7 @@ Command = Grant | Credit | Debit | BuyIn | TopUp | CashOut
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """A ledger folded: ``version`` (0: no stream), the user name last recorded, the balance and its parts,
-    the tables the player sits at through a buy-in (``tables``: ``(table_id, seat)``), and the transfer ids
-    applied."""
+    the tables the player sits at through a buy-in (``tables``: ``(table_id, seat)``)."""
 
     version: int = 0
     player: str = ""
@@ -169,7 +172,6 @@ class Ledger:
     bought_in: int = 0
     cashed_out: int = 0
     tables: tuple[tuple[int, int], ...] = ()
-    transfers: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def balanced(self) -> bool:
@@ -190,7 +192,6 @@ class Ledger:
     def snapshot(self) -> dict[str, Any]:
         data = asdict(self)
         data["tables"] = [list(pair) for pair in self.tables]
-        data["transfers"] = sorted(self.transfers)
         return data
 
 
@@ -232,10 +233,8 @@ def within_maximum(stack: int, amount: int, maximum: int | None) -> None:
 
 
 def decide(ledger: Ledger, command: Command, player: str) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """The events ``command`` appends to the ledger of ``player`` (user name): ``(type, data)`` pairs, empty
-    for a transfer already applied. Raises a :class:`LedgerRefused` subclass."""
-    if isinstance(command, (BuyIn, TopUp, CashOut)) and command.transfer in ledger.transfers:
-        return ()
+    """The events ``command`` appends to the ledger of ``player`` (user name): ``(type, data)`` pairs. Raises
+    a :class:`LedgerRefused` subclass."""
     base = {"player": player}
     if isinstance(command, Grant):
         amount = _amount(command.amount, "Saldo iniziale", "Opening grant")
@@ -316,7 +315,6 @@ def evolve(ledger: Ledger, event_type: str, data: Mapping[str, Any], version: in
     if event_type == DEBITED:
         return replace(ledger, balance=ledger.balance - amount, debited=ledger.debited + amount)
     if event_type in TRANSFER_EVENTS:
-        transfers = ledger.transfers | {str(data["transfer"])}
         table_id = int(data["table_id"])
         if event_type == CASHED_OUT:
             tables = tuple(pair for pair in ledger.tables if pair[0] != table_id)
@@ -325,7 +323,6 @@ def evolve(ledger: Ledger, event_type: str, data: Mapping[str, Any], version: in
                 balance=ledger.balance + amount,
                 cashed_out=ledger.cashed_out + amount,
                 tables=tables,
-                transfers=transfers,
             )
         tables = ledger.tables
         if event_type == BOUGHT_IN:
@@ -335,7 +332,6 @@ def evolve(ledger: Ledger, event_type: str, data: Mapping[str, Any], version: in
             balance=ledger.balance - amount,
             bought_in=ledger.bought_in + amount,
             tables=tables,
-            transfers=transfers,
         )
     return ledger
 
@@ -344,5 +340,4 @@ def from_snapshot(data: Mapping[str, Any]) -> Ledger:
     known = {f.name for f in fields(Ledger)}
     values = {k: v for k, v in data.items() if k in known}
     values["tables"] = tuple((int(a), int(b)) for a, b in values.get("tables", ()))
-    values["transfers"] = frozenset(values.get("transfers", ()))
     return Ledger(**values)

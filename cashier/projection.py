@@ -15,7 +15,7 @@ FIELDS = ("player", "version", "balance", "granted", "credited", "debited", "bou
 
 def compute(stream: str) -> Rows:
     user_id = int(stream.removeprefix(rules.PREFIX))
-    ledger = load(user_id)
+    ledger = load(user_id, snapshots=False)
     if ledger.version == 0:
         return {}
     return {LABEL: {user_id: ledger.row()}}

@@ -8,7 +8,8 @@ with the version it read (optimistic concurrency, :func:`eventstore.store.append
 appends (:data:`between_appends` is where a test kills the process) commits neither. The transfer's id (a
 UUID, the caller's or a new one) is the table command's ``command_id`` and the ledger event's ``transfer``:
 the same transfer sent again (a client's retry, a process restarted after a crash) is applied once — a
-repeat finds it on the ledger and returns the first outcome (:attr:`Receipt.replayed`).
+repeat finds its processed ``command_id`` (committed with both appends) and returns without appending
+(:attr:`Receipt.replayed`).
 
 The table's events of a transfer carry ``command_id`` = the transfer id and ``actor`` = the player; the
 ledger's carry ``{"at", "actor", "transfer"}``. ``verify_all`` matches them (:mod:`cashier.audit`).
@@ -35,6 +36,7 @@ from cashier.ledger import Ledger, LedgerRefused, StaleLedger
 from cashier.models import Balance
 from engine.core import is_betting
 from eventstore import store
+from eventstore.models import ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
 from tables import service as tables
 from tables.service import Loaded
@@ -78,10 +80,16 @@ def _player(user: Any) -> tuple[int, str]:
     return int(user.pk), str(user.get_username())
 
 
-def load(user_id: int) -> Ledger:
-    """The ledger of the user folded from the log (version 0: no stream)."""
+def load(user_id: int, *, snapshots: bool = True) -> Ledger:
+    """The ledger of the user folded from the log (version 0: no stream): from its newest snapshot (taken
+    every :data:`~cashier.ledger.SNAPSHOT_EVERY` events; ``verify_all`` checks each against the fold) and
+    the events after it; ``snapshots=False``: from the first event."""
+    sid = rules.stream_id(user_id)
     ledger = Ledger()
-    for event in store.read_stream(rules.stream_id(user_id)):
+    found = store.latest_snapshot(sid, rules.SNAPSHOT_SCHEMA) if snapshots else None
+    if found is not None:
+        ledger = rules.from_snapshot(found[1])
+    for event in store.read_stream(sid, ledger.version):
         ledger = rules.evolve(ledger, event.type, event.data, event.version)
     return ledger
 
@@ -92,8 +100,12 @@ def _append(
     """Append ``events`` after ``ledger.version`` and write the read model (the caller's transaction)."""
     batch = [NewEvent(kind, data, rules.SCHEMA_VERSION) for kind, data in events]
     recorded = store.append(rules.stream_id(user_id), ledger.version, batch, metadata)
+    before = ledger.version
     for event in recorded:
         ledger = rules.evolve(ledger, event.type, event.data, event.version)
+    if ledger.version // rules.SNAPSHOT_EVERY > before // rules.SNAPSHOT_EVERY:
+        sid = rules.stream_id(user_id)
+        store.save_snapshot(sid, ledger.version, ledger.snapshot(), rules.SNAPSHOT_SCHEMA)
     Balance.objects.update_or_create(user_id=user_id, defaults=ledger.row())
     return ledger, tuple(recorded)
 
@@ -179,9 +191,9 @@ def _transfer(
     transfer_id = str(uuid.UUID(str(transfer))) if transfer is not None else str(uuid.uuid4())
 
     def operation() -> Receipt:
+        if _applied(transfer_id, table_id, player):
+            return Receipt(load(user_id), (), 0, tables.load(table_id), replayed=True)
         ledger = load(user_id)
-        if transfer_id in ledger.transfers:
-            return Receipt(ledger, (), 0, tables.load(table_id), replayed=True)
         before = _cash_table(table_id)
         rules.decide(ledger, ledger_command(ledger, before, transfer_id, None), player)  # refuse early
         outcome = tables.handle(
@@ -190,11 +202,8 @@ def _transfer(
             actor=player,
             command_id=transfer_id,
         )
-        if outcome.replayed:
-            raise LedgerRefused(
-                f"L'identificativo di trasferimento {transfer_id} è già stato usato per un altro comando.",
-                f"The transfer id {transfer_id} was used for another command already.",
-            )
+        if outcome.replayed:  # the same transfer, committed meanwhile by a concurrent request
+            return Receipt(load(user_id), (), 0, outcome.loaded, replayed=True)
         events = rules.decide(ledger, ledger_command(ledger, before, transfer_id, outcome.events), player)
         between_appends(step)
         metadata = {"at": now_ms(), "actor": player, "transfer": transfer_id}
@@ -203,6 +212,21 @@ def _transfer(
         return Receipt(after, recorded, moved, outcome.loaded)
 
     return _retrying(operation)
+
+
+def _applied(transfer_id: str, table_id: int, player: str) -> bool:
+    """Whether the transfer was applied already: the table command's ``command_id``, processed in the
+    transaction that appended the ledger's event (``ProcessedCommand``, :func:`tables.service.handle`). Raises
+    :class:`~cashier.ledger.LedgerRefused` when that id was another command's."""
+    done = ProcessedCommand.objects.filter(command_id=transfer_id).first()
+    if done is None:
+        return False
+    if done.stream_id != tables.stream_id(table_id) or done.actor != player:
+        raise LedgerRefused(
+            f"L'identificativo di trasferimento {transfer_id} è già stato usato per un altro comando.",
+            f"The transfer id {transfer_id} was used for another command already.",
+        )
+    return True
 
 
 def buy_in(

@@ -16,6 +16,7 @@ from cashier.ledger import AlreadyAtTable, AlreadyGranted, BadAmount, Insufficie
 from cashier.models import Balance
 from eventstore import projections
 from eventstore.store import NewEvent, append, read_stream
+from eventstore.store import snapshots as store_snapshots
 from tables import service as tables
 from tests.cashier.helpers import cash_table, chips_at, play_hand, player, stack_of
 
@@ -224,3 +225,22 @@ def test_the_balances_read_model_equals_its_rebuild_from_the_log() -> None:
         projection.write(stream, projection.compute(stream))
     assert projection.current() == live
     assert live["cashier.Balance"][anna.pk]["balance"] == 500
+
+
+def test_a_long_ledger_loads_from_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger is folded from its newest snapshot (every ``SNAPSHOT_EVERY`` events): the same ledger as
+    the fold from the first event, and ``verify_all`` finds each snapshot equal to the fold."""
+    monkeypatch.setattr(ledger, "SNAPSHOT_EVERY", 4)
+    anna = player("anna")
+    service.grant(anna, 1000, "benvenuto", "direttore")
+    table_id = cash_table("NT")
+    for _ in range(3):
+        service.buy_in(anna, table_id, 0, 100)
+        service.top_up(anna, table_id, 50)
+        service.cash_out(anna, table_id)
+    sid = ledger.stream_id(anna.pk)
+    assert sorted(store_snapshots(sid)) == [4, 8]
+    assert service.load(anna.pk) == service.load(anna.pk, snapshots=False)
+    assert service.load(anna.pk).balance == 1000 and service.load(anna.pk).version == 10
+    report = verify()
+    assert report.ok, report.failures
