@@ -106,8 +106,19 @@ def _append(
     if ledger.version // rules.SNAPSHOT_EVERY > before // rules.SNAPSHOT_EVERY:
         sid = rules.stream_id(user_id)
         store.save_snapshot(sid, ledger.version, ledger.snapshot(), rules.SNAPSHOT_SCHEMA)
-    Balance.objects.update_or_create(user_id=user_id, defaults=ledger.row())
+    _write_row(user_id, ledger)
     return ledger, tuple(recorded)
+
+
+def _write_row(user_id: int, ledger: Ledger) -> None:
+    """The read model's row of the ledger: one upsert (``INSERT … ON CONFLICT DO UPDATE``)."""
+    row = ledger.row()
+    Balance.objects.bulk_create(
+        [Balance(user_id=user_id, **row)],
+        update_conflicts=True,
+        unique_fields=["user_id"],
+        update_fields=list(row),
+    )
 
 
 def _retrying(operation: Callable[[], Receipt]) -> Receipt:
