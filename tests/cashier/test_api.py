@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from cashier import ledger
@@ -120,3 +121,17 @@ def test_a_player_buys_in_tops_up_and_cashes_out(world: dict[str, Any]) -> None:
     missing = me.post("/api/cashier/tables/987654/buy-in/", {"seat": 0, "amount": 10}, format="json")
     assert missing.status_code == 404
     assert tables.load(table_id).facts.seats[2] is None
+
+
+def test_the_auditors_read_a_ledger_stream(world: dict[str, Any]) -> None:
+    """A ledger is a stream like any other on the auditors' stream page (director here: may audit)."""
+    anna = world["anna"]
+    client(world["diego"]).post(
+        f"/api/cashier/players/{anna.pk}/grant/", {"amount": 700, "reason": "benvenuto"}, format="json"
+    )
+    browser = Client()
+    browser.force_login(world["diego"])
+    page = browser.get(f"/audit/streams/{ledger.stream_id(anna.pk)}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "BalanceGranted" in text and "benvenuto" in text
