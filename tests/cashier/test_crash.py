@@ -6,11 +6,13 @@ chips are on exactly one side: nothing lost, nothing doubled, ``verify_all``'s c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -141,3 +143,53 @@ def test_a_process_killed_between_the_two_appends_loses_and_doubles_nothing(
     assert after[0] + chips_at(table_id) == 1000  # every chip on exactly one side
     report = verify()
     assert report.ok, report.failures
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_buy_ins_racing_for_one_balance_take_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tabs of one player buy in at two tables at the same time with a balance for one: both transactions
+    seat the player and reach the ledger's append at the same version; optimistic concurrency lets one
+    commit, the other is rolled back whole (its seat too), retried, and refused for the balance."""
+    from django.db import connections
+
+    anna = player("anna")
+    service.grant(anna, 500, "benvenuto", "direttore")
+    first, second = cash_table("NT"), cash_table("NT")
+    both_at_the_ledger = threading.Barrier(2, timeout=20)
+
+    waits = [2]
+    lock = threading.Lock()
+
+    def pause(step: str) -> None:
+        with lock:
+            first_attempt = waits[0] > 0
+            waits[0] -= 1
+        if first_attempt:  # the first attempt of each: both seated, neither appended to the ledger yet
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both_at_the_ledger.wait()
+
+    monkeypatch.setattr(service, "between_appends", pause)
+    outcomes: dict[int, object] = {}
+
+    def buy(table_id: int) -> None:
+        try:
+            outcomes[table_id] = service.buy_in(anna, table_id, 0, 400)
+        except Exception as error:
+            outcomes[table_id] = error
+            both_at_the_ledger.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=buy, args=(t,)) for t in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    refused = [o for o in outcomes.values() if isinstance(o, ledger.InsufficientBalance)]
+    done = [o for o in outcomes.values() if isinstance(o, service.Receipt)]
+    assert len(refused) == 1 and len(done) == 1, outcomes
+    assert waits == [0]  # both got as far as the ledger's append (seated); the loser's retry was refused before
+    tables.forget_cache()
+    seated = [t for t in (first, second) if stack_of(t, "anna") == 400]
+    assert len(seated) == 1 and service.load(anna.pk).balance == 100
+    assert verify().ok
