@@ -188,7 +188,7 @@ def test_two_buy_ins_racing_for_one_balance_take_it_once(monkeypatch: pytest.Mon
     refused = [o for o in outcomes.values() if isinstance(o, ledger.InsufficientBalance)]
     done = [o for o in outcomes.values() if isinstance(o, service.Receipt)]
     assert len(refused) == 1 and len(done) == 1, outcomes
-    assert waits == [0]  # both got as far as the ledger's append (seated); the loser's retry was refused before
+    assert waits == [0]  # both reached the ledger's append (seated); the loser's retry was refused first
     tables.forget_cache()
     seated = [t for t in (first, second) if stack_of(t, "anna") == 400]
     assert len(seated) == 1 and service.load(anna.pk).balance == 100
