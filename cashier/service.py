@@ -199,7 +199,13 @@ def _transfer(
     :data:`between_appends`, then the ledger's events (``ledger_command(..., table events)``: a cash-out's
     amount is the stack the table removed)."""
     user_id, player = _player(user)
-    transfer_id = str(uuid.UUID(str(transfer))) if transfer is not None else str(uuid.uuid4())
+    try:
+        transfer_id = str(uuid.UUID(str(transfer))) if transfer is not None else str(uuid.uuid4())
+    except ValueError:
+        raise LedgerRefused(
+            f"L'identificativo di trasferimento deve essere un UUID, non {str(transfer)[:40]!r}.",
+            f"The transfer id must be a UUID, not {str(transfer)[:40]!r}.",
+        ) from None
 
     def operation() -> Receipt:
         if _applied(transfer_id, table_id, player):

@@ -127,6 +127,7 @@ def test_refused_transfers_change_nothing_on_either_stream() -> None:
         (lambda: service.buy_in(anna, table_id, 1, 100), Exception, "seat 1 is taken"),
         (lambda: service.top_up(anna, table_id, 100), NotAtTable, "buy-in"),
         (lambda: service.cash_out(anna, table_id), NotAtTable, "buy-in"),
+        (lambda: service.buy_in(anna, table_id, 0, 100, transfer="nope"), ledger.LedgerRefused, "UUID"),
     ]
     for call, refusal, words in cases:
         with pytest.raises(refusal) as refused:
