@@ -93,7 +93,11 @@ def chips_check() -> tuple[list[tuple[str, int, str]], dict[str, int]]:
                     (sid, event.version, f"{event.type} of {chips} chips without its transfer on a ledger")
                 )
                 continue
-            if int(transfer.data["amount"]) != chips or transfer.data["player"] != event.data["player"]:
+            if (
+                int(transfer.data["amount"]) != chips
+                or transfer.data["player"] != event.data["player"]
+                or int(transfer.data["table_id"]) != table_id
+            ):
                 problems.append(
                     (
                         sid,
