@@ -245,3 +245,48 @@ def test_a_long_ledger_loads_from_its_snapshots(monkeypatch: pytest.MonkeyPatch)
     assert service.load(anna.pk).balance == 1000 and service.load(anna.pk).version == 10
     report = verify()
     assert report.ok, report.failures
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_random_walk_of_transfers_and_hands_conserves_every_chip(seed: int) -> None:
+    """Three players, a hold'em and an Italian cash table: random buy-ins, top-ups, cash-outs (refused ones
+    included: over the balance, a seat taken, already seated, no buy-in there) and hands. After every step
+    the chips on the balances plus the chips on the tables equal the grants; at the end ``verify_all``
+    agrees."""
+    rng = random.Random(seed)
+    users = [player(name) for name in ("anna", "bruno", "carla")]
+    for user in users:
+        service.grant(user, 1000, "benvenuto", "direttore")
+    table_ids = [cash_table("NT"), cash_table("PIT")]
+    refusals = tuple({tables.load(t).rules.illegal_action for t in table_ids})
+    hands = 0
+    done: list[str] = []
+    for _ in range(40):
+        user, table_id = rng.choice(users), rng.choice(table_ids)
+        action = rng.choice(["buy_in", "buy_in", "top_up", "cash_out", "hand", "hand"])
+        try:
+            if action == "buy_in":
+                service.buy_in(user, table_id, rng.randrange(6), rng.randrange(50, 700))
+            elif action in ("top_up", "cash_out"):  # mostly a seated player, where they sit
+                seated = [u for u in users if service.load(u.pk).tables]
+                user = rng.choice(seated) if seated else user
+                mine = [t for t, _ in service.load(user.pk).tables] or [table_id]
+                if action == "top_up":
+                    service.top_up(user, rng.choice(mine), rng.randrange(1, 400))
+                else:
+                    service.cash_out(user, rng.choice(mine))
+            else:  # a hand at a table where one can start
+                ready = [t for t in table_ids if tables.load(t).rules.can_start_hand(tables.load(t).state)]
+                if not ready:
+                    continue
+                hands += 1
+                play_hand(rng.choice(ready), rng, hands)
+            done.append(action)
+        except (ledger.LedgerRefused, *refusals):
+            pass  # a refusal changes nothing: the sum below still holds
+        balances = sum(service.load(u.pk).balance for u in users)
+        assert balances + sum(chips_at(t) for t in table_ids) == 3000
+    assert {"buy_in", "top_up", "cash_out"} <= set(done) and hands >= 2
+    report = verify()
+    assert report.ok, report.failures
+    assert report.counts["chips_on_balances"] + report.counts["chips_at_cash_tables"] == 3000
