@@ -1668,7 +1668,18 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
 
 
-_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+_POST_KINDS = frozenset(
+    {
+        "ante",
+        "big_blind_ante",
+        "small_blind",
+        "big_blind",
+        "straddle",
+        "bring_in",
+        "posted_big_blind",
+        "dead_small_blind",
+    }
+)
 _NOT_LIVE = frozenset({"ante", "big_blind_ante", "dead_small_blind"})
 
 

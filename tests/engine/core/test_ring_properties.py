@@ -43,7 +43,9 @@ def in_the_middle(state: Any) -> int:
     return 0 if hand is None else hand.dead + sum(hand.contributed)
 
 
-def between_hands(game: CoreGame, state: Any, rng: random.Random, names: list[int]) -> tuple[Any, int, list[Any]]:
+def between_hands(
+    game: CoreGame, state: Any, rng: random.Random, names: list[int]
+) -> tuple[Any, int, list[Any]]:
     """A few random table commands between hands; ``(state, chips brought minus chips taken, events)``."""
     delta = 0
     events: list[Any] = []
@@ -169,7 +171,9 @@ def play(game: CoreGame, seed: int, hands: int) -> None:
                 command = SitOut(seat, at)
             elif roll < 0.08:
                 absent = [s for s, o in enumerate(state.seats) if o is not None and o.sitting_out]
-                command = ReturnToPlay(rng.choice(absent), at) if absent else game.bot_command(state, seat, rng, at)
+                command = (
+                    ReturnToPlay(rng.choice(absent), at) if absent else game.bot_command(state, seat, rng, at)
+                )
             elif roll < 0.1:
                 command = TimeoutExpired(seat, state.hand.deadline)
             else:

@@ -326,7 +326,8 @@ def test_cash_4_the_button_is_dead_when_the_last_small_blind_left() -> None:
 
 @pytest.mark.parametrize("leaving", [0, 1, 2])
 def test_cash_4_from_three_players_to_two_nobody_posts_the_big_blind_twice(leaving: int) -> None:
-    """TDA 34: whoever leaves, the big blind moves on; heads-up the other player has button and small blind."""
+    """TDA 34: whoever leaves, the big blind moves on; heads-up the other player has button and small
+    blind."""
     t = ring([100, 100, 100])
     first_hand(t)  # button 0, blinds 1 and 2
     t.apply(RemovePlayer(leaving, 1))
@@ -464,7 +465,7 @@ def test_ante_games_a_newcomer_is_dealt_in_at_the_next_hand_posting_the_ante(
         assert [(e.kind, e.amount) for e in antes][:1] == [("ante", forced.ante + forced.invito)]
 
 
-# --- events --------------------------------------------------------------------------------------------------
+# --- events ---------------------------------------------------------------------------------------------
 
 
 def test_ring_events_round_trip_and_are_registered() -> None:
@@ -484,3 +485,33 @@ def test_ring_bot_posts_what_it_owes() -> None:
 
     command = t.game.bot_command(t.state, 3, random.Random(1), 9)
     assert command == PostBlind(3, 9)
+
+
+# --- hand histories -------------------------------------------------------------------------------------
+
+
+def test_cash_2_a_hand_with_entries_exports_to_phh_and_replays_to_its_stacks() -> None:
+    from engine.core.history import replay_standard
+    from engine.phh import format_history, loads_histories
+
+    t = sit_out_through_the_blinds()
+    t.apply(PostBlind(3, 2))
+    before = t.state
+    mark = len(t.events)
+    t.start()
+    t.act(3, "raise", 30)  # the poster raises; the others call to the end
+    while t.state.hand is not None:
+        seat = t.to_act
+        assert seat is not None
+        kinds = {a.kind for a in t.game.legal_actions(t.state, seat)}
+        t.act(seat, next(k for k in ("check", "call", "show") if k in kinds))
+    history = t.game.export_hand(before, t.events[mark:])
+    meta = dict(history.metadata)
+    assert meta["_posted_big_blinds"] == [0, 0, 10, 0]  # p1 is the small blind (seat 1), p3 seat 3
+    assert meta["_dead_small_blinds"] == [0, 0, 5, 0]
+    text = format_history([history])
+    (again,) = loads_histories(text)
+    result = replay_standard(again)
+    assert result.difference is None
+    assert result.stacks == history.finishing_stacks
+    assert sum(history.finishing_stacks or ()) == sum(history.starting_stacks)
