@@ -1493,6 +1493,30 @@ def ring_entry(state: CoreState) -> RingEntry | None:
     if config.tournament or forced.big_blind <= 0 or state.big_blind < 0:
         return None
     seats = state.seats
+    last = _LAST_ENTRY[0]  # asked three times a hand (can the hand start, its deck, the start itself)
+    if (
+        last[0] is seats
+        and last[1] == state.big_blind
+        and last[2] == state.small_blind
+        and last[3] is forced
+        and last[4] is config
+    ):
+        entry: RingEntry | None = last[5]
+        return entry
+    entry = _ring_entry(state, config, forced, seats)
+    _LAST_ENTRY[0] = (seats, state.big_blind, state.small_blind, forced, config, entry)  # one swap
+    return entry
+
+
+_LAST_ENTRY: list[tuple[Any, ...]] = [(None, -2, -2, None, None, None)]
+"""The last :func:`ring_entry` answer with what it depends on (the seats tuple, blinds' seats, forced bets
+and configuration, all immutable: the same objects, the same answer)."""
+
+
+def _ring_entry(
+    state: CoreState, config: CoreConfig, forced: ForcedBets, seats: tuple[SeatState | None, ...]
+) -> RingEntry | None:
+    """:func:`ring_entry` computed."""
     n = len(seats)
     able = [s for s, o in enumerate(seats) if o is not None and o.stack > 0 and not o.sitting_out]
     if len(able) < 2:
