@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.codec import from_data, to_data
-from engine.core import ForcedBets, games
+from engine.core import ForcedBets, games, rules
 from engine.core.errors import IllegalAction
 from engine.core.generic import CoreGame
 from engine.core.model import (
@@ -147,6 +147,16 @@ def play(game: CoreGame, seed: int, hands: int) -> None:
             assert occupant is not None and (occupant.sitting_out or occupant.stack == 0)
             assert missed.seat not in started.dealt
         owing = [s for s in started.dealt if before.seats[s].owes]  # type: ignore[union-attr]
+        if rules.ring_entry(before) is not None and len(started.dealt) > 2:
+            # CASH-1: never dealt in on the button or up to the big blind, only at the big blind or posting
+            zone = set()
+            seat = started.button
+            while seat != started.big_blind:
+                zone.add(seat)
+                seat = (seat + 1) % n
+            for seat in owing:
+                posting = before.seats[seat].posting  # type: ignore[union-attr]
+                assert seat == started.big_blind or (seat not in zone and posting)
         if owing and last_big_blind >= 0 and len(started.dealt) > 2:
             assert started.big_blind != last_big_blind  # the big blind moves every hand (CASH-4)
         last_big_blind = started.big_blind
@@ -191,7 +201,7 @@ def play(game: CoreGame, seed: int, hands: int) -> None:
         assert from_data(type(event), to_data(event)) == event
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(BLIND_GAMES) - 1))
 def test_ring_tables_conserve_chips_and_one_acts_with_players_coming_and_going(seed: int, which: int) -> None:
-    play(BLIND_GAMES[which], seed, hands=10)
+    play(BLIND_GAMES[which], seed, hands=16)
