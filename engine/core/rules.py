@@ -44,7 +44,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from operator import attrgetter
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from engine._replace import replacer
 from engine.cards import Card, Deck, format_cards
@@ -56,7 +56,9 @@ from engine.core.errors import (
     ChipsDuringHand,
     IllegalAction,
     NoHandInProgress,
+    NotARingTable,
     NotEnoughPlayers,
+    NothingOwed,
     NothingToReveal,
     NotYourTurn,
     SeatError,
@@ -68,6 +70,8 @@ from engine.core.model import (
     AddChips,
     BetOrRaise,
     BetPlaced,
+    BlindMissed,
+    BlindPostingChosen,
     BoardDealt,
     BringIn,
     Called,
@@ -101,6 +105,7 @@ from engine.core.model import (
     PlayerSatOut,
     PlayerSeated,
     PlayerTimedOut,
+    PostBlind,
     PotAwarded,
     Raised,
     RemovePlayer,
@@ -120,6 +125,7 @@ from engine.core.model import (
     TurnStarted,
     TurnUp,
     UncalledBetReturned,
+    WaitForBigBlind,
 )
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
@@ -151,6 +157,7 @@ __all__ = [
     "pay",
     "positions",
     "replay",
+    "ring_entry",
     "showdown_step",
     "standard_bet_range",
     "start_turn",
@@ -224,7 +231,9 @@ def evolve(state: CoreState, event: Event) -> CoreState:
 
 
 def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
-    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
+    # CASH-1: at a ring table that has dealt a hand, a newcomer owes a big blind (posts it or waits for it)
+    new = not state.config.tournament and state.hand_number > 0
+    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms, new=new)
     return _state_with(state, seats=_set(state.seats, e.seat, seat))
 
 
@@ -239,6 +248,11 @@ def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState
 def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
     n = len(state.seats)
     dealt = frozenset(e.dealt)
+    seats = state.seats
+    for seat in e.dealt:  # CASH-1, CASH-2: a player dealt in owes nothing any more (markers cleared)
+        occupant = seats[seat]
+        if occupant is not None and (occupant.owes or occupant.posting):
+            seats = _seat_with(seats, seat, new=False, missed_big=False, missed_small=False, posting=False)
     hand = CoreHand(
         number=e.number,
         hand_id=e.hand_id,
@@ -261,6 +275,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
     )
     return _state_with(
         state,
+        seats=seats,
         button=e.button,
         small_blind=e.small_blind,
         big_blind=e.big_blind,
@@ -442,6 +457,15 @@ def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
     return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
 
 
+def _ev_blind_missed(state: CoreState, e: BlindMissed) -> CoreState:
+    marker = "missed_big" if e.kind == "big_blind" else "missed_small"
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, **{marker: True}))
+
+
+def _ev_posting_chosen(state: CoreState, e: BlindPostingChosen) -> CoreState:
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, posting=e.post))
+
+
 def _bet_returned(state: CoreState, hand: CoreHand, e: UncalledBetReturned) -> None:
     hand.__dict__["contributed"] = _add(hand.contributed, e.seat, -e.amount)
     state.__dict__["seats"] = _with_stack(state.seats, e.seat, e.amount)
@@ -564,6 +588,8 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     PlayerTimedOut: _ev_nothing,
     PlayerSatOut: _ev_sat_out,
     PlayerReturned: _ev_returned,
+    BlindMissed: _ev_blind_missed,
+    BlindPostingChosen: _ev_posting_chosen,
     UncalledBetReturned: _ev_returned_bet,
     PotAwarded: _ev_pot,
     HandEnded: _ev_hand_ended,
@@ -1422,9 +1448,19 @@ def _clockwise(n: int, after: int) -> list[int]:
     return [(after + i) % n for i in range(1, n + 1)]
 
 
-def dealt_seats(state: CoreState) -> list[int]:
+def dealt_seats(state: CoreState, button: int | None = None) -> list[int]:
     """Seats dealt into the next hand, ascending: players with chips; in a ring game not those sitting
-    out (in a tournament they are dealt in and post, T-SITOUT-1)."""
+    out (in a tournament they are dealt in and post, T-SITOUT-1), and at a ring blind table not the new or
+    returning players who wait (CASH-1, CASH-2: :func:`ring_entry`). ``button``: the first hand's drawn
+    button (the ring rules then deal everyone in)."""
+    if button is None:
+        entry = ring_entry(state)
+        if entry is not None:
+            return list(entry.dealt)
+    return _players(state)
+
+
+def _players(state: CoreState) -> list[int]:
     tournament = state.config.tournament
     return [
         s
@@ -1433,16 +1469,135 @@ def dealt_seats(state: CoreState) -> list[int]:
     ]
 
 
+class RingEntry(NamedTuple):
+    """The next hand of a ring blind table (CASH-1, CASH-2, CASH-4; :func:`ring_entry`): the ``button``
+    (maybe an empty or waiting seat), the ``small_blind`` seat (dead — nobody posts — when not dealt in),
+    the ``big_blind`` seat, the seats ``dealt`` in (ascending), the markers the blinds give now
+    (``missed``: ``(seat, "big_blind" | "small_blind")``, :class:`BlindMissed`) and what the players who
+    enter outside the blinds post (``entries``: ``(seat, owes a live big blind, owes a dead small
+    blind)``)."""
+
+    button: int
+    small_blind: int
+    big_blind: int
+    dealt: tuple[int, ...]
+    missed: tuple[tuple[int, str], ...]
+    entries: tuple[tuple[int, bool, bool], ...]
+
+
+def _arc(n: int, start: int, end: int) -> list[int]:
+    """The seats clockwise after ``start`` up to ``end`` included."""
+    seats = []
+    seat = start
+    while True:
+        seat = (seat + 1) % n
+        seats.append(seat)
+        if seat == end or len(seats) >= n:
+            return seats
+
+
+def ring_entry(state: CoreState) -> RingEntry | None:
+    """The next hand of a ring blind table by the dead-button rule (CASH-4), or ``None`` where the rules
+    of :func:`positions` apply as they are: a tournament, a game without blinds (the ante games: a new
+    player is dealt in at the next hand posting the ante), the table's first hand, or a hand that would
+    deal fewer than two players (the game starts afresh: everyone who may play is dealt in, owing
+    nothing).
+
+    The players who may play are those seated with chips and not sitting out. The big blind moves to the
+    next of them after the last big blind; the small blind is due on the last big blind's seat (posted only
+    when that player is dealt in); the button goes where the last small blind was due (when that seat is
+    the big blind's or the small blind's, the player before the small blind, else none: heads-up). A new
+    player (:attr:`SeatState.new`) or one with markers ML / MS is dealt in at the big blind (owing nothing
+    more: waiting forgives MS), never on the button or between it and the big blind, and elsewhere only
+    after :class:`PostBlind` (a live big blind for a new player or ML, a dead small blind for MS); the
+    others wait. Heads-up (two dealt in) the other player has the button and the small blind (G-BLIND-2),
+    and posts nothing else. Markers: the big blind passing a player who sits out or has no chips gives ML,
+    the small blind passing them (or due on their seat) MS, once each; a new player gets none."""
+    config = state.config
+    forced = state.forced
+    if config.tournament or forced.big_blind <= 0 or state.big_blind < 0:
+        return None
+    seats = state.seats
+    last = _LAST_ENTRY[0]  # asked three times a hand (can the hand start, its deck, the start itself)
+    if (
+        last[0] is seats
+        and last[1] == state.big_blind
+        and last[2] == state.small_blind
+        and last[3] is forced
+        and last[4] is config
+    ):
+        entry: RingEntry | None = last[5]
+        return entry
+    entry = _ring_entry(state, config, forced, seats)
+    _LAST_ENTRY[0] = (seats, state.big_blind, state.small_blind, forced, config, entry)  # one swap
+    return entry
+
+
+_LAST_ENTRY: list[tuple[Any, ...]] = [(None, -2, -2, None, None, None)]
+"""The last :func:`ring_entry` answer with what it depends on (the seats tuple, blinds' seats, forced bets
+and configuration, all immutable: the same objects, the same answer)."""
+
+
+def _ring_entry(
+    state: CoreState, config: CoreConfig, forced: ForcedBets, seats: tuple[SeatState | None, ...]
+) -> RingEntry | None:
+    """:func:`ring_entry` computed."""
+    n = len(seats)
+    able = [s for s, o in enumerate(seats) if o is not None and o.stack > 0 and not o.sitting_out]
+    if len(able) < 2:
+        return None
+    able_set = set(able)
+    last_bb, last_sb = state.big_blind, state.small_blind
+    bb = next(s for s in _clockwise(n, last_bb) if s in able_set)
+    sb = last_bb
+    button = last_sb
+    if button < 0 or button in (sb, bb):  # after heads-up, or the big blind came round to it
+        before = [s for s in reversed(_arc(n, sb, (sb - 1) % n)) if s in able_set and s not in (sb, bb)]
+        button = before[0] if before else sb
+    waiting_zone = set(_arc(n, (button - 1) % n, bb)) - {bb}  # the button up to the big blind
+    dealt: list[int] = []
+    entries: list[tuple[int, bool, bool]] = []
+    for seat in able:
+        occupant = seats[seat]
+        assert occupant is not None
+        if seat == bb or not occupant.owes:
+            dealt.append(seat)
+        elif seat not in waiting_zone and occupant.posting:
+            dealt.append(seat)
+            entries.append((seat, occupant.new or occupant.missed_big, occupant.missed_small))
+    if len(dealt) < 2:
+        return None
+    if len(dealt) == 2:  # heads-up: the other player has the button and the small blind (G-BLIND-2)
+        button = sb = dealt[0] if dealt[1] == bb else dealt[1]
+        entries = []
+    missed: list[tuple[int, str]] = []
+    passed_big = set(_arc(n, last_bb, bb)) - {bb}
+    passed_small = set(_arc(n, last_sb, last_bb)) if 0 <= last_sb != last_bb else {last_bb}
+    for seat, occupant in enumerate(seats):
+        if occupant is None or seat in able_set or occupant.new:
+            continue
+        if seat in passed_big and not occupant.missed_big:
+            missed.append((seat, "big_blind"))
+        if forced.small_blind and seat in passed_small and not occupant.missed_small:
+            missed.append((seat, "small_blind"))
+    return RingEntry(button, sb, bb, tuple(dealt), tuple(missed), tuple(entries))
+
+
 def positions(state: CoreState, button: int | None) -> tuple[int, int, int]:
     """``(button, small blind, big blind)`` seats of the next hand (G-BTN-1, G-BLIND-1, G-BLIND-2).
 
     ``button`` given (the first hand's draw): the blinds are the next players dealt in (heads-up the
-    button posts the small blind). Ring games: the button moves to the next player dealt in. Tournaments
-    (dead button): the big blind moves to the next player dealt in after the last big blind, the small
-    blind is the last big blind's seat (dead — nobody posts — when that player is out) and the button the
-    last small blind's seat (possibly empty); heads-up the other player has the button and the small blind.
-    Assumes at least two players dealt in."""
-    dealt = dealt_seats(state)
+    button posts the small blind). Ring blind games after the first hand: :func:`ring_entry` (CASH-4's
+    dead button); otherwise (ring games starting afresh, games without blinds) the button moves to the
+    next player dealt in. Tournaments (dead button): the big blind moves to the next player dealt in after
+    the last big blind, the small blind is the last big blind's seat (dead — nobody posts — when that
+    player is out) and the button the last small blind's seat (possibly empty); heads-up the other player
+    has the button and the small blind. Assumes at least two players dealt in."""
+    if button is None:
+        entry = ring_entry(state)
+        if entry is not None:
+            return entry.button, entry.small_blind, entry.big_blind
+    dealt = _players(state)
     n = len(state.seats)
     dealt_set = set(dealt)
 
@@ -1484,7 +1639,8 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     spec = b.spec
     if state.hand is not None:
         raise NoHandInProgress("a hand is already in progress")
-    dealt = dealt_seats(state)
+    entry = ring_entry(state) if c.button is None else None  # CASH-1, CASH-2, CASH-4
+    dealt = list(entry.dealt) if entry is not None else _players(state)
     if len(dealt) < 2:
         raise NotEnoughPlayers("at least two players with chips are needed")
     if len(dealt) > spec.max_seats:
@@ -1519,7 +1675,10 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         deck = Deck.standard().cards
     if c.commitment and not _is_hex_digest(c.commitment):
         raise SeedMismatch("the seed commitment must be 64 lowercase hex digits")
-    button, sb, bb = positions(state, c.button)
+    if entry is not None:
+        button, sb, bb = entry.button, entry.small_blind, entry.big_blind
+    else:
+        button, sb, bb = positions(state, c.button)
     n = len(state.seats)
     dealt_set = set(dealt)
     order = tuple(s for s in _clockwise(n, button) if s in dealt_set)
@@ -1539,6 +1698,9 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             options=options,
         )
     )
+    if entry is not None:
+        for seat, kind in entry.missed:  # CASH-2: the markers the blinds give now
+            b.emit(BlindMissed(seat, kind))
     b.emit(StreetStarted(0))
     if c.posts is not None:
         posts = _checked_posts(c.posts, order)
@@ -1546,14 +1708,46 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         posts = spec.forced_hook(b.state, b.hand)
     else:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
+        if entry is not None and entry.entries:
+            posts += _entry_posts(b.hand, order, entry.entries)
     for seat, kind, amount, dead in posts:
         chips = min(amount, _stack(b.state, seat))
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
-            live = kind not in ("ante", "big_blind_ante")
+            live = kind not in _NOT_LIVE
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
 
 
-_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+_POST_KINDS = frozenset(
+    {
+        "ante",
+        "big_blind_ante",
+        "small_blind",
+        "big_blind",
+        "straddle",
+        "bring_in",
+        "posted_big_blind",
+        "dead_small_blind",
+    }
+)
+_NOT_LIVE = frozenset({"ante", "big_blind_ante", "dead_small_blind"})
+
+
+def _entry_posts(
+    hand: CoreHand, order: tuple[int, ...], entries: tuple[tuple[int, bool, bool], ...]
+) -> tuple[tuple[int, str, int, bool], ...]:
+    """CASH-1, CASH-2: what the players entering outside the blinds post, in dealing order: a live big
+    blind (a new player, or marker ML) and a dead small blind (marker MS, to the middle)."""
+    forced = hand.forced
+    owed = {seat: (big, small) for seat, big, small in entries}
+    posts: list[tuple[int, str, int, bool]] = []
+    for seat in order:
+        if seat in owed:
+            big, small = owed[seat]
+            if big and forced.big_blind:
+                posts.append((seat, "posted_big_blind", forced.big_blind, False))
+            if small and forced.small_blind:
+                posts.append((seat, "dead_small_blind", forced.small_blind, True))
+    return tuple(posts)
 
 
 def _checked_posts(
@@ -1822,6 +2016,24 @@ def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
     b.emit(PlayerReturned(c.seat))
 
 
+def _on_posting(b: _Builder, c: PostBlind | WaitForBigBlind) -> None:
+    """CASH-1, CASH-2: a player who owes a blind posts it at the next hand or waits for the big blind."""
+    state = b.state
+    occupant = _occupant(state, c.seat)
+    if state.config.tournament or not b.spec.blinds:
+        raise NotARingTable(
+            "posting or waiting for the big blind is a choice of ring blind games (rules CASH-1, CASH-2)"
+        )
+    if not occupant.owes:
+        raise NothingOwed(f"seat {c.seat} owes no blind: it is dealt in at the next hand (rule CASH-1)")
+    post = isinstance(c, PostBlind)
+    if occupant.posting == post:
+        raise ActionNotAllowed(
+            "already posting at the next hand" if post else "already waiting for the big blind"
+        )
+    b.emit(BlindPostingChosen(c.seat, post))
+
+
 def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
     state = b.state
     if state.hand is not None:
@@ -1886,6 +2098,8 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     TimeoutExpired: _on_timeout,
     SitOut: _on_sit_out,
     ReturnToPlay: _on_return,
+    PostBlind: _on_posting,
+    WaitForBigBlind: _on_posting,
     RevealSeed: _on_reveal,
 }
 
