@@ -87,14 +87,14 @@ class CoreConfig:
     """Table options of a core game (the game itself, hence its betting structure, is the table's code).
 
     ``seats``: 2–10 (the game's range). ``tournament``: sitting-out players are dealt in and post
-    (T-SITOUT-1), busted players are eliminated (T-ELIM-1), the button is dead (G-BTN-1) and the FL cap
-    holds heads-up (G-LIMIT-1); ``False``, a ring (cash) table: sitting-out and busted players keep their
-    seats and are not dealt in, the blind games' entry rules and dead button (CASH-1, CASH-2, CASH-4:
-    :func:`engine.core.rules.ring_entry`), the FL cap lifted heads-up (CASH-3). ``forced``: the starting forced bets (a level changes them through
-    :class:`StartHand`). ``action_time_ms`` / ``time_bank_ms``: the time to act and the bank used when
-    facing a bet. ``options``: the game's own table options, ``(name, value)`` pairs (Telesina's layout of
-    the vele and distribution mode, TL-VELE-1, TL-DEAL-2; checked by the game's
-    :attr:`~engine.core.spec.GameSpec.options_hook`); empty for the other games.
+    (T-SITOUT-1), busted players are eliminated (T-ELIM-1), the button is dead (G-BTN-1) and the FL cap holds
+    heads-up (G-LIMIT-1); ``False``, a ring (cash) table: sitting-out and busted players keep their seats and
+    are not dealt in, the blind games' entry rules and dead button (CASH-1, CASH-2, CASH-4:
+    :func:`engine.core.rules.ring_entry`), the FL cap lifted heads-up (CASH-3). ``forced``: the starting
+    forced bets (a level changes them through :class:`StartHand`). ``action_time_ms`` / ``time_bank_ms``: the
+    time to act and the bank used when facing a bet. ``options``: the game's own table options, ``(name,
+    value)`` pairs (Telesina's layout of the vele and distribution mode, TL-VELE-1, TL-DEAL-2; checked by the
+    game's :attr:`~engine.core.spec.GameSpec.options_hook`); empty for the other games.
     """
 
     seats: int = 6
