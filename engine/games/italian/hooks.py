@@ -34,6 +34,7 @@ __all__ = [
     "bet_event",
     "bet_range",
     "deck",
+    "full_bet",
     "hand_ended",
     "opener",
     "pot_winners",
@@ -118,6 +119,13 @@ def reopens(state: TableState, hand: HandState, to: int) -> bool:
     """Whether a raise **to** ``to`` over the current bet reopens the betting to the players who already
     acted (IT-RAISE-1: a raise of less than double the bet does not; in fixed limit every raise does)."""
     return state.config.limit is Limit.FIXED_LIMIT or to >= 2 * hand.current_bet
+
+
+def full_bet(state: TableState, hand: HandState, to: int) -> bool:
+    """``full_hook`` of poker all'italiana (IT-RAISE-1): a bet or raise **to** ``to`` reopens the betting to
+    the players who already acted when it is the round's first bet or :func:`reopens` (a raise to at least
+    double the bet; every raise in fixed limit)."""
+    return hand.current_bet == 0 or reopens(state, hand, to)
 
 
 def pot_winners(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...]:
@@ -239,13 +247,7 @@ def supply(state: TableState, hand: HandState, due: tuple[int, int, int, bool]) 
         return None
     seat = due[0]
     pile = sorted(
-        (
-            card
-            for s in hand.dealt
-            if s != seat
-            for card in hand.discards[s]
-            if card not in hand.reshuffled
-        ),
+        (card for s in hand.dealt if s != seat for card in hand.discards[s] if card not in hand.reshuffled),
         key=lambda card: card.code,
     )
     if not pile:
