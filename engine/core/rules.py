@@ -31,8 +31,10 @@ side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with t
 winner left of the button (G-POT-2).
 
 **Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
-the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
-(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`) and the fold of the table's events
+(:data:`TABLE_EVENTS`), a betting action's events (:func:`check_or_call`, :func:`bet_or_raise` with the
+spec's ``full_hook``, :func:`check_or_fold`), a pot's winners (:func:`showdown_winners`), the loop after a
+command (:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
 time-outs (:func:`time_out`), the showdown steps (:func:`showdown_step`), the award (:func:`pay`,
 :func:`award_uncontested`) and the end of a hand with the game's own ``HandEnded`` (:func:`end_hand`)
 take any builder with ``state``, ``at``, ``hand`` and ``emit`` (:class:`TurnBuilder`); their refusals
@@ -119,7 +121,10 @@ from engine.core.model import (
     UncalledBetReturned,
 )
 from engine.core.seats import add_at as _add
+from engine.core.seats import can_act as _can_act
 from engine.core.seats import clockwise as _clockwise
+from engine.core.seats import in_hand
+from engine.core.seats import seat_stack as _stack
 from engine.core.seats import seat_with as _seat_with
 from engine.core.seats import set_at as _set
 from engine.core.seats import with_stack as _with_stack
@@ -160,6 +165,7 @@ __all__ = [
     "positions",
     "replay",
     "showdown_step",
+    "showdown_winners",
     "standard_bet_range",
     "start_turn",
     "time_out",
@@ -623,23 +629,6 @@ def initial_state(spec: GameSpec, config: CoreConfig) -> CoreState:
     if config.action_time_ms <= 0 or config.time_bank_ms < 0:
         raise ValueError("the action time must be > 0 and the time bank >= 0")
     return CoreState(config=config, seats=(None,) * config.seats, forced=config.forced)
-
-
-def _stack(state: CoreState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
-def in_hand(hand: CoreHand) -> list[int]:
-    """Seats still contesting the hand, clockwise from the button's left."""
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded]
-
-
-def _can_act(state: CoreState, hand: CoreHand) -> list[int]:
-    seats = state.seats
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded and seats[s].stack > 0]  # type: ignore[union-attr]
 
 
 def _pot_total(hand: CoreHand) -> int:
@@ -1170,19 +1159,29 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
         b, hand, lambda seat: _must_show(b, hand, seat, values), shown_hand, lambda seat: _turn(b, seat)
     ):
         return
+    _pay(b, showdown_winners(spec, b.state, hand, values), hand.folded | hand.mucked)
+    _end_hand(b, None)
+
+
+def showdown_winners(
+    spec: GameSpec, state: Any, hand: Any, values: dict[int, int] | None = None
+) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The winners of a pot at the showdown, for any game, as :func:`pay` asks them: among the pot's
+    eligible seats, those that showed (``hand.shown``) and hold the best hand, by the game's
+    :attr:`GameSpec.winners_hook` (IT-RANK-4) or else by ``values`` (the showdown values by seat; equal
+    values split, G-POT-2)."""
     shown = {seat for seat, _ in hand.shown}
     hook = spec.winners_hook
-    state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
         if hook is not None:
             return hook(state, hand, tuple(contenders))
+        assert values is not None
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
-    _pay(b, winners, hand.folded | hand.mucked)
-    _end_hand(b, None)
+    return winners
 
 
 def showdown_step(

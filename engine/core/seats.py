@@ -7,12 +7,12 @@ never validates (the callers are ``evolve`` functions, folding events already de
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from engine._replace import replacer
 from engine.core.model import SeatState
 
-__all__ = ["add_at", "clockwise", "seat_with", "set_at", "with_stack"]
+__all__ = ["add_at", "can_act", "clockwise", "in_hand", "seat_stack", "seat_with", "set_at", "with_stack"]
 
 _occupant_with = replacer(SeatState)
 
@@ -45,6 +45,44 @@ def seat_with(seats: tuple[SeatState | None, ...], seat: int, **changes: Any) ->
     occupant = seats[seat]
     assert occupant is not None
     return set_at(seats, seat, _occupant_with(occupant, **changes))
+
+
+class Table(Protocol):
+    """Any game's table state (the core's :class:`~engine.core.model.CoreState`, poker all'italiana's
+    ``TableState``): its seats."""
+
+    @property
+    def seats(self) -> tuple[SeatState | None, ...]: ...
+
+
+class Hand(Protocol):
+    """Any game's hand in progress: the seats dealt in (clockwise from the button's left) and the seats out
+    of it (``folded``: folded, and the seats not dealt in)."""
+
+    @property
+    def dealt(self) -> tuple[int, ...]: ...
+
+    @property
+    def folded(self) -> frozenset[int]: ...
+
+
+def seat_stack(state: Table, seat: int) -> int:
+    """The chips behind of ``seat``'s player (0: an empty seat)."""
+    occupant = state.seats[seat]
+    return 0 if occupant is None else occupant.stack
+
+
+def in_hand(hand: Hand) -> list[int]:
+    """Seats still contesting the hand, clockwise from the button's left."""
+    folded = hand.folded
+    return [s for s in hand.dealt if s not in folded]
+
+
+def can_act(state: Table, hand: Hand) -> list[int]:
+    """Seats still contesting the hand with chips behind (not all-in), clockwise from the button's left."""
+    seats = state.seats
+    folded = hand.folded
+    return [s for s in hand.dealt if s not in folded and (o := seats[s]) is not None and o.stack > 0]
 
 
 def clockwise(n: int, after: int) -> list[int]:

@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.cards import Card, Deck, Rank
 from engine.core import reshuffle
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import seat_stack as _stack
 from engine.evaluation import italian_evaluator, italian_pot_winners
 from engine.games.italian.model import (
     BetPlaced,
@@ -47,20 +49,6 @@ OPENING_STREET = 1
 """The index of the opening round (*apertura*) in :data:`engine.games.italian.spec.STREETS`."""
 FINAL_STREET = 3
 """The index of the final betting round (*ultimo giro*) in :data:`engine.games.italian.spec.STREETS`."""
-
-
-def _stack(state: TableState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
-def _in_hand(hand: HandState) -> list[int]:
-    """Seats still contesting the hand, in order from the left of the button."""
-    return [seat for seat in hand.dealt if seat not in hand.folded]
-
-
-def _can_act(state: TableState, hand: HandState) -> list[int]:
-    return [seat for seat in _in_hand(hand) if _stack(state, seat) > 0]
 
 
 def _pot_total(hand: HandState) -> int:

@@ -33,6 +33,9 @@ from engine.core import payout
 from engine.core import rules as core_rules
 from engine.core.errors import IllegalAction as CoreIllegalAction
 from engine.core.seats import add_at, clockwise, set_at, with_stack
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import in_hand as _in_hand
+from engine.core.seats import seat_stack as _stack
 from engine.evaluation import italian_evaluator, meets_opening
 from engine.games.italian.errors import (
     ActionNotAllowed,
@@ -50,10 +53,7 @@ from engine.games.italian.hooks import (
     FINAL_STREET,
     OPENING_STREET,
     HandOutcome,
-    _can_act,
-    _in_hand,
     _pot_total,
-    _stack,
     bet_range,
     reshuffle_order,
 )
@@ -590,13 +590,6 @@ def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
     return core_rules.must_show(spec, state, hand, seat, lambda: _pots(hand, hand.folded | hand.mucked))
 
 
-def _winners_hook(state: TableState) -> Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]:
-    """The spec's ``winners_hook`` (:func:`engine.games.italian.spec.pot_winners`, IT-RANK-4)."""
-    hook = spec_for(state.config.limit).winners_hook
-    assert hook is not None
-    return hook
-
-
 def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
     """The pots of the finished betting (the core's :func:`engine.core.payout.layout`, G-POT-1, G-SHOW-2):
     every seat's chips, ``folded`` seats (the seats not dealt in, the folded and mucked hands) never win, the
@@ -752,14 +745,9 @@ def _award_uncontested(b: _Builder, winner: int) -> None:
 
 def _award_showdown(b: _Builder) -> None:
     hand = b.hand
-    shown = {seat for seat, _ in hand.shown}
     state = b.state
-    winners = _winners_hook(state)
-
-    def contested(eligible: tuple[int, ...]) -> tuple[int, ...]:
-        return winners(state, hand, tuple(s for s in eligible if s in shown))
-
-    _pay(b, _pots(hand, hand.folded | hand.mucked), contested)
+    winners = core_rules.showdown_winners(spec_for(state.config.limit), state, hand)  # IT-RANK-4's hook
+    _pay(b, _pots(hand, hand.folded | hand.mucked), winners)
     _end_hand(b, None)
 
 
