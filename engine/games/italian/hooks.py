@@ -81,7 +81,7 @@ def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] 
     if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
         if seat != hand.blind_bettors[-1]:
             return None
-    elif current > 0 and seat in hand.full_acted:
+    elif current > 0 and hand.acted_at[seat] >= hand.reopened_at:  # acted since the betting last reopened
         return None
     if len([s for s in _can_act(state, hand) if s != seat]) == 0:
         return None  # nobody left who could answer a bet

@@ -202,6 +202,7 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
         cards=((),) * n,
         contributed=tuple(contributed),
         round_bets=(0,) * n,
+        acted_at=(-1,) * n,
         folded=frozenset(s for s in range(n) if s not in e.dealt) | pending,
         carried=e.carried,
         opening=e.opening,
@@ -245,8 +246,8 @@ def _ev_phase(state: TableState, e: PhaseStarted) -> TableState:
         changes.update(
             round_bets=(0,) * len(hand.round_bets),
             current_bet=0,
-            acted=frozenset(),
-            full_acted=frozenset(),
+            acted_at=(-1,) * len(hand.acted_at),
+            reopened_at=0,
             raises=0,
         )
     if e.phase is Phase.SHOWDOWN:
@@ -295,8 +296,8 @@ def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
         e.seat,
         e.to,
         blind_bettors=(*hand.blind_bettors, e.seat),
-        acted=frozenset({e.seat}),
-        full_acted=frozenset({e.seat}),
+        acted_at=set_at(hand.acted_at, e.seat, e.to),
+        reopened_at=e.to,
         raises=hand.raises + 1,
         opening_aggressor=e.seat,
         opened=True,
@@ -337,8 +338,7 @@ def _acted_changes(hand: HandState, seat: int) -> dict[str, Any]:
         hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
     )
     return {
-        "acted": hand.acted | {seat},
-        "full_acted": hand.full_acted | {seat},
+        "acted_at": set_at(hand.acted_at, seat, hand.current_bet),
         "to_act": None,
         "last_actor": seat,
         "blind_answered": blind_answered,
@@ -368,8 +368,8 @@ def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool)
         hand,
         seat,
         to,
-        acted=frozenset({seat}),
-        full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
+        acted_at=set_at(hand.acted_at, seat, to),
+        reopened_at=to if full else hand.reopened_at,
         raises=hand.raises + 1,
         opening_aggressor=hand.opening_aggressor if final else seat,
         final_aggressor=seat if final else hand.final_aggressor,
@@ -557,7 +557,8 @@ def _next_better(state: TableState, hand: HandState) -> int | None:
     spec = spec_for(state.config.limit)
     answer_hook = spec.answer_hook
     assert answer_hook is not None
-    return core_rules.next_better(state, hand, anchor, hand.acted.__contains__, answer_hook(state, hand))
+    acted = hand.acted_at
+    return core_rules.next_better(state, hand, anchor, lambda s: acted[s] >= 0, answer_hook(state, hand))
 
 
 def may_bet_for_opening(hand: HandState, seat: int) -> bool:
