@@ -170,7 +170,7 @@ def _bet(b: _Builder, c: BetOrRaise) -> None:
     seat = c.seat
     to = c.to
     hand = _usual_turn(b, seat)
-    plain = b.spec.bet_event_hook is None  # a game's own bet events: the general path
+    plain = b.spec.bet_event_hook is None and b.spec.full_hook is None  # a game's own: the general path
     if hand is not None and plain and isinstance(to, int) and not isinstance(to, bool):
         spec = b.spec
         state = b.state

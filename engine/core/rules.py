@@ -31,8 +31,10 @@ side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with t
 winner left of the button (G-POT-2).
 
 **Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
-the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
-(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`) and the fold of the table's events
+(:data:`TABLE_EVENTS`), a betting action's events (:func:`check_or_call`, :func:`bet_or_raise` with the
+spec's ``full_hook``, :func:`check_or_fold`), a pot's winners (:func:`showdown_winners`), the loop after a
+command (:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
 time-outs (:func:`time_out`), the showdown steps (:func:`showdown_step`), the award (:func:`pay`,
 :func:`award_uncontested`) and the end of a hand with the game's own ``HandEnded`` (:func:`end_hand`)
 take any builder with ``state``, ``at``, ``hand`` and ``emit`` (:class:`TurnBuilder`); their refusals
@@ -46,7 +48,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from engine._replace import replacer
+from engine._replace import replace, replacer
 from engine.cards import Card, Deck, format_cards
 from engine.core import payout
 from engine.core.errors import (
@@ -127,20 +129,32 @@ from engine.core.model import (
     UncalledBetReturned,
     WaitForBigBlind,
 )
+from engine.core.seats import add_at as _add
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import clockwise as _clockwise
+from engine.core.seats import in_hand
+from engine.core.seats import seat_stack as _stack
+from engine.core.seats import seat_with as _seat_with
+from engine.core.seats import set_at as _set
+from engine.core.seats import with_stack as _with_stack
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
     "TABLE_COMMANDS",
+    "TABLE_EVENTS",
     "TableBuilder",
     "TurnBuilder",
     "advance",
     "apply",
     "award_uncontested",
+    "bet_or_raise",
     "bet_range",
     "bring_in_due",
     "can_start_hand",
+    "check_or_call",
+    "check_or_fold",
     "dealer_command",
     "dealt_seats",
     "end_hand",
@@ -151,14 +165,17 @@ __all__ = [
     "hand_value",
     "in_hand",
     "initial_state",
+    "is_hex_digest",
     "must_show",
     "next_better",
     "next_deal",
+    "occupant",
     "pay",
     "positions",
     "replay",
     "ring_entry",
     "showdown_step",
+    "showdown_winners",
     "standard_bet_range",
     "start_turn",
     "time_out",
@@ -168,38 +185,9 @@ __all__ = [
 
 _hand_with = replacer(CoreHand)
 _state_with = replacer(CoreState)
-_occupant_with = replacer(SeatState)
 _CODE = attrgetter("code")
 
 # --- evolve ---------------------------------------------------------------------------------------------
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    changed = list(values)  # a list's item set: a third faster than joining two slices around the value
-    changed[index] = value
-    return tuple(changed)
-
-
-def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    changed = list(values)
-    changed[index] += amount
-    return tuple(changed)
-
-
-def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
-    changed = list(seats)
-    occupant = changed[seat]
-    assert occupant is not None
-    changed[seat] = _occupant_with(occupant, stack=occupant.stack + delta)
-    return tuple(changed)
-
-
-def _seat_with(
-    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
-) -> tuple[SeatState | None, ...]:
-    occupant = seats[seat]
-    assert occupant is not None
-    return _set(seats, seat, _occupant_with(occupant, **changes))
 
 
 def _hand(state: CoreState) -> CoreHand:
@@ -230,19 +218,25 @@ def evolve(state: CoreState, event: Event) -> CoreState:
     return state if handler is None else handler(state, event)
 
 
-def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
-    # CASH-1: at a ring table that has dealt a hand, a newcomer owes a big blind (posts it or waits for it)
-    new = not state.config.tournament and state.hand_number > 0
+# The table's events (seats, time banks, sit-outs, chips added, pots paid, the seed) change only the table's
+# own fields, which every seated game's state has: these handlers serve poker all'italiana's state too
+# (TABLE_EVENTS), copied with ``replace`` (by the state's class).
+
+
+def _ev_seated(state: Any, e: PlayerSeated) -> Any:
+    # CASH-1: at a ring table of a core game that has dealt a hand, a newcomer owes a big blind (posts it or
+    # waits for it); poker all'italiana deals a newcomer in at the next hand (its state never marks them)
+    new = isinstance(state, CoreState) and not state.config.tournament and state.hand_number > 0
     seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms, new=new)
-    return _state_with(state, seats=_set(state.seats, e.seat, seat))
+    return replace(state, seats=_set(state.seats, e.seat, seat))
 
 
-def _ev_chips_added(state: CoreState, e: ChipsAdded) -> CoreState:
-    return _state_with(state, seats=_with_stack(state.seats, e.seat, e.chips))
+def _ev_chips_added(state: Any, e: ChipsAdded) -> Any:
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.chips))
 
 
-def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState:
-    return _state_with(state, seats=_set(state.seats, e.seat, None))
+def _ev_left(state: Any, e: PlayerRemoved | PlayerEliminated) -> Any:
+    return replace(state, seats=_set(state.seats, e.seat, None))
 
 
 def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
@@ -362,11 +356,11 @@ def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
     hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
-def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
+def _ev_time_bank(state: Any, e: TimeBankUsed) -> Any:
     occupant = state.seats[e.seat]
     assert occupant is not None
     bank = max(0, occupant.time_bank - e.used)
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
+    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
 
 
 def _checked(state: CoreState, hand: CoreHand, e: Checked) -> None:
@@ -449,12 +443,12 @@ def _mucked(state: CoreState, hand: CoreHand, e: HandMucked) -> None:
     hand.__dict__.update(mucked=hand.mucked | {e.seat}, to_act=None)
 
 
-def _ev_sat_out(state: CoreState, e: PlayerSatOut) -> CoreState:
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
+def _ev_sat_out(state: Any, e: PlayerSatOut) -> Any:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
 
 
-def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+def _ev_returned(state: Any, e: PlayerReturned) -> Any:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
 
 
 def _ev_blind_missed(state: CoreState, e: BlindMissed) -> CoreState:
@@ -471,18 +465,18 @@ def _bet_returned(state: CoreState, hand: CoreHand, e: UncalledBetReturned) -> N
     state.__dict__["seats"] = _with_stack(state.seats, e.seat, e.amount)
 
 
-def _ev_pot(state: CoreState, e: PotAwarded) -> CoreState:
+def _ev_pot(state: Any, e: PotAwarded) -> Any:
     seats = state.seats
     for seat, chips in e.shares:
         seats = _with_stack(seats, seat, chips)
-    return _state_with(state, seats=seats)
+    return replace(state, seats=seats)
 
 
 def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
     return _state_with(state, hand=None)
 
 
-def _ev_nothing(state: CoreState, e: Any) -> CoreState:
+def _ev_nothing(state: Any, e: Any) -> Any:
     """An event that records a fact and changes no state (``PlayerTimedOut``)."""
     return state
 
@@ -491,8 +485,8 @@ def _showdown_started(state: CoreState, hand: CoreHand, e: ShowdownStarted) -> N
     hand.__dict__.update(showdown=True, showdown_order=e.order, to_act=None)
 
 
-def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
-    return _state_with(state, seed_revealed=True)
+def _ev_seed(state: Any, e: SeedRevealed) -> Any:
+    return replace(state, seed_revealed=True)
 
 
 # --- the same events, changed in place ---------------------------------------------------------------------
@@ -597,6 +591,24 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     SeedRevealed: _ev_seed,
 }
 
+TABLE_EVENTS: dict[type, Callable[[Any, Any], Any]] = {
+    PlayerSeated: _ev_seated,
+    PlayerRemoved: _ev_left,
+    ChipsAdded: _ev_chips_added,
+    TimeBankUsed: _ev_time_bank,
+    PlayerTimedOut: _ev_nothing,
+    PlayerSatOut: _ev_sat_out,
+    PlayerReturned: _ev_returned,
+    PotAwarded: _ev_pot,
+    PlayerEliminated: _ev_left,
+    SeedRevealed: _ev_seed,
+}
+"""The ``evolve`` handlers of the table's events every seated game shares (a seat taken or left, a time
+bank used, a time-out, a sit-out and return, chips paid from a pot, the seed revealed), the fold of
+:data:`TABLE_COMMANDS`' events and of the award's :class:`PotAwarded`: they change only the table's
+``seats`` and ``seed_revealed``, of the core's :class:`CoreState` or of poker all'italiana's table state
+(which keeps its own handlers for a seat left, whose uncontested winner loses his right to show)."""
+
 
 # --- per-spec data --------------------------------------------------------------------------------------
 
@@ -653,23 +665,6 @@ def initial_state(spec: GameSpec, config: CoreConfig) -> CoreState:
     if config.action_time_ms <= 0 or config.time_bank_ms < 0:
         raise ValueError("the action time must be > 0 and the time bank >= 0")
     return CoreState(config=config, seats=(None,) * config.seats, forced=config.forced)
-
-
-def _stack(state: CoreState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
-def in_hand(hand: CoreHand) -> list[int]:
-    """Seats still contesting the hand, clockwise from the button's left."""
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded]
-
-
-def _can_act(state: CoreState, hand: CoreHand) -> list[int]:
-    seats = state.seats
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded and seats[s].stack > 0]  # type: ignore[union-attr]
 
 
 def _pot_total(hand: CoreHand) -> int:
@@ -1200,19 +1195,29 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
         b, hand, lambda seat: _must_show(b, hand, seat, values), shown_hand, lambda seat: _turn(b, seat)
     ):
         return
+    _pay(b, showdown_winners(spec, b.state, hand, values), hand.folded | hand.mucked)
+    _end_hand(b, None)
+
+
+def showdown_winners(
+    spec: GameSpec, state: Any, hand: Any, values: dict[int, int] | None = None
+) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The winners of a pot at the showdown, for any game, as :func:`pay` asks them: among the pot's
+    eligible seats, those that showed (``hand.shown``) and hold the best hand, by the game's
+    :attr:`GameSpec.winners_hook` (IT-RANK-4) or else by ``values`` (the showdown values by seat; equal
+    values split, G-POT-2)."""
     shown = {seat for seat, _ in hand.shown}
     hook = spec.winners_hook
-    state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
         if hook is not None:
             return hook(state, hand, tuple(contenders))
+        assert values is not None
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
-    _pay(b, winners, hand.folded | hand.mucked)
-    _end_hand(b, None)
+    return winners
 
 
 def showdown_step(
@@ -1322,10 +1327,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
         b.emit(
             ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
         )
-    elif hand.round_bets[seat] >= hand.current_bet:
-        b.emit(Checked(seat))
     else:
-        b.emit(Folded(seat))
+        check_or_fold(b, seat)
 
 
 # --- command handlers ------------------------------------------------------------------------------------
@@ -1355,7 +1358,9 @@ class TurnBuilder(TableBuilder, Protocol):
 _B = TypeVar("_B", bound=TurnBuilder)
 
 
-def _occupant(state: Any, seat: int) -> SeatState:
+def occupant(state: Any, seat: int) -> SeatState:
+    """The player at ``seat`` of any game's table state; :class:`SeatError` (English and Italian) when the
+    seat does not exist or is empty."""
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
         raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
     occupant: SeatState | None = state.seats[seat]
@@ -1423,8 +1428,8 @@ def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
         raise NoHandInProgress(
             "cannot leave during a hand", "Non si può lasciare il tavolo durante una mano."
         )
-    occupant = _occupant(b.state, c.seat)
-    b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
+    seated = occupant(b.state, c.seat)
+    b.emit(PlayerRemoved(c.seat, seated.player, seated.stack))
 
 
 def _on_add_chips(b: TableBuilder, c: AddChips) -> None:
@@ -1435,17 +1440,13 @@ def _on_add_chips(b: TableBuilder, c: AddChips) -> None:
             "chips can be added to a stack only between hands, not during a hand",
             "Si possono aggiungere chips solo tra una mano e l'altra, non durante una mano.",
         )
-    occupant = _occupant(b.state, c.seat)
+    seated = occupant(b.state, c.seat)
     if not isinstance(c.chips, int) or isinstance(c.chips, bool) or c.chips <= 0:
         raise BadAmount(
             f"the chips to add must be a whole number above 0, not {c.chips!r}",
             f"Le chips da aggiungere devono essere un numero intero maggiore di 0, non {c.chips!r}.",
         )
-    b.emit(ChipsAdded(c.seat, occupant.player, c.chips, occupant.stack + c.chips))
-
-
-def _clockwise(n: int, after: int) -> list[int]:
-    return [(after + i) % n for i in range(1, n + 1)]
+    b.emit(ChipsAdded(c.seat, seated.player, c.chips, seated.stack + c.chips))
 
 
 def dealt_seats(state: CoreState, button: int | None = None) -> list[int]:
@@ -1630,7 +1631,8 @@ def can_start_hand(state: CoreState) -> bool:
 _HEX = frozenset("0123456789abcdef")
 
 
-def _is_hex_digest(text: str) -> bool:
+def is_hex_digest(text: str) -> bool:
+    """Whether ``text`` is 64 lowercase hex digits (a SHA-256 digest, a 32-byte seed)."""
     return isinstance(text, str) and len(text) == 64 and set(text) <= _HEX
 
 
@@ -1646,7 +1648,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     if len(dealt) > spec.max_seats:
         raise NotEnoughPlayers(f"{spec.name} deals at most {spec.max_seats} players")
     if c.button is not None:
-        _occupant(state, c.button)
+        occupant(state, c.button)
     forced = state.forced if c.forced is None else c.forced
     if not isinstance(forced, ForcedBets):
         raise BadAmount("the forced bets must be a ForcedBets")
@@ -1673,7 +1675,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             raise BadCards("the deck must hold every card of the 52-card deck exactly once")
     else:
         deck = Deck.standard().cards
-    if c.commitment and not _is_hex_digest(c.commitment):
+    if c.commitment and not is_hex_digest(c.commitment):
         raise SeedMismatch("the seed commitment must be 64 lowercase hex digits")
     if entry is not None:
         button, sb, bb = entry.button, entry.small_blind, entry.big_blind
@@ -1875,23 +1877,37 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     if b.spec.structure is Structure.FIXED_LIMIT and c.to not in (low, high):
         raise BadAmount(f"fixed limit: the bet is to {low} or {high} chips, not {c.to}")
     _use_time(b, c.seat)
-    stack = _stack(b.state, c.seat)
-    all_in = c.to == hand.round_bets[c.seat] + stack
-    spec = b.spec
-    if spec.structure is Structure.FIXED_LIMIT:  # a full FL bet or raise reaches the next multiple of the bet
-        unit = fixed_unit(spec, b.state, hand)
-        full = c.to >= (hand.current_bet // unit + 1) * unit
+    bet_or_raise(b, b.spec, c.seat, c.to)
+
+
+def bet_or_raise(b: TurnBuilder, spec: GameSpec, seat: int, to: int) -> None:
+    """``seat`` bets (nothing to call yet) or raises **to** ``to`` chips, for any game's betting round (the
+    amount already checked against :func:`bet_range`): :class:`BetPlaced` or :class:`Raised`, or the
+    game's own events (:attr:`GameSpec.bet_event_hook`: poker all'italiana's, :class:`Raised` with
+    ``reopens``). ``all_in``: the whole stack. ``full`` (it reopens the betting, G-ACT-2): the game's
+    :attr:`GameSpec.full_hook` (IT-RAISE-1), else a FL bet reaching the next multiple of the bet, or a
+    bet by at least the minimum raise, or the completion of the bring-in to the minimum bet (the round's
+    first full bet, ST-1)."""
+    hand = b.hand
+    state = b.state
+    all_in = to == hand.round_bets[seat] + _stack(state, seat)
+    current = hand.current_bet
+    if spec.full_hook is not None:
+        full = spec.full_hook(state, hand, to)
+    elif spec.structure is Structure.FIXED_LIMIT:
+        unit = fixed_unit(spec, state, hand)
+        full = to >= (current // unit + 1) * unit
     else:
         minimum_bet = _minimum_bet(spec, hand)
-        full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
-            hand.raises == 0 and c.to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
-        )  # a completion of the bring-in to the minimum bet is the round's first full bet (ST-1)
-    if spec.bet_event_hook is not None:  # the game's own events (poker all'italiana: Raised with reopens)
-        b.emit(spec.bet_event_hook(c.seat, c.to, all_in, hand.current_bet != 0, full))
-    elif hand.current_bet == 0:
-        b.emit(BetPlaced(c.seat, c.to, all_in, full))
+        full = to - current >= max(hand.min_raise, minimum_bet) or (
+            hand.raises == 0 and to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
+        )
+    if spec.bet_event_hook is not None:  # the game's own events
+        b.emit(spec.bet_event_hook(seat, to, all_in, current != 0, full))
+    elif current == 0:
+        b.emit(BetPlaced(seat, to, all_in, full))
     else:
-        b.emit(Raised(c.seat, c.to, all_in, full))
+        b.emit(Raised(seat, to, all_in, full))
 
 
 def bring_in_due(spec: GameSpec, hand: CoreHand) -> bool:
@@ -1920,16 +1936,30 @@ def _refuse_bring_in(b: _Builder, hand: CoreHand) -> None:
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
-    hand = _require_betting(b, c.seat)
-    _refuse_bring_in(b, hand)
+    _refuse_bring_in(b, _require_betting(b, c.seat))
     _use_time(b, c.seat)
-    owed = hand.current_bet - hand.round_bets[c.seat]
+    check_or_call(b, c.seat)
+
+
+def check_or_call(b: TurnBuilder, seat: int) -> None:
+    """``seat`` checks (nothing to call: :class:`Checked`) or calls the current bet (:class:`Called`, all-in
+    when short), for any game's betting round (G-ACT-1; poker all'italiana's *busso*, *vedo*, *resto*,
+    *va bene*). The command's checks are the caller's."""
+    hand = b.hand
+    owed = hand.current_bet - hand.round_bets[seat]
     if owed <= 0:
-        b.emit(Checked(c.seat))
+        b.emit(Checked(seat))
         return
-    stack = _stack(b.state, c.seat)
+    stack = _stack(b.state, seat)
     amount = min(owed, stack)
-    b.emit(Called(c.seat, amount, amount == stack))
+    b.emit(Called(seat, amount, amount == stack))
+
+
+def check_or_fold(b: TurnBuilder, seat: int) -> None:
+    """The default action of a betting turn for any game (a time-out, a player sitting out: T-SITOUT-1,
+    IT-SIT-1): check when nothing is to be called, else fold."""
+    hand = b.hand
+    b.emit(Checked(seat) if hand.round_bets[seat] >= hand.current_bet else Folded(seat))
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
@@ -2005,13 +2035,13 @@ def time_out(b: _B, c: TimeoutExpired, sits_out: bool, automatic: Callable[[_B, 
 
 
 def _on_sit_out(b: TableBuilder, c: SitOut) -> None:
-    if _occupant(b.state, c.seat).sitting_out:
+    if occupant(b.state, c.seat).sitting_out:
         raise ActionNotAllowed("already sitting out", "Sei già in sit-out.")
     b.emit(PlayerSatOut(c.seat))
 
 
 def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
-    if not _occupant(b.state, c.seat).sitting_out:
+    if not occupant(b.state, c.seat).sitting_out:
         raise ActionNotAllowed("not sitting out", "Non sei in sit-out.")
     b.emit(PlayerReturned(c.seat))
 
@@ -2019,15 +2049,15 @@ def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
 def _on_posting(b: _Builder, c: PostBlind | WaitForBigBlind) -> None:
     """CASH-1, CASH-2: a player who owes a blind posts it at the next hand or waits for the big blind."""
     state = b.state
-    occupant = _occupant(state, c.seat)
+    seated = occupant(state, c.seat)
     if state.config.tournament or not b.spec.blinds:
         raise NotARingTable(
             "posting or waiting for the big blind is a choice of ring blind games (rules CASH-1, CASH-2)"
         )
-    if not occupant.owes:
+    if not seated.owes:
         raise NothingOwed(f"seat {c.seat} owes no blind: it is dealt in at the next hand (rule CASH-1)")
     post = isinstance(c, PostBlind)
-    if occupant.posting == post:
+    if seated.posting == post:
         raise ActionNotAllowed(
             "already posting at the next hand" if post else "already waiting for the big blind"
         )
@@ -2049,7 +2079,7 @@ def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
             f"the seed of hand {state.hand_number} was already revealed",
             f"Il seme della mano {state.hand_number} è già stato rivelato.",
         )
-    if not _is_hex_digest(c.seed):
+    if not is_hex_digest(c.seed):
         raise SeedMismatch(
             "the seed must be 64 lowercase hex digits (32 bytes)",
             "Il seme deve essere di 64 cifre esadecimali minuscole.",
