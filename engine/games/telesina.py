@@ -54,7 +54,6 @@ from engine.evaluation.italian import (
     italian_evaluator,
     italian_pot_winners,
 )
-from engine.evaluation.partial import visible_key
 
 __all__ = [
     "DEFAULT_DISTRIBUTION",
@@ -378,54 +377,98 @@ def _lowest(hand: CoreHand) -> int:
     return 15 - len(hand.deck) // 4  # IT-DECK-1: 4 cards a rank, ace high
 
 
-def _candidates(hand: CoreHand, seat: int) -> list[tuple[Card, ...]]:
-    """The card sets a seat may count: its own cards with each combination's turned vele (TL-VELE-1)."""
-    own = (*hand.down[seat], *hand.up[seat])
+def _combination_masks(hand: CoreHand) -> tuple[int, ...]:
+    """The card masks (``sum(1 << code)``) of the turned vele of each combination (TL-VELE-1), without
+    repeats; ``()`` with no vele turned or no layout. Remembered for the last board seen (every seat and
+    every command of a betting round see the same board)."""
     board = hand.board
+    if not board:
+        return ()
     indexes = hand_options(hand)[0].indexes
-    if not indexes or not board:
-        return [own]
+    last = _LAST_COMBINATIONS
+    if last[0] is board and last[1] is indexes:
+        return last[2]
     turned = len(board)
-    return [(*own, *(board[i] for i in combo if i < turned)) for combo in indexes]
+    codes = [card.code for card in board]
+    masks = []
+    for combo in indexes:
+        mask = 0
+        for index in combo:
+            if index < turned:
+                mask |= 1 << codes[index]
+        if mask not in masks:
+            masks.append(mask)
+    found = tuple(masks)
+    _remember_combinations(board, indexes, found)
+    return found
+
+
+def _remember_combinations(
+    board: tuple[Card, ...], indexes: tuple[tuple[int, ...], ...], masks: tuple[int, ...]
+) -> None:
+    global _LAST_COMBINATIONS
+    _LAST_COMBINATIONS = (board, indexes, masks)  # one assignment: a reader sees the old or the new triple
+
+
+_LAST_COMBINATIONS: tuple[Any, Any, tuple[int, ...]] = (None, None, ())
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.code
+    return mask
 
 
 def seat_best_hand(hand: CoreHand, seat: int) -> tuple[int, tuple[Card, ...]]:
     """``(key, five cards)``: the seat's hand (TL-VELE-1): the best five of its own cards plus one
     combination's turned vele by the Italian key (IT-RANK-1..3), except that between straight flushes the
     higher suit wins, then the higher top card. Fewer than five cards: ``(0, ())``."""
-    cards = _candidates(hand, seat)
+    own = _mask(hand.down[seat]) | _mask(hand.up[seat])
     lowest = _lowest(hand)
-    memo = (lowest, tuple(tuple(c.code for c in group) for group in cards))
+    memo = (lowest, own, _combination_masks(hand))
     found = _BEST.get(memo)
     if found is None:
-        found = _best_of(memo[1], lowest)
+        found = _best_of(own, memo[2], lowest)
         if len(_BEST) > 8192:
             _BEST.clear()
         _BEST[memo] = found
     return found
 
 
-_BEST: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, tuple[Card, ...]]] = {}
-""":func:`seat_best_hand` by deck and card sets (a showdown asks for a hand's value, label and pot share)."""
+_BEST: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[Card, ...]]] = {}
+""":func:`seat_best_hand` by deck and card masks (a showdown asks for a hand's value, label and pot share)."""
 
 
-def _best_of(sets: tuple[tuple[int, ...], ...], lowest: int) -> tuple[int, tuple[Card, ...]]:
+def _best_of(own: int, vele: tuple[int, ...], lowest: int) -> tuple[int, tuple[Card, ...]]:
+    """The best five of ``own`` (a card mask) with one of ``vele`` (the combinations' card masks; none:
+    ``own`` alone), each card set of five or more cards evaluated once by
+    :attr:`~engine.evaluation.italian.ItalianEvaluator.best_of` (no enumeration of its fives). A straight
+    flush (the best category: the best key is one if any set makes one) is chosen by TL-VELE-1's decision
+    instead, over every five (:func:`_best_straight_flush`)."""
+    sets = [cards for cards in ([own | mask for mask in vele] if vele else [own]) if cards.bit_count() >= 5]
+    if not sets:
+        return 0, ()
+    best_of = italian_evaluator(_RANKS[lowest]).best_of
+    best, chosen = max(map(best_of, sets))
+    if best >> _CATEGORY_SHIFT == _SF_STRENGTH:
+        best, chosen = _best_straight_flush(sets, lowest)
+    return best, tuple(_CARDS[code] for code in range(chosen.bit_length()) if chosen >> code & 1)
+
+
+def _best_straight_flush(sets: list[int], lowest: int) -> tuple[int, int]:
+    """TL-VELE-1's decision between straight flushes: the higher suit, then the higher top card, over
+    every five of every card set (masks, at least one of which makes a straight flush)."""
     key5 = italian_evaluator(_RANKS[lowest]).key5
-    best = 0
-    chosen: tuple[int, ...] = ()
-    flushes: list[tuple[int, int, tuple[int, ...]]] = []
-    for codes in sets:
-        if len(codes) < 5:
-            continue
+    flushes: list[tuple[int, int, int]] = []
+    for mask in sets:
+        codes = [code for code in range(mask.bit_length()) if mask >> code & 1]
         for five in combinations(codes, 5):
             key = key5(*five)
-            if key > best:
-                best, chosen = key, five
             if key >> _CATEGORY_SHIFT == _SF_STRENGTH:
-                flushes.append((five[0] & 3, key, five))  # Card.code & 3: the Italian suit order
-    if flushes:
-        _, best, chosen = max(flushes)
-    return best, tuple(_CARDS[code] for code in chosen)
+                flushes.append((five[0] & 3, key, sum(1 << code for code in five)))  # code & 3: the suit
+    _, best, chosen = max(flushes)
+    return best, chosen
 
 
 def clear_caches() -> None:
@@ -467,26 +510,24 @@ def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> t
 
 
 def _visible_key(hand: CoreHand, seat: int, lowest: int) -> int:
-    """TL-ACT-1: the best visible key of ``seat`` over the combinations (up cards + turned vele)."""
-    up = hand.up[seat]
-    board = hand.board
-    indexes = hand_options(hand)[0].indexes
-    memo = (lowest, up, board, indexes)
+    """TL-ACT-1: the best visible key of ``seat`` over the combinations (up cards + turned vele), by
+    :attr:`~engine.evaluation.italian.ItalianEvaluator.best_of` (the key
+    :func:`engine.evaluation.partial.visible_key` gives)."""
+    up = _mask(hand.up[seat])
+    combos = _combination_masks(hand)
+    memo = (lowest, up, combos)
     found = _VISIBLE.get(memo)
     if found is not None:
         return found
-    if not board or not indexes:
-        found = visible_key(up, lowest)
-    else:
-        turned = len(board)
-        found = max(visible_key((*up, *(board[i] for i in combo if i < turned)), lowest) for combo in indexes)
+    best_of = italian_evaluator(_RANKS[lowest]).best_of
+    found = best_of(up)[0] if not combos else max(best_of(up | vele)[0] for vele in combos)
     if len(_VISIBLE) > 8192:
         _VISIBLE.clear()
     _VISIBLE[memo] = found
     return found
 
 
-_VISIBLE: dict[tuple[Any, ...], int] = {}
+_VISIBLE: dict[tuple[int, int, tuple[int, ...]], int] = {}
 """:func:`_visible_key` by the cards it saw (the opener is asked more than once a round)."""
 
 
