@@ -475,6 +475,7 @@ def clear_caches() -> None:
     """Forget the hands and visible keys computed so far (benchmarks time cold hands with it)."""
     _BEST.clear()
     _VISIBLE.clear()
+    _LABELS.clear()
 
 
 def _value(hand: CoreHand, seat: int) -> int:
@@ -496,53 +497,86 @@ def _labels(hand: CoreHand, seat: int) -> tuple[str, str]:
     key, five = seat_best_hand(hand, seat)
     if not five:
         return "", ""
-    described = italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key)
-    return described.label_it, described.label_en
+    lowest = _lowest(hand)
+    memo = (lowest, key)  # a key names its five cards (IT-RANK-3: keys are injective)
+    found = _LABELS.get(memo)
+    if found is None:
+        described = italian_evaluator(_RANKS[lowest]).describe(five, key)
+        found = described.label_it, described.label_en
+        if len(_LABELS) > 8192:
+            _LABELS.clear()
+        _LABELS[memo] = found
+    return found
+
+
+_LABELS: dict[tuple[int, int], tuple[str, str]] = {}
 
 
 def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> tuple[int, ...]:
     """IT-RANK-4 over the hands each contender counts (TL-VELE-1): the best, unless the hearts royal
-    meets the minimal spade straight flush (option ``minimal_beats_royal``)."""
+    meets the minimal spade straight flush (option ``minimal_beats_royal``): the best key's seats (keys
+    are injective: several only with the same five cards), and :func:`italian_pot_winners`' full reading
+    when the best hand is the royal of hearts."""
+    keys = [seat_best_hand(hand, seat)[0] for seat in contenders]
+    best = max(keys, default=_ROYAL_HEARTS)
+    if best != _ROYAL_HEARTS:
+        return tuple(seat for seat, key in zip(contenders, keys, strict=True) if key == best)
     evaluator = italian_evaluator(_RANKS[_lowest(hand)])
     royal = hand_options(hand)[2]
     values = [evaluator.comparable(seat_best_hand(hand, seat)[1]) for seat in contenders]
     return tuple(contenders[i] for i in italian_pot_winners(values, royal))
 
 
-def _visible_key(hand: CoreHand, seat: int, lowest: int) -> int:
-    """TL-ACT-1: the best visible key of ``seat`` over the combinations (up cards + turned vele), by
-    :attr:`~engine.evaluation.italian.ItalianEvaluator.best_of` (the key
-    :func:`engine.evaluation.partial.visible_key` gives)."""
-    up = _mask(hand.up[seat])
-    combos = _combination_masks(hand)
-    memo = (lowest, up, combos)
+_ROYAL_HEARTS = (_SF_STRENGTH << 24 | 14 << 4 | 3) << PRIMARY_SHIFT
+"""The key of A♥K♥Q♥J♥10♥ (straight flush, top ace, hearts: suit 3 in the Italian order)."""
+
+
+def _visible(mask: int, lowest: int) -> int:
+    """TL-ACT-1: the visible key of the cards of ``mask`` (up cards and one combination's turned vele):
+    the key :func:`engine.evaluation.partial.visible_key` gives, by :attr:`ItalianEvaluator.best_of
+    <engine.evaluation.italian.ItalianEvaluator.best_of>`, remembered by the cards (:data:`_VISIBLE`)."""
+    memo = mask | lowest << _DECK_SHIFT
     found = _VISIBLE.get(memo)
-    if found is not None:
-        return found
-    best_of = italian_evaluator(_RANKS[lowest]).best_of
-    found = best_of(up)[0] if not combos else max(best_of(up | vele)[0] for vele in combos)
-    if len(_VISIBLE) > 8192:
-        _VISIBLE.clear()
-    _VISIBLE[memo] = found
+    if found is None:
+        found = italian_evaluator(_RANKS[lowest]).best_of(mask)[0]
+        if len(_VISIBLE) >= _VISIBLE_SIZE:
+            _VISIBLE.clear()
+        _VISIBLE[memo] = found
     return found
 
 
-_VISIBLE: dict[tuple[int, int, tuple[int, ...]], int] = {}
-""":func:`_visible_key` by the cards it saw (the opener is asked more than once a round)."""
+_DECK_SHIFT = 52  # a card mask's bits are 0..51: the deck's lowest rank above them
+_VISIBLE_SIZE = 1 << 15
+_VISIBLE: dict[int, int] = {}
+"""Visible keys by their cards (the mask, with the deck's lowest rank above the card bits): one, two and
+three up cards recur across hands, and the opener is asked more than once a round."""
 
 
 def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
-    """The seat before the first speaker (TL-ACT-1): the best visible hand, ties to the first left of the
-    dealer (``in_hand`` is in that order)."""
+    """The seat before the first speaker (TL-ACT-1): the best visible hand (up cards and the turned vele of
+    the seat's best combination, :func:`_visible`), ties to the first left of the dealer (``in_hand`` is in
+    that order)."""
     lowest = _lowest(hand)
+    combos = _combination_masks(hand) or (0,)
+    memo = _VISIBLE
+    deck = lowest << _DECK_SHIFT
+    ups = hand.up
     best = -1
     first = hand.button
     for seat in in_hand(hand):
-        if not hand.up[seat]:
+        cards = ups[seat]
+        if not cards:
             continue
-        key = _visible_key(hand, seat, lowest)
-        if key > best:
-            best, first = key, seat
+        up = 0
+        for card in cards:
+            up |= 1 << card.code
+        for vele in combos:  # the seat's best combination, compared in seat order: the same first seat
+            mask = up | vele
+            key = memo.get(mask | deck)
+            if key is None:
+                key = _visible(mask, lowest)
+            if key > best:
+                best, first = key, seat
     if best < 0:
         return hand.button
     return (first - 1) % len(state.seats)
