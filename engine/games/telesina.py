@@ -229,7 +229,29 @@ def check_options(
     The dealer may choose the layout only at a ``libera`` table (TL-VELE-1) and the distribution only at a
     ``libera`` one (TL-DEAL-2); a ``libera`` option the dealer leaves open takes :data:`DEFAULT_LAYOUT` /
     :data:`DEFAULT_DISTRIBUTION`. ``players``: dealt in (2–9, IT-DECK-1). Raises :class:`OptionRefused`
-    (unknown option or value, a choice the table does not allow) or :class:`LayoutRefused` (TL-CAP-1)."""
+    (unknown option or value, a choice the table does not allow) or :class:`LayoutRefused` (TL-CAP-1).
+    Accepted options are remembered (every hand's start checks them twice: the command, then the event)."""
+    memo = (table, chosen, players)
+    try:
+        found = _CHECKED.get(memo) if type(players) is int else None
+    except TypeError:  # unhashable options (lists): checked every time
+        return _check_options(table, chosen, players)
+    if found is None:
+        found = _check_options(table, chosen, players)
+        if type(players) is int:
+            if len(_CHECKED) > 1024:
+                _CHECKED.clear()
+            _CHECKED[memo] = found
+    return found
+
+
+_CHECKED: dict[Any, tuple[tuple[str, str], ...]] = {}
+
+
+def _check_options(
+    table: Sequence[tuple[str, str]], chosen: Sequence[tuple[str, str]] | None, players: int
+) -> tuple[tuple[str, str], ...]:
+    """:func:`check_options` without the memo (the same answers and refusals)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 9:
         raise NotEnoughPlayers(f"Telesina deals 2 to 9 players (rule IT-DECK-1), not {players!r}")
     fixed = _as_dict(table, "table option")
@@ -301,19 +323,35 @@ def _check_table(options: Sequence[tuple[str, str]], seats: int) -> tuple[tuple[
 
 def hand_options(hand: CoreHand) -> tuple[Layout, str, MinimalBeatsRoyal]:
     """The hand's layout, distribution mode and IT-RANK-4 option (from :attr:`CoreHand.options`)."""
-    found = _OPTIONS_CACHE.get(hand.options)
+    options = hand.options
+    last = _LAST_OPTIONS
+    if last[0] is options:  # the same tuple all hand long: no hashing of it at every hook
+        return last[1]
+    found = _OPTIONS_CACHE.get(options)
     if found is None:
-        options = dict(hand.options)
+        chosen = dict(options)
         found = (
-            LAYOUTS[options.get("layout", DEFAULT_LAYOUT)],
-            options.get("distribution", DEFAULT_DISTRIBUTION),
-            MinimalBeatsRoyal(options.get("minimal_beats_royal", MinimalBeatsRoyal.SPADES_VS_HEARTS.value)),
+            LAYOUTS[chosen.get("layout", DEFAULT_LAYOUT)],
+            chosen.get("distribution", DEFAULT_DISTRIBUTION),
+            MinimalBeatsRoyal(chosen.get("minimal_beats_royal", MinimalBeatsRoyal.SPADES_VS_HEARTS.value)),
         )
-        _OPTIONS_CACHE[hand.options] = found
+        _OPTIONS_CACHE[options] = found
+    _remember_options(options, found)
     return found
 
 
+def _remember_options(
+    options: tuple[tuple[str, str], ...], found: tuple[Layout, str, MinimalBeatsRoyal]
+) -> None:
+    global _LAST_OPTIONS
+    _LAST_OPTIONS = (options, found)  # one assignment: a reader sees the old or the new pair
+
+
 _OPTIONS_CACHE: dict[tuple[tuple[str, str], ...], tuple[Layout, str, MinimalBeatsRoyal]] = {}
+_LAST_OPTIONS: tuple[Any, tuple[Layout, str, MinimalBeatsRoyal]] = (
+    None,
+    (LAYOUTS["none"], "", MinimalBeatsRoyal.OFF),
+)
 
 
 def board_letters(hand: CoreHand) -> str:
@@ -331,17 +369,31 @@ def _deal(state: CoreState, hand: CoreHand) -> tuple[int, int, int, bool] | None
     layout, distribution, _ = hand_options(hand)
     if street < _DEALING_ROUNDS:
         target = street + 2
-        if street == 0:
-            down, up = (1, 1) if distribution == "mai" else (2, 0)
-        else:
-            down, up = (1, 0) if distribution == "sempre" else (0, 1)
-        for seat in in_hand(hand):
-            if len(hand.down[seat]) + len(hand.up[seat]) < target:
+        down, up = _ROUND_CARDS[distribution][street]
+        downs = hand.down
+        ups = hand.up
+        folded = hand.folded
+        for seat in hand.dealt:  # in_hand's order: clockwise from the button's left
+            if seat not in folded and len(downs[seat]) + len(ups[seat]) < target:
                 return seat, down, up, False
         return None
-    step = street - _DEALING_ROUNDS
-    due = sum(len(s) for s in layout.steps[: step + 1]) - len(hand.board)
+    due = _VELE_DUE[layout.name][street - _DEALING_ROUNDS] - len(hand.board)
     return (-1, due, 0, False) if due > 0 else None
+
+
+def _round_cards(distribution: str) -> tuple[tuple[int, int], ...]:
+    """``(down, up)`` a player gets in each dealing round (TL-DEAL-1, TL-DEAL-2)."""
+    first = (1, 1) if distribution == "mai" else (2, 0)
+    later = (1, 0) if distribution == "sempre" else (0, 1)
+    return (first, *(later,) * (_DEALING_ROUNDS - 1))
+
+
+_ROUND_CARDS = {distribution: _round_cards(distribution) for distribution in DISTRIBUTIONS}
+_VELE_DUE = {
+    name: tuple(sum(len(step) for step in layout.steps[: index + 1]) for index in range(len(layout.steps)))
+    for name, layout in LAYOUTS.items()
+}
+"""Vele turned by the end of each vele step, by layout (TL-VELE-1)."""
 
 
 def _streets(hand: CoreHand) -> int:
