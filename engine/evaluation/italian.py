@@ -322,7 +322,7 @@ def _make_best_of(lowest: int) -> BestOf:
             rest = [group for group in groups if group is not quad]
             made = quad[2] << quad[3]
             if not rest:
-                return (quads_strength | quad[1] << 16) << PRIMARY_SHIFT, made
+                return (quads_strength | quad[1] << 16) << PRIMARY_SHIFT | made, made  # four cards seen
             _, kicker, field, shift = rest[0]
             single = top_bit[field] << shift
             primary = quads_strength | quad[1] << 16 | kicker << 12
