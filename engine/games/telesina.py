@@ -44,7 +44,7 @@ from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import register
 from engine.core.generic import CoreGame
 from engine.core.model import CoreConfig, CoreHand, CoreState, StartHand
-from engine.core.rules import can_start_hand, dealt_seats, in_hand, standard_bet_range
+from engine.core.rules import can_start_hand, dealt_seats, in_hand
 from engine.core.spec import Evaluation, GameSpec, Opener, Street, Structure
 from engine.core.view import CoreView
 from engine.evaluation.common import Category, Ranking
@@ -636,14 +636,33 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
 
 def _pot_limit(spec: GameSpec) -> Callable[[Any, Any, int], tuple[int, int] | None]:
     def bounds(state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
-        """IT-LIMIT-2: at most the current bet plus everything in the middle before this player's call."""
-        found = standard_bet_range(spec, state, hand, seat)
-        if found is None:
+        """IT-LIMIT-2: at most the current bet plus everything in the middle before this player's call; the
+        minimum and who may bet as :func:`~engine.core.rules.standard_bet_range` (G-ACT-2: the current bet
+        plus the round's largest full increment, at least the invito; all-in below it; no bet nobody else
+        could answer; no raise for a seat that acted unless the bet rose by a full raise since), written
+        out for Telesina (asked at every decision): no blinds, no bring-in (every round opens by the best
+        visible hand, TL-ACT-1), pot limit."""
+        seats = state.seats
+        occupant = seats[seat]
+        stack = 0 if occupant is None else occupant.stack
+        all_in_to = hand.round_bets[seat] + stack
+        current = hand.current_bet
+        if stack <= 0 or all_in_to <= current:
             return None
-        low, _ = found
-        occupant = state.seats[seat]
-        all_in_to = hand.round_bets[seat] + (0 if occupant is None else occupant.stack)
-        cap = min(all_in_to, hand.current_bet + hand.dead + sum(hand.contributed))
+        folded = hand.folded
+        for other in hand.dealt:  # somebody else must be able to answer a bet
+            if other != seat and other not in folded and seats[other].stack > 0:  # type: ignore[union-attr]
+                break
+        else:
+            return None
+        forced = hand.forced
+        minimum_bet = forced.small_bet or forced.big_blind or forced.invito
+        increment = max(hand.min_raise, minimum_bet if minimum_bet > 1 else 1)
+        acted = hand.acted_at[seat]
+        if acted >= 0 and current - acted < increment:
+            return None
+        low = min(current + increment, all_in_to)
+        cap = min(all_in_to, current + hand.dead + sum(hand.contributed))
         return low, max(low, cap)
 
     return bounds
