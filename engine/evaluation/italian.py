@@ -288,7 +288,17 @@ def _make_best_of(lowest: int) -> BestOf:
 
     def best_of(mask: int) -> tuple[int, int]:
         flush_suit = -1
-        if mask.bit_count() >= 5:
+        size = mask.bit_count()
+        if size < 5:  # a partial hand (TL-ACT-1): no straight, no flush
+            present = (mask | mask >> 1 | mask >> 2 | mask >> 3) & rank_bits
+            if present.bit_count() == size:  # high cards: every rank and suit from the highest card down
+                ranks = 0
+                while present:
+                    shift = present.bit_length() - 1
+                    present ^= 1 << shift
+                    ranks = ranks << 4 | ((shift >> 2) + 2)
+                return ranks << 4 * (5 - size) << PRIMARY_SHIFT | mask << SUIT_SHIFT, mask
+        else:
             sf_key = 0
             for suit in (3, 2, 1, 0):  # highest suit first: the flush of the highest suit is the best
                 suited = mask & suit_bits[suit]
@@ -306,6 +316,7 @@ def _make_best_of(lowest: int) -> BestOf:
                 return sf_key << PRIMARY_SHIFT, sf_five
         groups: list[tuple[int, int, int, int]] = []  # (count, rank, field, shift), highest rank first
         quads = trips = pairs = 0
+        left = size
         for rank, shift in fields:
             field = mask >> shift & 15
             if field:
@@ -317,6 +328,9 @@ def _make_best_of(lowest: int) -> BestOf:
                     trips += 1
                 elif count == 2:
                     pairs += 1
+                left -= count
+                if not left:
+                    break
         if quads:
             quad = next(group for group in groups if group[0] == 4)
             rest = [group for group in groups if group is not quad]
