@@ -431,8 +431,10 @@ def _lowest(hand: CoreHand) -> int:
 
 def _combination_masks(hand: CoreHand) -> tuple[int, ...]:
     """The card masks (``sum(1 << code)``) of the turned vele of each combination (TL-VELE-1), without
-    repeats; ``()`` with no vele turned or no layout. Remembered for the last board seen (every seat and
-    every command of a betting round see the same board)."""
+    repeats and without a combination whose turned vele are all in another's (more cards never make a
+    worse best hand: the best five of more cards is the best of more fives, and a fifth card only adds to a
+    partial visible hand, TL-ACT-1); ``()`` with no vele turned or no layout. Remembered for the last board
+    seen (every seat and every command of a betting round see the same board)."""
     board = hand.board
     if not board:
         return ()
@@ -450,7 +452,9 @@ def _combination_masks(hand: CoreHand) -> tuple[int, ...]:
                 mask |= 1 << codes[index]
         if mask not in masks:
             masks.append(mask)
-    found = tuple(masks)
+    found = tuple(
+        mask for mask in masks if not any(mask != other and mask & other == mask for other in masks)
+    )
     _remember_combinations(board, indexes, found)
     return found
 
