@@ -21,7 +21,10 @@ is therefore injective: two different 5-card hands never tie.
   decision "suits of the made cards from high to low" (docs/rules-decisions.md).
 
 Evaluating is a dictionary lookup on the product of the ranks' primes (Cactus Kev's idea) plus a few
-integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use.
+integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use. The best five of
+more cards (:attr:`ItalianEvaluator.best_of`, Telesina's 8 and 9 cards, issue 19) is read off the card mask
+without enumerating the fives: the category from the rank counts and the suits, then the cards the key's
+tie-breaks prefer (tests/engine/test_evaluation_best_of.py checks it against the enumeration).
 """
 
 from __future__ import annotations
