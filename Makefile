@@ -23,7 +23,7 @@ run: $(STAMP)
 ## The whole test suite (also what CI runs), with static checks first: ruff, mypy on the engine, and the import
 ## contracts of pyproject.toml's [tool.importlinter] (layers; games only through the registry).
 test: $(STAMP)
-	$(PY) -m ruff check engine config eventstore tables tournaments audit tests benchmarks
+	$(PY) -m ruff check engine config eventstore tables tournaments audit cashier tests benchmarks
 	$(PY) -m mypy --strict engine
 	$(VENV)/bin/lint-imports
 	$(PY) -m config.devservices --test $(PY) -m pytest -n 2 -q
@@ -36,7 +36,7 @@ fuzz: $(STAMP)
 		$(PY) -m config.devservices --test $(PY) -m pytest tests/test_api_fuzz.py tests/tables/test_socket_fuzz.py -q
 
 lint: $(STAMP)
-	$(PY) -m ruff check engine config eventstore tables tournaments audit tests benchmarks
+	$(PY) -m ruff check engine config eventstore tables tournaments audit cashier tests benchmarks
 	$(PY) -m mypy --strict engine
 	$(VENV)/bin/lint-imports
 

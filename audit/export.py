@@ -97,11 +97,16 @@ def giro_marks(
 ) -> list[tuple[tuple[str, Any], ...]]:
     """The giro pazzo's PHH keys (TL-GIRO-1) of each finished hand (``spans``: its first and last versions,
     in order) from the table's ``events``: ``giro_trigger`` (the shown hand that started a giro: on the hand
-    before the ``GiroPazzoStarted``), ``giro_dealer`` / ``giro_choice`` (``dealer``, ``preference`` or
-    ``table``: on a giro hand, from its ``VariantChosen``), ``giro_end`` (on the hand before the
+    before the ``GiroPazzoStarted``), ``giro_dealer`` / ``giro_choice`` (on a giro hand, from its
+    ``VariantChosen``: ``dealer`` the dealer chose, ``preference`` the table chose with the dealer's saved
+    preference, IT-AUTO-1, ``table`` the table's default) and ``giro_timeout = true`` when the table chose
+    because the dealer's time ran out (without it, an automatic choice was made as the dealer was asked:
+    their "always use it when I deal", or a dealer away), ``giro_end`` (on the hand before the
     ``GiroPazzoEnded``)."""
     marks: list[list[tuple[str, Any]]] = [[] for _ in spans]
     chosen: dict[str, Any] | None = None
+    timed_out = False
+    waited = False  # the last DealerAsked waited for the dealer (no automatic choice in its append)
 
     def before(version: int) -> int | None:
         found = None
@@ -111,8 +116,11 @@ def giro_marks(
         return found
 
     for event in events:
-        if event.type == "VariantChosen":
+        if event.type == "DealerAsked":
+            waited = not event.metadata.get("automatic")
+        elif event.type == "VariantChosen":
             chosen = event.data
+            timed_out = bool(chosen.get("automatic")) and waited
         elif event.type == "GiroHandStarted" and chosen is not None:
             index = before(event.version)
             if index is not None:
@@ -120,6 +128,8 @@ def giro_marks(
                     ("giro_dealer", str(event.data.get("player", ""))),
                     ("giro_choice", str(chosen.get("automatic") or "dealer")),
                 ]
+                if timed_out:
+                    marks[index].append(("giro_timeout", True))
             chosen = None
         elif event.type in ("GiroPazzoStarted", "GiroPazzoEnded"):
             index = before(event.version)

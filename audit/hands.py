@@ -5,16 +5,16 @@ recorded finishing stacks. The game is the table's (:attr:`tables.service.Loaded
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.codec import from_data
 from engine.core import find_game
-from engine.phh import HandHistory
+from engine.phh import AUTOMATIC_PREFERENCE_NOTE, HandHistory, mark_actions
 from engine.replay import replay_histories
 from eventstore.store import RecordedEvent
-from tables import service
+from tables import preferences, service
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,9 @@ class Hand:
     plus one, whatever game each was, so a table whose game changed numbers its hands on), the table
     ``before`` its ``HandStarted``, its engine events (``HandStarted`` … ``HandEnded``, the eliminations and
     the seed reveal after it included), the table ``after`` them, and the stream versions of its first and
-    last event; ``game``: the game it was played in."""
+    last event; ``game``: the game it was played in; ``marks``: the indices in ``events`` of the decisions
+    the table took for a player from their automatic options (IT-AUTO-1,
+    :func:`tables.preferences.answered_by_preference`)."""
 
     number: int
     before: Any
@@ -32,6 +34,7 @@ class Hand:
     first_version: int
     last_version: int
     game: str = service.DEFAULT_GAME
+    marks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,29 +54,52 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
     loaded = None
     open_hand: tuple[Any, int] | None = None  # (the table before it, its first version)
     events: list[Any] = []
+    marks: list[int] = []
     ended = False
     last = 0
     started = 0  # hands started at the table
     for event in recorded:
         belongs = open_hand is not None and (not ended or event.type in AFTER_END)
         if open_hand is not None and not belongs and loaded is not None:
-            yield _hand(started, open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
-            open_hand, events, ended = None, [], False
+            yield _hand(started, open_hand[0], events, loaded, open_hand[1], last, marks)
+            open_hand, events, marks, ended = None, [], [], False
         if event.type == "HandStarted" and loaded is not None:
             started += 1
-            open_hand, events, ended = (loaded.state, event.version), [], False
+            open_hand, events, marks, ended = (loaded.state, event.version), [], [], False
+        before = loaded
         loaded = service.fold(loaded, [event], table_id)
         cls = loaded.rules.events.get(event.type) if loaded is not None else None
         if open_hand is not None and cls is not None:
+            if before is not None and preferences.answered_by_preference(event, _player_at(before)):
+                marks.append(len(events))
             events.append(from_data(cls, event.data))
             ended = ended or event.type == "HandEnded"
             last = event.version
     if open_hand is not None and ended and loaded is not None:
-        yield _hand(started, open_hand[0], events, loaded.state, open_hand[1], last, loaded.game)
+        yield _hand(started, open_hand[0], events, loaded, open_hand[1], last, marks)
 
 
-def _hand(number: int, before: Any, events: list[Any], after: Any, first: int, last: int, game: str) -> Hand:
-    return Hand(number, before, tuple(events), after, first, last, game)
+def _player_at(loaded: service.Loaded) -> Callable[[int], str | None]:
+    """Who sat at a seat of ``loaded`` (the table's facts, computed only when asked)."""
+
+    def player_at(seat: int) -> str | None:
+        seats = loaded.facts.seats
+        occupant = seats[seat] if 0 <= seat < len(seats) else None
+        return occupant.player if occupant is not None else None
+
+    return player_at
+
+
+def _hand(
+    number: int,
+    before: Any,
+    events: list[Any],
+    after: service.Loaded,
+    first: int,
+    last: int,
+    marks: list[int],
+) -> Hand:
+    return Hand(number, before, tuple(events), after.state, first, last, after.game, tuple(marks))
 
 
 def chips_on_table(state: Any, game: str = service.DEFAULT_GAME) -> int:
@@ -85,8 +111,12 @@ def chips_on_table(state: Any, game: str = service.DEFAULT_GAME) -> int:
 
 def history(hand: Hand) -> HandHistory:
     """The hand's PHH history (the game's ``export_hand``; poker all'italiana: our Italian extension,
-    ``docs/hand-history-format.md``)."""
+    ``docs/hand-history-format.md``), each action the table took from a player's automatic options
+    commented ``# automatic: preference`` (:func:`engine.phh.mark_actions`)."""
     history: HandHistory = find_game(hand.game).export_hand(hand.before, hand.events)
+    if hand.marks:  # the decisions the player's automatic options took (IT-AUTO-1): "# automatic: preference"
+        notes = dict.fromkeys(hand.marks, AUTOMATIC_PREFERENCE_NOTE)
+        history = mark_actions(history, hand.events, notes)
     return history
 
 

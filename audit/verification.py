@@ -9,7 +9,8 @@
    history reaches the recorded finishing stacks; at a poker cinese table every token accounted for
    (:mod:`audit.tokens`: staked = won + discarded per game, points and match totals the tokens won, no
    token staked twice in a match);
-4. **tournaments**: the invariant the owner of a stream registered (:class:`eventstore.catalog.Folding`;
+4. **tournaments** (and the cashier's ledgers, issue 21): the invariant the owner of a stream registered
+   (:class:`eventstore.catalog.Folding`;
    a multi-table tournament: its chips conserved after every transaction; a tournament of poker cinese
    matches: its ranking a permutation of its entrants), checked after every transaction, and the owner's
    checks against other streams (a tournament of matches: every match recorded agrees with its table's
@@ -18,7 +19,10 @@
    version (loads and projection rebuilds start from the newest snapshot, so a wrong one would pass into
    both the live state and the rebuilt one unseen);
 6. **projections**: every read model rebuilt from the log (from the verified snapshots on) equals the live
-   one.
+   one;
+7. **whole-log checks** the owners registered (:class:`eventstore.catalog.Check`; the cashier's: the chips
+   on every balance and at the tables bought into equal the operator's grants, credits and debits, every
+   transfer on both its streams in one transaction).
 
 Every stream is read once (the tournament's and each table's), in version order; the chains are read in
 keyset batches (:func:`eventstore.chain.verify_chains`). Table streams are read through ``tables`` and the
@@ -86,17 +90,20 @@ def verify(only: list[str] | None = None, progress: Callable[[str, int], None] |
         report.failures += _table_checks(stream_id, events)
     report.counts["tables"] = len(table_streams)
     report.counts["hands"] = hand_count
-    tournament_count = 0
+    report.counts["tournaments"] = 0
     for folding in catalog.foldings():
         owned = [s for s in (only or streams(folding.prefix)) if s.startswith(folding.prefix)]
         for stream_id in owned:
-            step("tournaments")(1)
+            step(folding.counted)(1)
             if stream_id in broken:
                 continue
             report.failures += _folded(folding, stream_id)
-        tournament_count += len(owned)
-    report.counts["tournaments"] = tournament_count
+        report.counts[folding.counted] = report.counts.get(folding.counted, 0) + len(owned)
     if only is None:
+        for check in catalog.checks():
+            problems, counts = check.run()
+            report.failures += [Failure(check.name, s, v, m) for s, v, m in problems]
+            report.counts.update(counts)
         for projection in projections.registered():
             for difference in projections.differences(projections.computed(projection), projection.current()):
                 report.failures.append(Failure("projection", projection.name, 0, difference))

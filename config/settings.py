@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "eventstore",
     "tables",
     "tournaments",
+    "cashier",
     "audit",
 ]
 

@@ -69,6 +69,7 @@ urlpatterns = [
         tournaments_api.TournamentControl.as_view(),
         name="api-tournament-control",
     ),
+    path("", include("cashier.urls")),  # the players' balances (issue 21): /api/cashier/…
     path("", include("audit.urls")),  # the auditors' pages and exports: /audit/…, /api/audit/…
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -38,7 +38,7 @@ import datetime
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
@@ -68,6 +68,7 @@ from engine.games.italian.model import (
 )
 
 __all__ = [
+    "AUTOMATIC_PREFERENCE_NOTE",
     "ITALIAN_VARIANTS",
     "Action",
     "Difference",
@@ -79,6 +80,7 @@ __all__ = [
     "hand_players",
     "load_histories",
     "loads_histories",
+    "mark_actions",
     "parse_action",
     "parse_history",
     "parse_standard_action",
@@ -539,7 +541,7 @@ def _toml_value(value: object) -> str:
     raise TypeError(f"cannot write {value!r} in a hand history")
 
 
-GIRO_KEYS = frozenset({"giro_trigger", "giro_dealer", "giro_choice", "giro_end"})
+GIRO_KEYS = frozenset({"giro_trigger", "giro_dealer", "giro_choice", "giro_timeout", "giro_end"})
 """The giro pazzo's keys of a hand (TL-GIRO-1, docs/hand-history-format.md): kept in
 :attr:`HandHistory.metadata` by the Italian reader and writer too (the standard ones keep every key)."""
 
@@ -694,6 +696,75 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
         seats=tuple(seat + 1 for seat in order),
         seat_count=len(before.seats),
     )
+
+
+AUTOMATIC_PREFERENCE_NOTE = "automatic: preference"
+"""The comment of an action the table took for a player from their automatic options (IT-AUTO-1):
+``p3 sm # automatic: preference`` (docs/hand-history-format.md); readers and the replay ignore it."""
+
+_MARKABLE: Mapping[str, str] = {
+    "BlindBetPlaced": "cbr",
+    "BetPlaced": "cbr",
+    "Raised": "cbr",
+    "BlindDeclined": "dc",
+    "Checked": "cc",
+    "Called": "cc",
+    "Folded": "f",
+    "Discarded": "sd",
+    "CardTurnedUp": "tu",
+    "HandShown": "sm+",
+    "HandMucked": "sm-",
+}
+"""The player's action each event is written as, by event name, the same in every writer (Italian and
+core): one action of the event's seat; ``sm+`` a show with cards, ``sm-`` a muck (``sm`` alone)."""
+
+
+def _action_kind(action: Action) -> str:
+    if action.verb != "sm":
+        return action.verb
+    return "sm+" if len(action.text.split("#", 1)[0].split()) > 2 else "sm-"
+
+
+def mark_actions(history: HandHistory, events: Sequence[Any], marks: Mapping[int, str]) -> HandHistory:
+    """``history`` (a hand written from ``events`` by a game's ``export_hand``, with its ``seats``) with the
+    comment ``marks[i]`` appended to the action written for ``events[i]`` (``"p3 sm # automatic:
+    preference"``, IT-AUTO-1; a text already commented keeps its comment before the new one).
+
+    An event is found by its seat and its kind (:data:`_MARKABLE`): the *k*-th show, muck, bet, decline …
+    of a seat is the *k*-th such action of its player, as every writer writes one action per such event in
+    the order of the events. An event of another kind, or one the writer did not write (an implicit step),
+    keeps no mark. Pure: the history is unchanged when nothing is marked."""
+    if not marks or not history.seats:
+        return history
+    player_of = {seat - 1: index for index, seat in enumerate(history.seats)}
+    counts: dict[tuple[int, str], int] = {}
+    wanted: dict[tuple[int, str, int], str] = {}
+    for index, event in enumerate(events):
+        kind = _MARKABLE.get(type(event).__name__)
+        seat = getattr(event, "seat", None)
+        if kind is None or not isinstance(seat, int) or seat not in player_of:
+            continue
+        key = (player_of[seat], kind)
+        occurrence = counts.get(key, 0)
+        counts[key] = occurrence + 1
+        if index in marks:
+            wanted[(*key, occurrence)] = marks[index]
+    if not wanted:
+        return history
+    seen: dict[tuple[int, str], int] = {}
+    actions = list(history.actions)
+    changed = False
+    for position, action in enumerate(actions):
+        if action.actor is None:
+            continue
+        key = (action.actor, _action_kind(action))
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        note = wanted.get((*key, occurrence))
+        if note:
+            actions[position] = replace(action, text=f"{action.text} # {note}")
+            changed = True
+    return replace(history, actions=tuple(actions)) if changed else history
 
 
 # --- standard PHH (issue 16, rule XX-HH-1) ------------------------------------------------------------------

@@ -319,7 +319,8 @@ def check_giro(histories: Sequence[HandHistory]) -> Difference | None:
     IT-RANK-1) starts a giro owing a deal to each player left with chips; every hand of a giro names its
     ``giro_dealer`` (the hand's dealer, PHH's last player) and is dealt with a layout and a mode that fit
     (TL-CAP-1); a player who busts is struck off; ``giro_end`` marks the hand after which it owes nobody;
-    no other hand is a giro hand. Files without these keys are not checked (``None``)."""
+    no other hand is a giro hand; ``giro_timeout = true`` only on a choice the table made
+    (``giro_choice`` ``preference`` or ``table``). Files without these keys are not checked (``None``)."""
     if not any(key.startswith("giro_") for h in histories for key, _ in h.metadata):
         return None
     state = giro.GiroState()
@@ -336,6 +337,12 @@ def check_giro(histories: Sequence[HandHistory]) -> Difference | None:
             return diff("a giro pazzo hand (giro_dealer)", f"none; the giro owes {list(state.owed)}")
         if not state.active and dealer is not None:
             return diff("no giro pazzo running", f"giro_dealer = {dealer!r}")
+        choice, timeout = meta.get("giro_choice"), meta.get("giro_timeout")
+        if timeout is not None and (timeout is not True or choice not in AUTOMATIC_CHOICES):
+            return diff(  # the table chose at the dealer's time-out: with a preference or its default
+                'giro_timeout = true only with giro_choice = "preference" or "table"',
+                f"giro_timeout = {timeout!r}, giro_choice = {choice!r}",
+            )
         if dealer is not None:
             if dealer != history.players[-1]:
                 return diff(f"the dealer {history.players[-1]!r} to choose", f"giro_dealer = {dealer!r}")
@@ -369,6 +376,10 @@ def check_giro(histories: Sequence[HandHistory]) -> Difference | None:
             )
         state = giro.evolve_all(state, after)
     return None
+
+
+AUTOMATIC_CHOICES = frozenset({giro.AUTOMATIC_PREFERENCE, giro.AUTOMATIC_DEFAULT})
+"""``giro_choice`` of a choice the table made for the dealer (``giro_timeout`` may say when)."""
 
 
 def game_options_of(history: HandHistory) -> tuple[tuple[str, str], ...]:

@@ -9,7 +9,10 @@ projections, :mod:`eventstore.projections`, and subscribers, :mod:`eventstore.su
   data), what its snapshots hold, and the owner's invariant after every transaction (a tournament's chips
   conserved). ``take_snapshots`` and ``verify_all`` use it;
 - a :class:`Directory` of the named things owning streams (tournaments): find them by name, id or player,
-  their stream and the tables they opened. The auditors' search, stream and verification pages use it.
+  their stream and the tables they opened. The auditors' search, stream and verification pages use it;
+- a :class:`Check` over the whole log that no single stream's fold can make (the cashier's: the chips on
+  every balance and at the tables they bought into equal the operator's grants, credits and debits, issue
+  21). ``verify_all`` runs each once.
 
 Table streams need none of this: ``audit`` imports ``tables`` and reaches every game through the registry.
 """
@@ -49,6 +52,8 @@ class Folding:
     invariant: str = "invariant"
     broken: str = "the invariant does not hold"
     results: Callable[[str], list[tuple[int, str]]] | None = None
+    counted: str = "tournaments"
+    """The name under which a verification report counts these streams (``"ledgers"``…)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +86,19 @@ class Directory:
     stream_tables: Callable[[str], set[int]]
 
 
+@dataclass(frozen=True)
+class Check:
+    """A check of the whole log (see the module doc): ``run() -> ([(stream_id, version, problem)], counts)``,
+    ``counts`` the numbers a report shows (``{"ledgers": 12, "chips_on_balances": …}``); ``name``: the
+    check's name in a report."""
+
+    name: str
+    run: Callable[[], tuple[list[tuple[str, int, str]], dict[str, int]]]
+
+
 _FOLDINGS: dict[str, Folding] = {}
 _DIRECTORIES: dict[str, Directory] = {}
+_CHECKS: dict[str, Check] = {}
 
 
 def register_folding(folding: Folding) -> Folding:
@@ -109,3 +125,13 @@ def register_directory(directory: Directory) -> Directory:
 def directory(kind: str) -> Directory | None:
     """The directory registered for ``kind``, or ``None`` (its app is not installed)."""
     return _DIRECTORIES.get(kind)
+
+
+def register_check(check: Check) -> Check:
+    """Register ``check`` under its name (again: replaces it)."""
+    _CHECKS[check.name] = check
+    return check
+
+
+def checks() -> list[Check]:
+    return list(_CHECKS.values())

@@ -17,9 +17,10 @@ written in the same transaction as the append, rebuilt by ``rebuild_projections`
 - ``showdown``: ``ask`` / ``hide`` / ``show`` at the show-or-muck choice of a showdown (IT-SHOW-1, G-SHOW-1).
 - ``blind``: ``ask`` / ``yes`` / ``no`` when a blind opening is offered (buio, controbuio, over: IT-BUIO-1).
 
-The vele and distribution preferences are stored and shown; Telesina's dealer's choice (issue 19) will read
-them. The table applies ``showdown`` and ``blind`` (:func:`automatic_command`, called by
-:func:`tables.service.handle`).
+The vele and distribution preferences are read by the giro pazzo's dealer's choice (:mod:`tables.giro`,
+TL-GIRO-1). The table applies ``showdown`` and ``blind`` (:func:`automatic_command`, called by
+:func:`tables.service.handle`); the auditors' PHH marks those actions ``# automatic: preference``
+(:func:`answered_by_preference`, docs/hand-history-format.md).
 
 Refusals raise :class:`PreferencesRefused` (HTTP 400, Italian ``str`` and ``english``) and append nothing.
 """
@@ -300,6 +301,25 @@ def automatic_command(
             if choice == "no":
                 return occupant.player, game.player_command(state, seat, "decline_blind", None, (), at)
     return None
+
+
+ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})
+"""The events of the decisions a player's preference answers (:func:`automatic_command`)."""
+
+
+def answered_by_preference(recorded: RecordedEvent, player_at: Callable[[int], str | None]) -> bool:
+    """Whether the table event ``recorded`` is a player's decision the table took for them from their
+    preferences: one of :data:`ANSWERS`, ``metadata.automatic`` :data:`AUTOMATIC`, at the seat of the
+    player the metadata names as actor (``player_at(seat)``: who sat there). The other events of the same
+    append (the deal or the hand's end that follow the answer) are not."""
+    metadata = recorded.metadata
+    seat = recorded.data.get("seat")
+    return (
+        recorded.type in ANSWERS
+        and metadata.get("automatic") == AUTOMATIC
+        and isinstance(seat, int)
+        and player_at(seat) == metadata.get("actor")
+    )
 
 
 def cached_lookup() -> Callable[[str], Preferences]:

@@ -1190,19 +1190,10 @@ def _giro_line(recorded: RecordedEvent) -> str:
     return ""
 
 
-ANSWERS = frozenset({"BlindBetPlaced", "BlindDeclined", "HandShown", "HandMucked"})
-"""The events of the decisions a player's preference answers (IT-AUTO-1, :mod:`tables.preferences`)."""
-
-
 def _answered_by_preference(recorded: RecordedEvent, names: dict[int, str]) -> bool:
     """Whether ``recorded`` is a player's decision the table took for them from their preferences
-    (``metadata.automatic``, the player as actor, the event at their seat): the log says "(automatic)"."""
-    metadata = recorded.metadata
-    return (
-        recorded.type in ANSWERS
-        and metadata.get("automatic") == preferences.AUTOMATIC
-        and names.get(recorded.data.get("seat", -1)) == metadata.get("actor")
-    )
+    (IT-AUTO-1, :func:`tables.preferences.answered_by_preference`): the log says "(automatic)"."""
+    return preferences.answered_by_preference(recorded, names.get)
 
 
 def _game_name(code: object) -> str:

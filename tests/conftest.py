@@ -25,6 +25,26 @@ def shared_dir() -> Path:
     return SHARED
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    """Passwords are hashed with MD5 in tests (Django's advice for test suites). PBKDF2's 1,000,000 iterations
+    cost about half a second per hash and per login check, and the suite creates and logs in users thousands
+    of times (accounts per test, browser logins, the API fuzz's Basic credentials, the lock-out tests). The
+    hasher is not what these tests test; the service keeps Django's default (``check --deploy`` runs it in
+    ``tests/test_production_settings.py``). Hashes made with the defaults still verify (listed after)."""
+    from django.conf import settings as django_settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    old = django_settings.PASSWORD_HASHERS
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *old]
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    django_settings.PASSWORD_HASHERS = old
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+
+
 @pytest.fixture(autouse=True)
 def _timers_only_when_asked(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tables schedule no Celery task in tests, except those marked ``timers`` (they run a real worker)."""

@@ -145,6 +145,27 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
      "/api/audit/streams/table-{table}/events.jsonl", None, (W, W, W, "200", "200", W)),
     ("api/audit/tournaments/<int:tournament_id>/events.jsonl", "GET",
      "/api/audit/tournaments/{sitgo}/events.jsonl", None, (W, W, W, "200", "200", W)),
+    # the cashier (issue 21): a player's own balance and transfers; the operator (director) manages balances.
+    # At a tournament's table a transfer is refused by the cashier (400); a debit above the balance is 400
+    ("api/cashier/", "GET", "/api/cashier/", None, (W, "200", "200", W, W, W)),
+    ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{player}/", None,
+     (W, W, W, "200", W, W)),
+    ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{missing}/", None,
+     (W, W, W, "404", W, W)),
+    ("api/cashier/players/<int:user_id>/grant/", "POST", "/api/cashier/players/{player}/grant/",
+     {"amount": 1000, "reason": "matrice"}, (W, W, W, "200", W, W)),
+    ("api/cashier/players/<int:user_id>/credit/", "POST", "/api/cashier/players/{player}/credit/",
+     {"amount": 10, "reason": "matrice"}, (W, W, W, "200", W, W)),
+    ("api/cashier/players/<int:user_id>/debit/", "POST", "/api/cashier/players/{player}/debit/",
+     {"amount": 10**9, "reason": "matrice"}, (W, W, W, "400", W, W)),
+    ("api/cashier/tables/<int:table_id>/buy-in/", "POST", "/api/cashier/tables/{table}/buy-in/",
+     {"seat": 0, "amount": 100}, (W, "400", "400", W, W, W)),
+    ("api/cashier/tables/<int:table_id>/buy-in/", "POST", "/api/cashier/tables/{missing}/buy-in/",
+     {"seat": 0, "amount": 100}, (W, "404", "404", W, W, W)),
+    ("api/cashier/tables/<int:table_id>/top-up/", "POST", "/api/cashier/tables/{table}/top-up/",
+     {"amount": 100}, (W, "400", "400", W, W, W)),
+    ("api/cashier/tables/<int:table_id>/cash-out/", "POST", "/api/cashier/tables/{table}/cash-out/", {},
+     (W, "400", "400", W, W, W)),
     # the API's description is public (drf-spectacular's default): no data in it
     ("api/schema/", "GET", "/api/schema/", None, ("200",) * 6),
     ("api/docs/", "GET", "/api/docs/", None, ("200",) * 6),
@@ -263,7 +284,14 @@ def world() -> tuple[dict[str, User | None], dict[str, int]]:
     config = MttConfig("Multi", seats=6, starting_stack=1000, levels=(MttLevel(10, 600_000),))
     tournament = mtt.create(config, "diego", list(players))  # open for registration
     version = tables.load(table).version
-    ids = {"sitgo": sitgo, "mtt": tournament, "table": table, "missing": 987_654, "version": version}
+    ids = {
+        "sitgo": sitgo,
+        "mtt": tournament,
+        "table": table,
+        "missing": 987_654,
+        "version": version,
+        "player": players["anna"].pk,  # the cashier's operator pages (issue 21)
+    }
     return users, ids
 
 

@@ -12,6 +12,7 @@ __all__ = [
     "ActionNotAllowed",
     "BadAmount",
     "BadCards",
+    "ChipsDuringHand",
     "IllegalAction",
     "NoHandInProgress",
     "NotEnoughPlayers",
@@ -52,6 +53,10 @@ class BadCards(IllegalAction):
 
 class NoHandInProgress(IllegalAction):
     """A hand action with no hand running, or a table action (seat, remove, start) while a hand runs."""
+
+
+class ChipsDuringHand(NoHandInProgress):
+    """Chips added to a stack while a hand runs (CASH-TOPUP-1: a top-up only between hands)."""
 
 
 class NotEnoughPlayers(IllegalAction):

@@ -274,6 +274,14 @@ class Game(Protocol):
         """The command removing the player of ``seat`` with their chips (between hands)."""
         ...
 
+    def add_chips_command(self, seat: int, chips: int, at: int) -> Any:
+        """The command adding ``chips`` (> 0) to the stack of the player of ``seat``, between hands only
+        (a ring game's top-up, CASH-TOPUP-1; added with the cashier, issue 21): its event ``ChipsAdded``
+        (``seat``, ``player``, ``chips``, ``stack`` after). During a hand the game refuses it with its
+        ``ChipsDuringHand`` (a ``NoHandInProgress``); an empty seat or chips not above 0 are refused too.
+        Poker cinese (no chips) refuses it as an unknown command."""
+        ...
+
     def reveal_command(self, seed: str, at: int) -> Any:
         """The command revealing the last hand's shuffle ``seed`` (64 lowercase hex digits)."""
         ...

@@ -21,6 +21,7 @@ from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import Chooser, GameFamily, SeatFacts, TableFacts
 from engine.core.history import export_hand as export_phh
 from engine.core.model import (
+    AddChips,
     BetOrRaise,
     CheckOrCall,
     Command,
@@ -75,10 +76,11 @@ _FIELDS_OF_BLIND_GAMES = frozenset({"ante", "big_blind_ante", "small_blind", "bi
 class SeatedGame:
     """What every game of the registry does the same way (:class:`CoreGame`, poker all'italiana's
     :class:`engine.games.italian.game.ItalianGame`): one seat to act at a time (``state.hand.to_act``), the
-    table commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`RevealSeed`,
-    :class:`TimeoutExpired`), the seats and the deadline the service reads (:meth:`seat_facts`,
-    :meth:`deadline`). ``state``: any table state with ``seats`` (``SeatState | None`` per seat) and ``hand``
-    (``None`` between hands, else with ``to_act``, ``deadline`` in ms and ``chips_required``)."""
+    table commands (the core's :class:`SeatPlayer`, :class:`RemovePlayer`, :class:`AddChips`,
+    :class:`RevealSeed`, :class:`TimeoutExpired`), the seats and the deadline the service reads
+    (:meth:`seat_facts`, :meth:`deadline`). ``state``: any table state with ``seats`` (``SeatState | None``
+    per seat) and ``hand`` (``None`` between hands, else with ``to_act``, ``deadline`` in ms and
+    ``chips_required``)."""
 
     __slots__ = ()
 
@@ -98,6 +100,9 @@ class SeatedGame:
 
     def remove_command(self, seat: int, at: int) -> RemovePlayer:
         return RemovePlayer(seat, at)
+
+    def add_chips_command(self, seat: int, chips: int, at: int) -> AddChips:
+        return AddChips(seat, chips, at)
 
     def reveal_command(self, seed: str, at: int) -> RevealSeed:
         return RevealSeed(seed, at)

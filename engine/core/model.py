@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.core.forced import ForcedBets
 
 __all__ = [
+    "AddChips",
     "BetOrRaise",
     "BetPlaced",
     "BoardDealt",
@@ -26,6 +27,7 @@ __all__ = [
     "CardsToTurnUp",
     "CheckOrCall",
     "Checked",
+    "ChipsAdded",
     "Command",
     "CoreConfig",
     "CoreHand",
@@ -115,6 +117,17 @@ class RemovePlayer:
     """Remove the player at ``seat`` with their chips (between hands)."""
 
     seat: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AddChips:
+    """Add ``chips`` (an ``int`` > 0) to the stack of the player at ``seat``, between hands only: a ring
+    game's top-up (CASH-TOPUP-1, ``docs/rules-decisions.md``), the chips coming from the player's balance
+    (the service's ledger)."""
+
+    seat: int
+    chips: int
     at: int = 0
 
 
@@ -279,6 +292,7 @@ class RevealSeed:
 Command = (
     SeatPlayer
     | RemovePlayer
+    | AddChips
     | StartHand
     | DealCards
     | DealBoard
@@ -311,6 +325,17 @@ class PlayerSeated:
 class PlayerRemoved:
     seat: int
     player: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    """``chips`` added between hands to the stack of ``player`` at ``seat`` (CASH-TOPUP-1); ``stack``: the
+    stack after it."""
+
+    seat: int
+    player: str
+    chips: int
     stack: int
 
 
@@ -564,6 +589,7 @@ class SeedRevealed:
 Event = (
     PlayerSeated
     | PlayerRemoved
+    | ChipsAdded
     | HandStarted
     | ForcedBetPosted
     | StreetStarted

@@ -53,6 +53,7 @@ from engine.core.errors import (
     ActionNotAllowed,
     BadAmount,
     BadCards,
+    ChipsDuringHand,
     IllegalAction,
     NoHandInProgress,
     NotEnoughPlayers,
@@ -64,6 +65,7 @@ from engine.core.errors import (
 )
 from engine.core.forced import ForcedBets
 from engine.core.model import (
+    AddChips,
     BetOrRaise,
     BetPlaced,
     BoardDealt,
@@ -74,6 +76,7 @@ from engine.core.model import (
     CardTurnedUp,
     Checked,
     CheckOrCall,
+    ChipsAdded,
     Command,
     CoreConfig,
     CoreHand,
@@ -223,6 +226,10 @@ def evolve(state: CoreState, event: Event) -> CoreState:
 def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
     seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
     return _state_with(state, seats=_set(state.seats, e.seat, seat))
+
+
+def _ev_chips_added(state: CoreState, e: ChipsAdded) -> CoreState:
+    return _state_with(state, seats=_with_stack(state.seats, e.seat, e.chips))
 
 
 def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState:
@@ -534,6 +541,7 @@ _ev_returned_bet = _copying(_bet_returned)
 _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     PlayerSeated: _ev_seated,
     PlayerRemoved: _ev_left,
+    ChipsAdded: _ev_chips_added,
     HandStarted: _ev_hand_started,
     ForcedBetPosted: _ev_forced,
     StreetStarted: _ev_street,
@@ -1393,6 +1401,23 @@ def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
     b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
 
 
+def _on_add_chips(b: TableBuilder, c: AddChips) -> None:
+    """CASH-TOPUP-1 (``docs/rules-decisions.md``): chips are added to an occupied seat's stack between hands
+    only (a ring game's top-up), an ``int`` above 0; the player keeps their seat, sitting out or not."""
+    if b.state.hand is not None:
+        raise ChipsDuringHand(
+            "chips can be added to a stack only between hands, not during a hand",
+            "Si possono aggiungere chips solo tra una mano e l'altra, non durante una mano.",
+        )
+    occupant = _occupant(b.state, c.seat)
+    if not isinstance(c.chips, int) or isinstance(c.chips, bool) or c.chips <= 0:
+        raise BadAmount(
+            f"the chips to add must be a whole number above 0, not {c.chips!r}",
+            f"Le chips da aggiungere devono essere un numero intero maggiore di 0, non {c.chips!r}.",
+        )
+    b.emit(ChipsAdded(c.seat, occupant.player, c.chips, occupant.stack + c.chips))
+
+
 def _clockwise(n: int, after: int) -> list[int]:
     return [(after + i) % n for i in range(1, n + 1)]
 
@@ -1831,6 +1856,7 @@ def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
 TABLE_COMMANDS: dict[type, Callable[[TableBuilder, Any], None]] = {
     SeatPlayer: _on_seat,
     RemovePlayer: _on_remove,
+    AddChips: _on_add_chips,
     SitOut: _on_sit_out,
     ReturnToPlay: _on_return,
     RevealSeed: _on_reveal,
@@ -1844,6 +1870,7 @@ emits the event. Poker all'italiana's decider uses them as they are."""
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     SeatPlayer: _on_seat,
     RemovePlayer: _on_remove,
+    AddChips: _on_add_chips,
     StartHand: _on_start,
     DealCards: _on_deal,
     DealBoard: _on_board,

@@ -19,7 +19,7 @@ COMMANDS = registry(Command)
 
 
 def test_registry_names_every_event_and_command() -> None:
-    assert "HandStarted" in EVENTS and "PlayerEliminated" in EVENTS and len(EVENTS) == 29
+    assert "HandStarted" in EVENTS and "PlayerEliminated" in EVENTS and len(EVENTS) == 30  # + ChipsAdded
     assert "StartHand" in COMMANDS and "TimeoutExpired" in COMMANDS
 
 

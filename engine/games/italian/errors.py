@@ -8,6 +8,7 @@ __all__ = [
     "ActionNotAllowed",
     "BadAmount",
     "BadCards",
+    "ChipsDuringHand",
     "IllegalAction",
     "NoHandInProgress",
     "NotEnoughPlayers",
@@ -59,6 +60,10 @@ class NoHandInProgress(IllegalAction):
     """A hand action with no hand running, or a table action while a hand runs."""
 
 
+class ChipsDuringHand(NoHandInProgress):
+    """Chips added to a stack while a hand runs (CASH-TOPUP-1: a top-up only between hands)."""
+
+
 class NotEnoughPlayers(IllegalAction):
     """Fewer than two players can be dealt in."""
 
@@ -97,6 +102,7 @@ _BY_NAME: dict[str, type[IllegalAction]] = {
         ActionNotAllowed,
         BadAmount,
         BadCards,
+        ChipsDuringHand,
         NoHandInProgress,
         NotEnoughPlayers,
         NotYourTurn,

@@ -36,10 +36,12 @@ from enum import Enum
 
 from engine.cards import Card, Rank
 from engine.core.model import (
+    AddChips,
     BetOrRaise,
     Called,
     Checked,
     CheckOrCall,
+    ChipsAdded,
     Discard,
     Discarded,
     Fold,
@@ -70,6 +72,7 @@ from engine.core.model import (
 from engine.evaluation import MinimalBeatsRoyal
 
 __all__ = [
+    "AddChips",
     "AdeguamentoDeclined",
     "AdeguamentoPaid",
     "BetOrRaise",
@@ -80,6 +83,7 @@ __all__ = [
     "CardsDealt",
     "CheckOrCall",
     "Checked",
+    "ChipsAdded",
     "Command",
     "DealCards",
     "DeclineBlind",
@@ -248,6 +252,7 @@ class Partecipate:
 Command = (
     SeatPlayer
     | RemovePlayer
+    | AddChips
     | StartHand
     | DealCards
     | BetOrRaise
@@ -393,6 +398,7 @@ class HandEnded:
 Event = (
     PlayerSeated
     | PlayerRemoved
+    | ChipsAdded
     | HandStarted
     | PhaseStarted
     | TurnStarted

@@ -69,6 +69,7 @@ from engine.games.italian.model import (
     CardsDealt,
     Checked,
     CheckOrCall,
+    ChipsAdded,
     Command,
     DealCards,
     DeclineBlind,
@@ -217,6 +218,10 @@ def _left(state: TableState, seat: int) -> TableState:
 
 def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
     return _left(state, e.seat)
+
+
+def _ev_chips_added(state: TableState, e: ChipsAdded) -> TableState:
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.chips))
 
 
 def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
@@ -521,6 +526,7 @@ def _ev_after_show(state: TableState, e: HandShown) -> TableState:
 _EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
     PlayerSeated: _ev_seated,
     PlayerRemoved: _ev_removed,
+    ChipsAdded: _ev_chips_added,
     HandStarted: _ev_hand_started,
     PhaseStarted: _ev_phase,
     TurnStarted: _ev_turn,
@@ -799,8 +805,6 @@ def _opener(state: TableState, hand: HandState, street: int) -> int:
     hook = spec_for(state.config.limit).opener_hook
     assert hook is not None
     return hook(state, hand, street)
-
-
 
 
 def _start_showdown(b: _Builder) -> None:

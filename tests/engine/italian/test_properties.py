@@ -434,22 +434,22 @@ def property_settings(examples: int) -> settings:
     )
 
 
-# One test per limit (pytest-xdist spreads them): each plays 80 tables of up to 20 hands, about 1,000 hands.
+# One test per limit (pytest-xdist spreads them): each plays 40 tables of up to 20 hands, about 500 hands.
 
 
-@property_settings(80)
+@property_settings(40)
 @given(tables(Limit.NO_LIMIT))
 def test_no_limit_tables_keep_every_invariant(spec: TableSpec) -> None:
     check_phh(play_table(spec).histories)
 
 
-@property_settings(80)
+@property_settings(40)
 @given(tables(Limit.POT_LIMIT))
 def test_pot_limit_tables_keep_every_invariant(spec: TableSpec) -> None:
     check_phh(play_table(spec).histories)
 
 
-@property_settings(80)
+@property_settings(40)
 @given(tables(Limit.FIXED_LIMIT))
 def test_fixed_limit_tables_keep_every_invariant(spec: TableSpec) -> None:
     check_phh(play_table(spec).histories)

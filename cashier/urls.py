@@ -1,0 +1,23 @@
+"""The cashier's routes (``config.urls`` includes them): the API of :mod:`cashier.api`."""
+
+from django.urls import path
+
+from cashier import api
+
+urlpatterns = [
+    path("api/cashier/", api.AccountView.as_view(), name="api-cashier"),
+    path("api/cashier/players/<int:user_id>/", api.PlayerAccountView.as_view(), name="api-cashier-player"),
+    *(
+        path(
+            f"api/cashier/players/<int:user_id>/{operation}/",
+            api.OperatorView.as_view(operation=operation),
+            name=f"api-cashier-{operation}",
+        )
+        for operation in ("grant", "credit", "debit")
+    ),
+    path("api/cashier/tables/<int:table_id>/buy-in/", api.BuyInView.as_view(), name="api-cashier-buy-in"),
+    path("api/cashier/tables/<int:table_id>/top-up/", api.TopUpView.as_view(), name="api-cashier-top-up"),
+    path(
+        "api/cashier/tables/<int:table_id>/cash-out/", api.CashOutView.as_view(), name="api-cashier-cash-out"
+    ),
+]
