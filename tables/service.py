@@ -64,7 +64,11 @@ ENGINE_EVENTS: Mapping[str, type] = find_game(DEFAULT_GAME).events
 """The event classes of poker all'italiana by name (its three games log the same ones). Kept for callers
 that read Italian streams; the service itself decodes with the table's own game (:attr:`Loaded.rules`)."""
 
-SNAPSHOT_SCHEMA = 1
+SNAPSHOT_SCHEMA = 2
+"""The snapshot format marker (``docs/architecture.md``, "Poker all'italiana onto the core"): bumped when the
+shape of a game's snapshotted state changes, so that older snapshots are ignored and the stream folded from
+its start. 2 (branch it-core): poker all'italiana's hand keeps the core's ``acted_at`` and ``reopened_at``
+instead of the sets ``acted`` and ``full_acted``."""
 
 NO_GIRO = GiroState()
 """A table's giro pazzo state when none runs (TL-GIRO-1)."""

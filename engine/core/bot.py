@@ -43,8 +43,15 @@ def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[Le
 
 
 def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:
-    """A legal command for ``seat``, which must be to act (``ValueError`` otherwise)."""
+    """A legal command for ``seat``, which must be to act (``ValueError`` otherwise); between hands at
+    a ring blind table, :class:`~engine.core.model.PostBlind` for a seat that owes a blind and has not
+    chosen to post (CASH-1, CASH-2: ring bots post)."""
     actions = legal_actions(spec, state, seat)
+    if state.hand is None:  # CASH-1, CASH-2: a ring bot that owes a blind posts it
+        post = next((a for a in actions if a.kind == "post_blind"), None)
+        if post is None:
+            raise ValueError(f"seat {seat} has nothing to decide between hands")
+        return post.command(seat, at=at)
     if not actions:
         raise ValueError(f"seat {seat} is not to act")
     hand = state.hand

@@ -15,8 +15,10 @@ __all__ = [
     "ChipsDuringHand",
     "IllegalAction",
     "NoHandInProgress",
+    "NotARingTable",
     "NotEnoughPlayers",
     "NotYourTurn",
+    "NothingOwed",
     "NothingToReveal",
     "SeatError",
     "SeedMismatch",
@@ -78,3 +80,12 @@ class SeedMismatch(IllegalAction):
 
 class NothingToReveal(IllegalAction):
     """A seed revealed for a hand without a commitment, or a second time."""
+
+
+class NotARingTable(IllegalAction):
+    """A ring-game choice (:class:`~engine.core.model.PostBlind`, :class:`~engine.core.model.WaitForBigBlind`)
+    at a tournament table or in a game without blinds (CASH-1, CASH-2 are the rules of ring blind games)."""
+
+
+class NothingOwed(IllegalAction):
+    """A ring-game choice by a player who owes no blind (CASH-1, CASH-2), or the choice already made."""

@@ -75,12 +75,12 @@ from engine.core.rules import (
     _on_deal_from_top,
     _on_fold,
     _own,
-    _set,
     _turn_started,
     fixed_unit,
     next_deal,
     standard_bet_range,
 )
+from engine.core.seats import set_at as _set
 from engine.core.spec import Opener, Structure
 
 __all__ = ["LEAN"]
@@ -182,7 +182,7 @@ def _bet(b: _Builder, c: BetOrRaise) -> None:
     seat = c.seat
     to = c.to
     hand = _usual_turn(b, seat)
-    plain = b.spec.bet_event_hook is None  # a game's own bet events: the general path
+    plain = b.spec.bet_event_hook is None and b.spec.full_hook is None  # a game's own: the general path
     if hand is not None and plain and isinstance(to, int) and not isinstance(to, bool):
         spec = b.spec
         state = b.state

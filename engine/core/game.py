@@ -189,7 +189,9 @@ class Game(Protocol):
         ...
 
     def legal_actions(self, state: Any, seat: int) -> tuple[Any, ...]:
-        """What ``seat`` may do now (:class:`LegalActionLike`); empty when it is not to act."""
+        """What ``seat`` may do now (:class:`LegalActionLike`); empty when it is not to act. Between hands
+        at a ring table of a blind game, a player who owes a blind has the choice of posting it or waiting
+        for the big blind (``post_blind`` / ``wait_big_blind``, CASH-1, CASH-2; nobody is to act)."""
         ...
 
     def player_command(
@@ -204,7 +206,8 @@ class Game(Protocol):
         ...
 
     def bot_command(self, state: Any, seat: int, rng: Chooser, at: int) -> Any:
-        """A legal command for ``seat`` (which must be to act), chosen by the game's bot."""
+        """A legal command for ``seat`` (which must be to act), chosen by the game's bot; between hands, for a
+        ring player who owes a blind and has a ``post_blind`` choice, the post (CASH-1, CASH-2)."""
         ...
 
     def view(self, state: Any, viewer: int | None = None, reveal: bool = False) -> Any:

@@ -32,6 +32,7 @@ from engine.core.model import (
     Event,
     Fold,
     MuckHand,
+    PostBlind,
     RemovePlayer,
     ReturnToPlay,
     RevealSeed,
@@ -41,14 +42,17 @@ from engine.core.model import (
     StartHand,
     TimeoutExpired,
     TurnUp,
+    WaitForBigBlind,
 )
 from engine.core.spec import GameSpec, Structure
 from engine.core.view import CoreView, LegalAction, legal_actions, public_log, view
 
-__all__ = ["ACTIONS", "CoreGame", "SeatedGame"]
+__all__ = ["ACTIONS", "RING_ACTIONS", "CoreGame", "SeatedGame"]
 
 ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise", "show", "muck", "sit_out", "return")
 """The action names a player sends (API and socket), those of poker all'italiana that apply."""
+RING_ACTIONS: tuple[str, ...] = ("post_blind", "wait_big_blind")
+"""The blind games' ring choices (CASH-1, CASH-2): :class:`PostBlind`, :class:`WaitForBigBlind`."""
 
 _AMOUNT = frozenset({"bet", "raise"})
 _SIMPLE: Mapping[str, Callable[[int, int], Command]] = MappingProxyType(
@@ -60,6 +64,8 @@ _SIMPLE: Mapping[str, Callable[[int, int], Command]] = MappingProxyType(
         "muck": MuckHand,
         "sit_out": SitOut,
         "return": ReturnToPlay,
+        "post_blind": PostBlind,
+        "wait_big_blind": WaitForBigBlind,
     }
 )
 _EVENTS: Mapping[str, type] = MappingProxyType(registry(Event))
@@ -177,7 +183,10 @@ class CoreGame(SeatedGame):
         self.phase_names: Mapping[str, str] = MappingProxyType(names)
         drawing = any(street.draw for street in spec.streets)
         self.actions: tuple[str, ...] = (
-            ACTIONS + (("discard",) if drawing else ()) + (("turn_up",) if spec.turn_up_hook else ())
+            ACTIONS
+            + (RING_ACTIONS if spec.blinds else ())
+            + (("discard",) if drawing else ())
+            + (("turn_up",) if spec.turn_up_hook else ())
         )
 
     # --- the decider -----------------------------------------------------------------------------------
@@ -223,7 +232,7 @@ class CoreGame(SeatedGame):
             return Discard(seat, tuple(cards), at)
         if action == "turn_up" and "turn_up" in self.actions:
             return _turn_up(state, seat, amount, cards, at)
-        simple = _SIMPLE.get(action)
+        simple = _SIMPLE.get(action) if action in self.actions else None
         if simple is None:
             raise ActionNotAllowed(f"unknown action {action!r}: one of {', '.join(self.actions)}")
         return simple(seat, at)
@@ -330,7 +339,7 @@ class CoreGame(SeatedGame):
             forced = None
         if forced is not None:
             self.check_forced_bets(forced)
-        deck = deal(self.deck(len(rules.dealt_seats(state))))
+        deck = deal(self.deck(len(rules.dealt_seats(state, button))))
         return StartHand(
             deck, at, forced, button, hand_id, commitment=commitment, shuffle_algorithm=algorithm
         )

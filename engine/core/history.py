@@ -92,6 +92,7 @@ from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
 
 __all__ = [
+    "ENTRY_KEYS",
     "HandReplay",
     "UnsupportedHistory",
     "export_hand",
@@ -174,7 +175,30 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
         )
     except ForcedBetsRefused as error:
         raise UnsupportedHistory(str(error)) from None
+    meta = dict(history.metadata)
+    scale = 10**history.decimals
+    entered = [meta.get(key) for key, _, _ in ENTRY_KEYS]
+    for i in range(n):  # CASH-1, CASH-2: a ring player's entry outside the blinds, in dealing order
+        for values, (key, kind, dead) in zip(entered, ENTRY_KEYS, strict=True):
+            if values is None:
+                continue
+            if not isinstance(values, list) or len(values) != n:
+                raise UnsupportedHistory(f"{key} must list one amount per player")
+            amount = values[i]
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+                raise UnsupportedHistory(f"{key} must hold whole amounts >= 0, not {amount!r}")
+            if amount:
+                posts.append((seat(i), kind, amount * scale, dead))
     return forced, tuple(posts)
+
+
+ENTRY_KEYS = (
+    ("_posted_big_blinds", "posted_big_blind", False),
+    ("_dead_small_blinds", "dead_small_blind", True),
+)
+"""A ring game's entries outside the blinds (CASH-1, CASH-2) in a PHH file, user-defined keys (PHH has no
+field for them): ``(file key, ForcedBetPosted kind, dead)``, one amount per player (``p1`` first, in the
+file's units): the live big blind a new or returning player posts, and the missed small blind posted dead."""
 
 
 _CODE = attrgetter("code")
@@ -766,14 +790,16 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     Players ``p1`` … ``pN`` are the seats dealt in clockwise from the button's left (the button last); the
     forced bets become PHH arrays (``antes``: equal antes, or the big blind's ante at index 1;
     ``blinds_or_straddles``: ``[small, big, straddle, 0, …]``, whose reversal heads-up PHH readers apply);
-    ``seats`` (1-based) and ``seat_count`` are written. Raises ``ValueError`` if the events hold no complete
-    hand."""
+    ``seats`` (1-based) and ``seat_count`` are written; a ring player's entry outside the blinds (CASH-1,
+    CASH-2: a live big blind, a dead small blind) in the user-defined keys of :data:`ENTRY_KEYS`. Raises
+    ``ValueError`` if the events hold no complete hand."""
     started: HandStarted | None = None
     ended: HandEnded | None = None
     texts: list[str] = []
     p: dict[int, str] = {}
     held: dict[int, list[Card]] = {}
     straddler: int | None = None
+    entries: dict[tuple[int, str], int] = {}  # CASH-1, CASH-2: (seat, kind) -> chips posted on entering
     drawing = False  # a draw street (FD-1): its replacements are written after every discard
     replacements: list[str] = []
     shows: list[int] = []  # hands turned up, written once the cards still to come are dealt
@@ -814,6 +840,8 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
             texts.append(f"{p[event.seat]} pb")
         elif isinstance(event, ForcedBetPosted) and event.kind == "straddle":
             straddler = event.seat
+        elif isinstance(event, ForcedBetPosted) and event.kind in ("posted_big_blind", "dead_small_blind"):
+            entries[event.seat, event.kind] = event.amount
         elif isinstance(event, Checked | Called):
             texts.append(f"{p[event.seat]} cc")
         elif isinstance(event, BetPlaced | Raised):
@@ -861,7 +889,13 @@ def export_hand(before: CoreState, events: Sequence[Event], variant: str) -> Han
     small_bet = (forced.small_bet or forced.big_blind or forced.invito) if fixed else None
     big_bet = (forced.big_bet or (forced.invito or 2 * (small_bet or 0))) if fixed else None
     options = dict(started.options)
-    metadata = tuple((key, options[name]) for key, name in TELESINA_KEYS if name in options)
+    metadata: tuple[tuple[str, Any], ...] = tuple(
+        (key, options[name]) for key, name in TELESINA_KEYS if name in options
+    )
+    if entries:  # CASH-1, CASH-2: the ring entries outside the blinds, per player
+        metadata += tuple(
+            (key, [entries.get((seat, kind), 0) for seat in order]) for key, kind, _ in ENTRY_KEYS
+        )
     stacks = dict(ended.stacks)
     return HandHistory(
         variant=game.code,

@@ -19,6 +19,8 @@ __all__ = [
     "AddChips",
     "BetOrRaise",
     "BetPlaced",
+    "BlindMissed",
+    "BlindPostingChosen",
     "BoardDealt",
     "BringIn",
     "Called",
@@ -52,6 +54,7 @@ __all__ = [
     "PlayerSatOut",
     "PlayerSeated",
     "PlayerTimedOut",
+    "PostBlind",
     "PotAwarded",
     "Raised",
     "RemovePlayer",
@@ -71,6 +74,7 @@ __all__ = [
     "TurnStarted",
     "TurnUp",
     "UncalledBetReturned",
+    "WaitForBigBlind",
 ]
 
 _DEFAULT_FORCED = ForcedBets(small_blind=1, big_blind=2)
@@ -83,12 +87,14 @@ class CoreConfig:
     """Table options of a core game (the game itself, hence its betting structure, is the table's code).
 
     ``seats``: 2–10 (the game's range). ``tournament``: sitting-out players are dealt in and post
-    (T-SITOUT-1), busted players are eliminated (T-ELIM-1), the button is dead (G-BTN-1) and the FL cap
-    holds heads-up (G-LIMIT-1). ``forced``: the starting forced bets (a level changes them through
-    :class:`StartHand`). ``action_time_ms`` / ``time_bank_ms``: the time to act and the bank used when
-    facing a bet. ``options``: the game's own table options, ``(name, value)`` pairs (Telesina's layout of
-    the vele and distribution mode, TL-VELE-1, TL-DEAL-2; checked by the game's
-    :attr:`~engine.core.spec.GameSpec.options_hook`); empty for the other games.
+    (T-SITOUT-1), busted players are eliminated (T-ELIM-1), the button is dead (G-BTN-1) and the FL cap holds
+    heads-up (G-LIMIT-1); ``False``, a ring (cash) table: sitting-out and busted players keep their seats and
+    are not dealt in, the blind games' entry rules and dead button (CASH-1, CASH-2, CASH-4:
+    :func:`engine.core.rules.ring_entry`), the FL cap lifted heads-up (CASH-3). ``forced``: the starting
+    forced bets (a level changes them through :class:`StartHand`). ``action_time_ms`` / ``time_bank_ms``: the
+    time to act and the bank used when facing a bet. ``options``: the game's own table options, ``(name,
+    value)`` pairs (Telesina's layout of the vele and distribution mode, TL-VELE-1, TL-DEAL-2; checked by the
+    game's :attr:`~engine.core.spec.GameSpec.options_hook`); empty for the other games.
     """
 
     seats: int = 6
@@ -282,6 +288,26 @@ class ReturnToPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class PostBlind:
+    """Ring blind games (CASH-1, CASH-2): the player of ``seat``, new at the table or owing missed blinds
+    (markers ML / MS), posts what is owed at the next hand that deals them in outside the blinds: a big
+    blind, live (a new player, or ML), and a missed small blind, dead (MS). Between hands or during a hand
+    (it takes effect at the next hand's start)."""
+
+    seat: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WaitForBigBlind:
+    """Ring blind games (CASH-1, CASH-2): the player of ``seat`` waits to be dealt in until the big blind
+    reaches them (the default of a new player; forgives a missed small blind). Cancels :class:`PostBlind`."""
+
+    seat: int
+    at: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RevealSeed:
     """Reveal the seed of the hand just ended (64 lowercase hex digits whose ``sha256`` is its commitment)."""
 
@@ -308,6 +334,8 @@ Command = (
     | TimeoutExpired
     | SitOut
     | ReturnToPlay
+    | PostBlind
+    | WaitForBigBlind
     | RevealSeed
 )
 
@@ -365,7 +393,9 @@ class HandStarted:
 @dataclass(frozen=True, slots=True)
 class ForcedBetPosted:
     """``seat`` posted ``amount`` chips of a forced bet ``kind`` (``"ante"``, ``"big_blind_ante"``,
-    ``"small_blind"``, ``"big_blind"``, ``"straddle"``, ``"bring_in"``), less than due when all-in.
+    ``"small_blind"``, ``"big_blind"``, ``"straddle"``, ``"bring_in"``; ring blind games, CASH-1/CASH-2:
+    ``"posted_big_blind"`` the live big blind of a new or returning player outside the blinds, and
+    ``"dead_small_blind"`` a missed small blind, dead money in the middle), less than due when all-in.
     ``dead``: dead money in the main pot, not the poster's contribution (G-ANTE-1's big-blind ante);
     ``live``: it counts as the poster's bet in the first betting round (blinds, straddle, bring-in; antes
     do not)."""
@@ -539,6 +569,25 @@ class PlayerReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class BlindMissed:
+    """Ring blind games (CASH-2, CASH-4): the ``kind`` blind (``"big_blind"``: marker ML,
+    ``"small_blind"``: marker MS) passed ``seat`` while its player sat out or had no chips, at the start of
+    the hand (emitted right after its :class:`HandStarted`). At most one of each kind is owed."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPostingChosen:
+    """Ring blind games (CASH-1, CASH-2): the player of ``seat`` chose to post what is owed (``post``:
+    :class:`PostBlind`) or to wait for the big blind (:class:`WaitForBigBlind`)."""
+
+    seat: int
+    post: bool
+
+
+@dataclass(frozen=True, slots=True)
 class UncalledBetReturned:
     """G-SHOW-2: the part of ``seat``'s bet nobody called, back to its stack."""
 
@@ -612,6 +661,8 @@ Event = (
     | PlayerTimedOut
     | PlayerSatOut
     | PlayerReturned
+    | BlindMissed
+    | BlindPostingChosen
     | UncalledBetReturned
     | PotAwarded
     | HandEnded
@@ -624,12 +675,26 @@ Event = (
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """A seated player: ``stack`` behind (chips not in the middle), sit-out flag, time bank left (ms)."""
+    """A seated player: ``stack`` behind (chips not in the middle), sit-out flag, time bank left (ms).
+
+    Ring blind games (CASH-1, CASH-2, CASH-4; always ``False`` in tournaments): ``new`` a player seated
+    after the table's first hand, not yet dealt in (owes a big blind, as ML); ``missed_big`` /
+    ``missed_small`` the markers ML / MS; ``posting`` the player chose to post what is owed
+    (:class:`PostBlind`) rather than wait for the big blind. All cleared when the seat is dealt in."""
 
     player: str
     stack: int
     sitting_out: bool = False
     time_bank: int = 0
+    new: bool = False
+    missed_big: bool = False
+    missed_small: bool = False
+    posting: bool = False
+
+    @property
+    def owes(self) -> bool:
+        """Whether the player owes a blind to be dealt in outside the big blind (CASH-1, CASH-2)."""
+        return self.new or self.missed_big or self.missed_small
 
 
 @dataclass(frozen=True)

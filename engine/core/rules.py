@@ -31,8 +31,10 @@ side pots, G-POT-1; the big-blind ante as dead money, G-ANTE-1) and split with t
 winner left of the button (G-POT-2).
 
 **Shared with poker all'italiana** (whose decider, :mod:`engine.games.italian.rules`, is still its own for
-the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`), the loop after a command
-(:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
+the rest, issue 16): the table commands (:data:`TABLE_COMMANDS`) and the fold of the table's events
+(:data:`TABLE_EVENTS`), a betting action's events (:func:`check_or_call`, :func:`bet_or_raise` with the
+spec's ``full_hook``, :func:`check_or_fold`), a pot's winners (:func:`showdown_winners`), the loop after a
+command (:func:`advance`), the start of a turn (:func:`start_turn`), the time bank (:func:`use_time`), the
 time-outs (:func:`time_out`), the showdown steps (:func:`showdown_step`), the award (:func:`pay`,
 :func:`award_uncontested`) and the end of a hand with the game's own ``HandEnded`` (:func:`end_hand`)
 take any builder with ``state``, ``at``, ``hand`` and ``emit`` (:class:`TurnBuilder`); their refusals
@@ -45,9 +47,9 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from operator import attrgetter
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
-from engine._replace import replacer
+from engine._replace import replace, replacer
 from engine.cards import Card, Deck, format_cards
 from engine.core import payout
 from engine.core.errors import (
@@ -57,7 +59,9 @@ from engine.core.errors import (
     ChipsDuringHand,
     IllegalAction,
     NoHandInProgress,
+    NotARingTable,
     NotEnoughPlayers,
+    NothingOwed,
     NothingToReveal,
     NotYourTurn,
     SeatError,
@@ -69,6 +73,8 @@ from engine.core.model import (
     AddChips,
     BetOrRaise,
     BetPlaced,
+    BlindMissed,
+    BlindPostingChosen,
     BoardDealt,
     BringIn,
     Called,
@@ -102,6 +108,7 @@ from engine.core.model import (
     PlayerSatOut,
     PlayerSeated,
     PlayerTimedOut,
+    PostBlind,
     PotAwarded,
     Raised,
     RemovePlayer,
@@ -121,21 +128,34 @@ from engine.core.model import (
     TurnStarted,
     TurnUp,
     UncalledBetReturned,
+    WaitForBigBlind,
 )
+from engine.core.seats import add_at as _add
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import clockwise as _clockwise
+from engine.core.seats import in_hand
+from engine.core.seats import seat_stack as _stack
+from engine.core.seats import seat_with as _seat_with
+from engine.core.seats import set_at as _set
+from engine.core.seats import with_stack as _with_stack
 from engine.core.spec import Evaluation, GameSpec, Opener, Structure
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
     "TABLE_COMMANDS",
+    "TABLE_EVENTS",
     "TableBuilder",
     "TurnBuilder",
     "advance",
     "apply",
     "award_uncontested",
+    "bet_or_raise",
     "bet_range",
     "bring_in_due",
     "can_start_hand",
+    "check_or_call",
+    "check_or_fold",
     "dealer_command",
     "dealt_seats",
     "end_hand",
@@ -146,13 +166,17 @@ __all__ = [
     "hand_value",
     "in_hand",
     "initial_state",
+    "is_hex_digest",
     "must_show",
     "next_better",
     "next_deal",
+    "occupant",
     "pay",
     "positions",
     "replay",
+    "ring_entry",
     "showdown_step",
+    "showdown_winners",
     "standard_bet_range",
     "start_turn",
     "time_out",
@@ -162,40 +186,11 @@ __all__ = [
 
 _hand_with = replacer(CoreHand)
 _state_with = replacer(CoreState)
-_occupant_with = replacer(SeatState)
 _CODE = attrgetter("code")
 _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 # --- evolve ---------------------------------------------------------------------------------------------
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    changed = list(values)  # a list's item set: a third faster than joining two slices around the value
-    changed[index] = value
-    return tuple(changed)
-
-
-def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    changed = list(values)
-    changed[index] += amount
-    return tuple(changed)
-
-
-def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
-    changed = list(seats)
-    occupant = changed[seat]
-    assert occupant is not None
-    changed[seat] = _occupant_with(occupant, stack=occupant.stack + delta)
-    return tuple(changed)
-
-
-def _seat_with(
-    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
-) -> tuple[SeatState | None, ...]:
-    occupant = seats[seat]
-    assert occupant is not None
-    return _set(seats, seat, _occupant_with(occupant, **changes))
 
 
 def _hand(state: CoreState) -> CoreHand:
@@ -226,17 +221,25 @@ def evolve(state: CoreState, event: Event) -> CoreState:
     return state if handler is None else handler(state, event)
 
 
-def _ev_seated(state: CoreState, e: PlayerSeated) -> CoreState:
-    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
-    return _state_with(state, seats=_set(state.seats, e.seat, seat))
+# The table's events (seats, time banks, sit-outs, chips added, pots paid, the seed) change only the table's
+# own fields, which every seated game's state has: these handlers serve poker all'italiana's state too
+# (TABLE_EVENTS), copied with ``replace`` (by the state's class).
 
 
-def _ev_chips_added(state: CoreState, e: ChipsAdded) -> CoreState:
-    return _state_with(state, seats=_with_stack(state.seats, e.seat, e.chips))
+def _ev_seated(state: Any, e: PlayerSeated) -> Any:
+    # CASH-1: at a ring table of a core game that has dealt a hand, a newcomer owes a big blind (posts it or
+    # waits for it); poker all'italiana deals a newcomer in at the next hand (its state never marks them)
+    new = isinstance(state, CoreState) and not state.config.tournament and state.hand_number > 0
+    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms, new=new)
+    return replace(state, seats=_set(state.seats, e.seat, seat))
 
 
-def _ev_left(state: CoreState, e: PlayerRemoved | PlayerEliminated) -> CoreState:
-    return _state_with(state, seats=_set(state.seats, e.seat, None))
+def _ev_chips_added(state: Any, e: ChipsAdded) -> Any:
+    return replace(state, seats=_with_stack(state.seats, e.seat, e.chips))
+
+
+def _ev_left(state: Any, e: PlayerRemoved | PlayerEliminated) -> Any:
+    return replace(state, seats=_set(state.seats, e.seat, None))
 
 
 _HAND_FIELDS: dict[str, Any] = {f.name: f.default for f in fields(CoreHand)}
@@ -259,6 +262,11 @@ def _new_hand(**values: Any) -> CoreHand:
 def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
     n = len(state.seats)
     dealt = frozenset(e.dealt)
+    seats = state.seats
+    for seat in e.dealt:  # CASH-1, CASH-2: a player dealt in owes nothing any more (markers cleared)
+        occupant = seats[seat]
+        if occupant is not None and (occupant.owes or occupant.posting):
+            seats = _seat_with(seats, seat, new=False, missed_big=False, missed_small=False, posting=False)
     hand = _new_hand(
         number=e.number,
         hand_id=e.hand_id,
@@ -281,6 +289,7 @@ def _ev_hand_started(state: CoreState, e: HandStarted) -> CoreState:
     )
     return _state_with(
         state,
+        seats=seats,
         button=e.button,
         small_blind=e.small_blind,
         big_blind=e.big_blind,
@@ -367,11 +376,11 @@ def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
     hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
-def _ev_time_bank(state: CoreState, e: TimeBankUsed) -> CoreState:
+def _ev_time_bank(state: Any, e: TimeBankUsed) -> Any:
     occupant = state.seats[e.seat]
     assert occupant is not None
     bank = max(0, occupant.time_bank - e.used)
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
+    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
 
 
 def _checked(state: CoreState, hand: CoreHand, e: Checked) -> None:
@@ -454,12 +463,21 @@ def _mucked(state: CoreState, hand: CoreHand, e: HandMucked) -> None:
     hand.__dict__.update(mucked=hand.mucked | {e.seat}, to_act=None)
 
 
-def _ev_sat_out(state: CoreState, e: PlayerSatOut) -> CoreState:
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
+def _ev_sat_out(state: Any, e: PlayerSatOut) -> Any:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
 
 
-def _ev_returned(state: CoreState, e: PlayerReturned) -> CoreState:
-    return _state_with(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+def _ev_returned(state: Any, e: PlayerReturned) -> Any:
+    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
+
+
+def _ev_blind_missed(state: CoreState, e: BlindMissed) -> CoreState:
+    marker = "missed_big" if e.kind == "big_blind" else "missed_small"
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, **{marker: True}))
+
+
+def _ev_posting_chosen(state: CoreState, e: BlindPostingChosen) -> CoreState:
+    return _state_with(state, seats=_seat_with(state.seats, e.seat, posting=e.post))
 
 
 def _bet_returned(state: CoreState, hand: CoreHand, e: UncalledBetReturned) -> None:
@@ -467,18 +485,18 @@ def _bet_returned(state: CoreState, hand: CoreHand, e: UncalledBetReturned) -> N
     state.__dict__["seats"] = _with_stack(state.seats, e.seat, e.amount)
 
 
-def _ev_pot(state: CoreState, e: PotAwarded) -> CoreState:
+def _ev_pot(state: Any, e: PotAwarded) -> Any:
     seats = state.seats
     for seat, chips in e.shares:
         seats = _with_stack(seats, seat, chips)
-    return _state_with(state, seats=seats)
+    return replace(state, seats=seats)
 
 
 def _ev_hand_ended(state: CoreState, e: HandEnded) -> CoreState:
     return _state_with(state, hand=None)
 
 
-def _ev_nothing(state: CoreState, e: Any) -> CoreState:
+def _ev_nothing(state: Any, e: Any) -> Any:
     """An event that records a fact and changes no state (``PlayerTimedOut``)."""
     return state
 
@@ -487,8 +505,8 @@ def _showdown_started(state: CoreState, hand: CoreHand, e: ShowdownStarted) -> N
     hand.__dict__.update(showdown=True, showdown_order=e.order, to_act=None)
 
 
-def _ev_seed(state: CoreState, e: SeedRevealed) -> CoreState:
-    return _state_with(state, seed_revealed=True)
+def _ev_seed(state: Any, e: SeedRevealed) -> Any:
+    return replace(state, seed_revealed=True)
 
 
 # --- the same events, changed in place ---------------------------------------------------------------------
@@ -584,12 +602,32 @@ _EVOLVE: dict[type, Callable[[CoreState, Any], CoreState]] = {
     PlayerTimedOut: _ev_nothing,
     PlayerSatOut: _ev_sat_out,
     PlayerReturned: _ev_returned,
+    BlindMissed: _ev_blind_missed,
+    BlindPostingChosen: _ev_posting_chosen,
     UncalledBetReturned: _ev_returned_bet,
     PotAwarded: _ev_pot,
     HandEnded: _ev_hand_ended,
     PlayerEliminated: _ev_left,
     SeedRevealed: _ev_seed,
 }
+
+TABLE_EVENTS: dict[type, Callable[[Any, Any], Any]] = {
+    PlayerSeated: _ev_seated,
+    PlayerRemoved: _ev_left,
+    ChipsAdded: _ev_chips_added,
+    TimeBankUsed: _ev_time_bank,
+    PlayerTimedOut: _ev_nothing,
+    PlayerSatOut: _ev_sat_out,
+    PlayerReturned: _ev_returned,
+    PotAwarded: _ev_pot,
+    PlayerEliminated: _ev_left,
+    SeedRevealed: _ev_seed,
+}
+"""The ``evolve`` handlers of the table's events every seated game shares (a seat taken or left, a time
+bank used, a time-out, a sit-out and return, chips paid from a pot, the seed revealed), the fold of
+:data:`TABLE_COMMANDS`' events and of the award's :class:`PotAwarded`: they change only the table's
+``seats`` and ``seed_revealed``, of the core's :class:`CoreState` or of poker all'italiana's table state
+(which keeps its own handlers for a seat left, whose uncontested winner loses his right to show)."""
 
 
 # --- per-spec data --------------------------------------------------------------------------------------
@@ -656,23 +694,6 @@ def initial_state(spec: GameSpec, config: CoreConfig) -> CoreState:
 _STATE_FIELDS: dict[str, Any] = {f.name: f.default for f in fields(CoreState)}
 """:class:`CoreState`'s fields in their order, with their defaults (``MISSING`` for the three required
 ones, which :func:`initial_state` gives)."""
-
-
-def _stack(state: CoreState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
-def in_hand(hand: CoreHand) -> list[int]:
-    """Seats still contesting the hand, clockwise from the button's left."""
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded]
-
-
-def _can_act(state: CoreState, hand: CoreHand) -> list[int]:
-    seats = state.seats
-    folded = hand.folded
-    return [s for s in hand.dealt if s not in folded and seats[s].stack > 0]  # type: ignore[union-attr]
 
 
 def _pot_total(hand: CoreHand) -> int:
@@ -1203,19 +1224,29 @@ def _showdown_step(b: _Builder, hand: CoreHand) -> None:
         b, hand, lambda seat: _must_show(b, hand, seat, values), shown_hand, lambda seat: _turn(b, seat)
     ):
         return
+    _pay(b, showdown_winners(spec, b.state, hand, values), hand.folded | hand.mucked)
+    _end_hand(b, None)
+
+
+def showdown_winners(
+    spec: GameSpec, state: Any, hand: Any, values: dict[int, int] | None = None
+) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The winners of a pot at the showdown, for any game, as :func:`pay` asks them: among the pot's
+    eligible seats, those that showed (``hand.shown``) and hold the best hand, by the game's
+    :attr:`GameSpec.winners_hook` (IT-RANK-4) or else by ``values`` (the showdown values by seat; equal
+    values split, G-POT-2)."""
     shown = {seat for seat, _ in hand.shown}
     hook = spec.winners_hook
-    state = b.state
 
     def winners(eligible: tuple[int, ...]) -> tuple[int, ...]:
         contenders = [s for s in eligible if s in shown]
         if hook is not None:
             return hook(state, hand, tuple(contenders))
+        assert values is not None
         best = max(values[s] for s in contenders)
         return tuple(s for s in contenders if values[s] == best)
 
-    _pay(b, winners, hand.folded | hand.mucked)
-    _end_hand(b, None)
+    return winners
 
 
 def showdown_step(
@@ -1325,10 +1356,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
         b.emit(
             ForcedBetPosted(seat, "bring_in", min(hand.forced.bring_in, _stack(b.state, seat)), False, True)
         )
-    elif hand.round_bets[seat] >= hand.current_bet:
-        b.emit(Checked(seat))
     else:
-        b.emit(Folded(seat))
+        check_or_fold(b, seat)
 
 
 # --- command handlers ------------------------------------------------------------------------------------
@@ -1358,7 +1387,9 @@ class TurnBuilder(TableBuilder, Protocol):
 _B = TypeVar("_B", bound=TurnBuilder)
 
 
-def _occupant(state: Any, seat: int) -> SeatState:
+def occupant(state: Any, seat: int) -> SeatState:
+    """The player at ``seat`` of any game's table state; :class:`SeatError` (English and Italian) when the
+    seat does not exist or is empty."""
     if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
         raise SeatError(f"seat {seat} does not exist", f"Il posto {seat} non esiste.")
     occupant: SeatState | None = state.seats[seat]
@@ -1426,8 +1457,8 @@ def _on_remove(b: TableBuilder, c: RemovePlayer) -> None:
         raise NoHandInProgress(
             "cannot leave during a hand", "Non si può lasciare il tavolo durante una mano."
         )
-    occupant = _occupant(b.state, c.seat)
-    b.emit(PlayerRemoved(c.seat, occupant.player, occupant.stack))
+    seated = occupant(b.state, c.seat)
+    b.emit(PlayerRemoved(c.seat, seated.player, seated.stack))
 
 
 def _on_add_chips(b: TableBuilder, c: AddChips) -> None:
@@ -1438,22 +1469,28 @@ def _on_add_chips(b: TableBuilder, c: AddChips) -> None:
             "chips can be added to a stack only between hands, not during a hand",
             "Si possono aggiungere chips solo tra una mano e l'altra, non durante una mano.",
         )
-    occupant = _occupant(b.state, c.seat)
+    seated = occupant(b.state, c.seat)
     if not isinstance(c.chips, int) or isinstance(c.chips, bool) or c.chips <= 0:
         raise BadAmount(
             f"the chips to add must be a whole number above 0, not {c.chips!r}",
             f"Le chips da aggiungere devono essere un numero intero maggiore di 0, non {c.chips!r}.",
         )
-    b.emit(ChipsAdded(c.seat, occupant.player, c.chips, occupant.stack + c.chips))
+    b.emit(ChipsAdded(c.seat, seated.player, c.chips, seated.stack + c.chips))
 
 
-def _clockwise(n: int, after: int) -> list[int]:
-    return [(after + i) % n for i in range(1, n + 1)]
-
-
-def dealt_seats(state: CoreState) -> list[int]:
+def dealt_seats(state: CoreState, button: int | None = None) -> list[int]:
     """Seats dealt into the next hand, ascending: players with chips; in a ring game not those sitting
-    out (in a tournament they are dealt in and post, T-SITOUT-1)."""
+    out (in a tournament they are dealt in and post, T-SITOUT-1), and at a ring blind table not the new or
+    returning players who wait (CASH-1, CASH-2: :func:`ring_entry`). ``button``: the first hand's drawn
+    button (the ring rules then deal everyone in)."""
+    if button is None:
+        entry = ring_entry(state)
+        if entry is not None:
+            return list(entry.dealt)
+    return _players(state)
+
+
+def _players(state: CoreState) -> list[int]:
     tournament = state.config.tournament
     return [
         s
@@ -1462,16 +1499,135 @@ def dealt_seats(state: CoreState) -> list[int]:
     ]
 
 
+class RingEntry(NamedTuple):
+    """The next hand of a ring blind table (CASH-1, CASH-2, CASH-4; :func:`ring_entry`): the ``button``
+    (maybe an empty or waiting seat), the ``small_blind`` seat (dead — nobody posts — when not dealt in),
+    the ``big_blind`` seat, the seats ``dealt`` in (ascending), the markers the blinds give now
+    (``missed``: ``(seat, "big_blind" | "small_blind")``, :class:`BlindMissed`) and what the players who
+    enter outside the blinds post (``entries``: ``(seat, owes a live big blind, owes a dead small
+    blind)``)."""
+
+    button: int
+    small_blind: int
+    big_blind: int
+    dealt: tuple[int, ...]
+    missed: tuple[tuple[int, str], ...]
+    entries: tuple[tuple[int, bool, bool], ...]
+
+
+def _arc(n: int, start: int, end: int) -> list[int]:
+    """The seats clockwise after ``start`` up to ``end`` included."""
+    seats = []
+    seat = start
+    while True:
+        seat = (seat + 1) % n
+        seats.append(seat)
+        if seat == end or len(seats) >= n:
+            return seats
+
+
+def ring_entry(state: CoreState) -> RingEntry | None:
+    """The next hand of a ring blind table by the dead-button rule (CASH-4), or ``None`` where the rules
+    of :func:`positions` apply as they are: a tournament, a game without blinds (the ante games: a new
+    player is dealt in at the next hand posting the ante), the table's first hand, or a hand that would
+    deal fewer than two players (the game starts afresh: everyone who may play is dealt in, owing
+    nothing).
+
+    The players who may play are those seated with chips and not sitting out. The big blind moves to the
+    next of them after the last big blind; the small blind is due on the last big blind's seat (posted only
+    when that player is dealt in); the button goes where the last small blind was due (when that seat is
+    the big blind's or the small blind's, the player before the small blind, else none: heads-up). A new
+    player (:attr:`SeatState.new`) or one with markers ML / MS is dealt in at the big blind (owing nothing
+    more: waiting forgives MS), never on the button or between it and the big blind, and elsewhere only
+    after :class:`PostBlind` (a live big blind for a new player or ML, a dead small blind for MS); the
+    others wait. Heads-up (two dealt in) the other player has the button and the small blind (G-BLIND-2),
+    and posts nothing else. Markers: the big blind passing a player who sits out or has no chips gives ML,
+    the small blind passing them (or due on their seat) MS, once each; a new player gets none."""
+    config = state.config
+    forced = state.forced
+    if config.tournament or forced.big_blind <= 0 or state.big_blind < 0:
+        return None
+    seats = state.seats
+    last = _LAST_ENTRY[0]  # asked three times a hand (can the hand start, its deck, the start itself)
+    if (
+        last[0] is seats
+        and last[1] == state.big_blind
+        and last[2] == state.small_blind
+        and last[3] is forced
+        and last[4] is config
+    ):
+        entry: RingEntry | None = last[5]
+        return entry
+    entry = _ring_entry(state, config, forced, seats)
+    _LAST_ENTRY[0] = (seats, state.big_blind, state.small_blind, forced, config, entry)  # one swap
+    return entry
+
+
+_LAST_ENTRY: list[tuple[Any, ...]] = [(None, -2, -2, None, None, None)]
+"""The last :func:`ring_entry` answer with what it depends on (the seats tuple, blinds' seats, forced bets
+and configuration, all immutable: the same objects, the same answer)."""
+
+
+def _ring_entry(
+    state: CoreState, config: CoreConfig, forced: ForcedBets, seats: tuple[SeatState | None, ...]
+) -> RingEntry | None:
+    """:func:`ring_entry` computed."""
+    n = len(seats)
+    able = [s for s, o in enumerate(seats) if o is not None and o.stack > 0 and not o.sitting_out]
+    if len(able) < 2:
+        return None
+    able_set = set(able)
+    last_bb, last_sb = state.big_blind, state.small_blind
+    bb = next(s for s in _clockwise(n, last_bb) if s in able_set)
+    sb = last_bb
+    button = last_sb
+    if button < 0 or button in (sb, bb):  # after heads-up, or the big blind came round to it
+        before = [s for s in reversed(_arc(n, sb, (sb - 1) % n)) if s in able_set and s not in (sb, bb)]
+        button = before[0] if before else sb
+    waiting_zone = set(_arc(n, (button - 1) % n, bb)) - {bb}  # the button up to the big blind
+    dealt: list[int] = []
+    entries: list[tuple[int, bool, bool]] = []
+    for seat in able:
+        occupant = seats[seat]
+        assert occupant is not None
+        if seat == bb or not occupant.owes:
+            dealt.append(seat)
+        elif seat not in waiting_zone and occupant.posting:
+            dealt.append(seat)
+            entries.append((seat, occupant.new or occupant.missed_big, occupant.missed_small))
+    if len(dealt) < 2:
+        return None
+    if len(dealt) == 2:  # heads-up: the other player has the button and the small blind (G-BLIND-2)
+        button = sb = dealt[0] if dealt[1] == bb else dealt[1]
+        entries = []
+    missed: list[tuple[int, str]] = []
+    passed_big = set(_arc(n, last_bb, bb)) - {bb}
+    passed_small = set(_arc(n, last_sb, last_bb)) if 0 <= last_sb != last_bb else {last_bb}
+    for seat, occupant in enumerate(seats):
+        if occupant is None or seat in able_set or occupant.new:
+            continue
+        if seat in passed_big and not occupant.missed_big:
+            missed.append((seat, "big_blind"))
+        if forced.small_blind and seat in passed_small and not occupant.missed_small:
+            missed.append((seat, "small_blind"))
+    return RingEntry(button, sb, bb, tuple(dealt), tuple(missed), tuple(entries))
+
+
 def positions(state: CoreState, button: int | None) -> tuple[int, int, int]:
     """``(button, small blind, big blind)`` seats of the next hand (G-BTN-1, G-BLIND-1, G-BLIND-2).
 
     ``button`` given (the first hand's draw): the blinds are the next players dealt in (heads-up the
-    button posts the small blind). Ring games: the button moves to the next player dealt in. Tournaments
-    (dead button): the big blind moves to the next player dealt in after the last big blind, the small
-    blind is the last big blind's seat (dead — nobody posts — when that player is out) and the button the
-    last small blind's seat (possibly empty); heads-up the other player has the button and the small blind.
-    Assumes at least two players dealt in."""
-    dealt = dealt_seats(state)
+    button posts the small blind). Ring blind games after the first hand: :func:`ring_entry` (CASH-4's
+    dead button); otherwise (ring games starting afresh, games without blinds) the button moves to the
+    next player dealt in. Tournaments (dead button): the big blind moves to the next player dealt in after
+    the last big blind, the small blind is the last big blind's seat (dead — nobody posts — when that
+    player is out) and the button the last small blind's seat (possibly empty); heads-up the other player
+    has the button and the small blind. Assumes at least two players dealt in."""
+    if button is None:
+        entry = ring_entry(state)
+        if entry is not None:
+            return entry.button, entry.small_blind, entry.big_blind
+    dealt = _players(state)
     n = len(state.seats)
     dealt_set = set(dealt)
 
@@ -1504,7 +1660,8 @@ def can_start_hand(state: CoreState) -> bool:
 _HEX = frozenset("0123456789abcdef")
 
 
-def _is_hex_digest(text: str) -> bool:
+def is_hex_digest(text: str) -> bool:
+    """Whether ``text`` is 64 lowercase hex digits (a SHA-256 digest, a 32-byte seed)."""
     return isinstance(text, str) and len(text) == 64 and set(text) <= _HEX
 
 
@@ -1513,13 +1670,14 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     spec = b.spec
     if state.hand is not None:
         raise NoHandInProgress("a hand is already in progress")
-    dealt = dealt_seats(state)
+    entry = ring_entry(state) if c.button is None else None  # CASH-1, CASH-2, CASH-4
+    dealt = list(entry.dealt) if entry is not None else _players(state)
     if len(dealt) < 2:
         raise NotEnoughPlayers("at least two players with chips are needed")
     if len(dealt) > spec.max_seats:
         raise NotEnoughPlayers(f"{spec.name} deals at most {spec.max_seats} players")
     if c.button is not None:
-        _occupant(state, c.button)
+        occupant(state, c.button)
     forced = state.forced if c.forced is None else c.forced
     if not isinstance(forced, ForcedBets):
         raise BadAmount("the forced bets must be a ForcedBets")
@@ -1546,9 +1704,12 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             raise BadCards("the deck must hold every card of the 52-card deck exactly once")
     else:
         deck = Deck.standard().cards
-    if c.commitment and not _is_hex_digest(c.commitment):
+    if c.commitment and not is_hex_digest(c.commitment):
         raise SeedMismatch("the seed commitment must be 64 lowercase hex digits")
-    button, sb, bb = positions(state, c.button)
+    if entry is not None:
+        button, sb, bb = entry.button, entry.small_blind, entry.big_blind
+    else:
+        button, sb, bb = positions(state, c.button)
     n = len(state.seats)
     dealt_set = set(dealt)
     order = tuple(s for s in _clockwise(n, button) if s in dealt_set)
@@ -1568,6 +1729,9 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             options=options,
         )
     )
+    if entry is not None:
+        for seat, kind in entry.missed:  # CASH-2: the markers the blinds give now
+            b.emit(BlindMissed(seat, kind))
     b.emit(StreetStarted(0))
     if c.posts is not None:
         posts = _checked_posts(c.posts, order)
@@ -1575,14 +1739,46 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         posts = spec.forced_hook(b.state, b.hand)
     else:
         posts = _blinds_and_antes(b.state, b.hand, order, sb, bb)
+        if entry is not None and entry.entries:
+            posts += _entry_posts(b.hand, order, entry.entries)
     for seat, kind, amount, dead in posts:
         chips = min(amount, _stack(b.state, seat))
         if chips > 0 or kind in ("big_blind", "straddle"):  # a blind all-in on the ante: still the bet
-            live = kind not in ("ante", "big_blind_ante")
+            live = kind not in _NOT_LIVE
             b.emit(ForcedBetPosted(seat, kind, chips, dead, live))
 
 
-_POST_KINDS = frozenset({"ante", "big_blind_ante", "small_blind", "big_blind", "straddle", "bring_in"})
+_POST_KINDS = frozenset(
+    {
+        "ante",
+        "big_blind_ante",
+        "small_blind",
+        "big_blind",
+        "straddle",
+        "bring_in",
+        "posted_big_blind",
+        "dead_small_blind",
+    }
+)
+_NOT_LIVE = frozenset({"ante", "big_blind_ante", "dead_small_blind"})
+
+
+def _entry_posts(
+    hand: CoreHand, order: tuple[int, ...], entries: tuple[tuple[int, bool, bool], ...]
+) -> tuple[tuple[int, str, int, bool], ...]:
+    """CASH-1, CASH-2: what the players entering outside the blinds post, in dealing order: a live big
+    blind (a new player, or marker ML) and a dead small blind (marker MS, to the middle)."""
+    forced = hand.forced
+    owed = {seat: (big, small) for seat, big, small in entries}
+    posts: list[tuple[int, str, int, bool]] = []
+    for seat in order:
+        if seat in owed:
+            big, small = owed[seat]
+            if big and forced.big_blind:
+                posts.append((seat, "posted_big_blind", forced.big_blind, False))
+            if small and forced.small_blind:
+                posts.append((seat, "dead_small_blind", forced.small_blind, True))
+    return tuple(posts)
 
 
 def _checked_posts(
@@ -1710,23 +1906,37 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
     if b.spec.structure is Structure.FIXED_LIMIT and c.to not in (low, high):
         raise BadAmount(f"fixed limit: the bet is to {low} or {high} chips, not {c.to}")
     _use_time(b, c.seat)
-    stack = _stack(b.state, c.seat)
-    all_in = c.to == hand.round_bets[c.seat] + stack
-    spec = b.spec
-    if spec.structure is Structure.FIXED_LIMIT:  # a full FL bet or raise reaches the next multiple of the bet
-        unit = fixed_unit(spec, b.state, hand)
-        full = c.to >= (hand.current_bet // unit + 1) * unit
+    bet_or_raise(b, b.spec, c.seat, c.to)
+
+
+def bet_or_raise(b: TurnBuilder, spec: GameSpec, seat: int, to: int) -> None:
+    """``seat`` bets (nothing to call yet) or raises **to** ``to`` chips, for any game's betting round (the
+    amount already checked against :func:`bet_range`): :class:`BetPlaced` or :class:`Raised`, or the
+    game's own events (:attr:`GameSpec.bet_event_hook`: poker all'italiana's, :class:`Raised` with
+    ``reopens``). ``all_in``: the whole stack. ``full`` (it reopens the betting, G-ACT-2): the game's
+    :attr:`GameSpec.full_hook` (IT-RAISE-1), else a FL bet reaching the next multiple of the bet, or a
+    bet by at least the minimum raise, or the completion of the bring-in to the minimum bet (the round's
+    first full bet, ST-1)."""
+    hand = b.hand
+    state = b.state
+    all_in = to == hand.round_bets[seat] + _stack(state, seat)
+    current = hand.current_bet
+    if spec.full_hook is not None:
+        full = spec.full_hook(state, hand, to)
+    elif spec.structure is Structure.FIXED_LIMIT:
+        unit = fixed_unit(spec, state, hand)
+        full = to >= (current // unit + 1) * unit
     else:
         minimum_bet = _minimum_bet(spec, hand)
-        full = c.to - hand.current_bet >= max(hand.min_raise, minimum_bet) or (
-            hand.raises == 0 and c.to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
-        )  # a completion of the bring-in to the minimum bet is the round's first full bet (ST-1)
-    if spec.bet_event_hook is not None:  # the game's own events (poker all'italiana: Raised with reopens)
-        b.emit(spec.bet_event_hook(c.seat, c.to, all_in, hand.current_bet != 0, full))
-    elif hand.current_bet == 0:
-        b.emit(BetPlaced(c.seat, c.to, all_in, full))
+        full = to - current >= max(hand.min_raise, minimum_bet) or (
+            hand.raises == 0 and to >= minimum_bet and spec.streets[hand.street].opener is Opener.BRING_IN
+        )
+    if spec.bet_event_hook is not None:  # the game's own events
+        b.emit(spec.bet_event_hook(seat, to, all_in, current != 0, full))
+    elif current == 0:
+        b.emit(BetPlaced(seat, to, all_in, full))
     else:
-        b.emit(Raised(c.seat, c.to, all_in, full))
+        b.emit(Raised(seat, to, all_in, full))
 
 
 def bring_in_due(spec: GameSpec, hand: CoreHand) -> bool:
@@ -1755,16 +1965,30 @@ def _refuse_bring_in(b: _Builder, hand: CoreHand) -> None:
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
-    hand = _require_betting(b, c.seat)
-    _refuse_bring_in(b, hand)
+    _refuse_bring_in(b, _require_betting(b, c.seat))
     _use_time(b, c.seat)
-    owed = hand.current_bet - hand.round_bets[c.seat]
+    check_or_call(b, c.seat)
+
+
+def check_or_call(b: TurnBuilder, seat: int) -> None:
+    """``seat`` checks (nothing to call: :class:`Checked`) or calls the current bet (:class:`Called`, all-in
+    when short), for any game's betting round (G-ACT-1; poker all'italiana's *busso*, *vedo*, *resto*,
+    *va bene*). The command's checks are the caller's."""
+    hand = b.hand
+    owed = hand.current_bet - hand.round_bets[seat]
     if owed <= 0:
-        b.emit(Checked(c.seat))
+        b.emit(Checked(seat))
         return
-    stack = _stack(b.state, c.seat)
+    stack = _stack(b.state, seat)
     amount = min(owed, stack)
-    b.emit(Called(c.seat, amount, amount == stack))
+    b.emit(Called(seat, amount, amount == stack))
+
+
+def check_or_fold(b: TurnBuilder, seat: int) -> None:
+    """The default action of a betting turn for any game (a time-out, a player sitting out: T-SITOUT-1,
+    IT-SIT-1): check when nothing is to be called, else fold."""
+    hand = b.hand
+    b.emit(Checked(seat) if hand.round_bets[seat] >= hand.current_bet else Folded(seat))
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
@@ -1840,15 +2064,33 @@ def time_out(b: _B, c: TimeoutExpired, sits_out: bool, automatic: Callable[[_B, 
 
 
 def _on_sit_out(b: TableBuilder, c: SitOut) -> None:
-    if _occupant(b.state, c.seat).sitting_out:
+    if occupant(b.state, c.seat).sitting_out:
         raise ActionNotAllowed("already sitting out", "Sei già in sit-out.")
     b.emit(PlayerSatOut(c.seat))
 
 
 def _on_return(b: TableBuilder, c: ReturnToPlay) -> None:
-    if not _occupant(b.state, c.seat).sitting_out:
+    if not occupant(b.state, c.seat).sitting_out:
         raise ActionNotAllowed("not sitting out", "Non sei in sit-out.")
     b.emit(PlayerReturned(c.seat))
+
+
+def _on_posting(b: _Builder, c: PostBlind | WaitForBigBlind) -> None:
+    """CASH-1, CASH-2: a player who owes a blind posts it at the next hand or waits for the big blind."""
+    state = b.state
+    seated = occupant(state, c.seat)
+    if state.config.tournament or not b.spec.blinds:
+        raise NotARingTable(
+            "posting or waiting for the big blind is a choice of ring blind games (rules CASH-1, CASH-2)"
+        )
+    if not seated.owes:
+        raise NothingOwed(f"seat {c.seat} owes no blind: it is dealt in at the next hand (rule CASH-1)")
+    post = isinstance(c, PostBlind)
+    if seated.posting == post:
+        raise ActionNotAllowed(
+            "already posting at the next hand" if post else "already waiting for the big blind"
+        )
+    b.emit(BlindPostingChosen(c.seat, post))
 
 
 def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
@@ -1866,7 +2108,7 @@ def _on_reveal(b: TableBuilder, c: RevealSeed) -> None:
             f"the seed of hand {state.hand_number} was already revealed",
             f"Il seme della mano {state.hand_number} è già stato rivelato.",
         )
-    if not _is_hex_digest(c.seed):
+    if not is_hex_digest(c.seed):
         raise SeedMismatch(
             "the seed must be 64 lowercase hex digits (32 bytes)",
             "Il seme deve essere di 64 cifre esadecimali minuscole.",
@@ -1915,6 +2157,8 @@ _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {
     TimeoutExpired: _on_timeout,
     SitOut: _on_sit_out,
     ReturnToPlay: _on_return,
+    PostBlind: _on_posting,
+    WaitForBigBlind: _on_posting,
     RevealSeed: _on_reveal,
 }
 

@@ -75,10 +75,13 @@ tournaments, G-LIMIT-1, and is lifted in ring games when two players start the r
   (IT-SHOW-1: the all-in raiser; :func:`engine.core.rules.must_show`); :attr:`GameSpec.bet_event_hook`
   ``(seat, to, all_in, raising, full) -> event``: the game's own event for a bet (``raising`` false) or a
   raise (``full``: it reopens the betting), poker all'italiana's ``BetPlaced`` / ``Raised`` with
-  ``reopens``; :attr:`GameSpec.hand_ended_hook` ``(hand, stacks, contributions, uncontested, outcome) ->
-  event``: the game's own ``HandEnded`` (:func:`engine.core.rules.hand_ended`; ``outcome``: what the game
-  passed to it, ``None`` for a hand awarded by the core: poker all'italiana's result, carried pot, next
-  requirement and parol players).
+  ``reopens``; :attr:`GameSpec.full_hook` ``(state, hand, to) -> bool``: whether a bet or raise **to**
+  ``to`` (within ``raise_hook``'s range) is full, reopening the betting to the players who already acted
+  (:func:`engine.core.rules.bet_or_raise`; IT-RAISE-1: every first bet, and a raise to at least double the
+  bet, every raise in fixed limit; ``None``: G-ACT-2's minimum raise); :attr:`GameSpec.hand_ended_hook`
+  ``(hand, stacks, contributions, uncontested, outcome) -> event``: the game's own ``HandEnded``
+  (:func:`engine.core.rules.hand_ended`; ``outcome``: what the game passed to it, ``None`` for a hand
+  awarded by the core: poker all'italiana's result, carried pot, next requirement and parol players).
 - Draw streets (``Street.draw``, FD-1) are played by the core: from the button's left each player in turn
   discards 0 to :attr:`GameSpec.draw_limit` down cards (:class:`engine.core.model.Discard`; none: stand
   pat; the time-out stands pat) and the dealer deals the replacements (``next_deal``) before the next
@@ -174,6 +177,7 @@ SeatLabelHook = Callable[[Any, int], str]
 AnswerHook = Callable[[Any, Any], "int | None"]
 MustShowHook = Callable[[Any, Any, int], bool]
 BetEventHook = Callable[[int, int, bool, bool, bool], Any]
+FullHook = Callable[[Any, Any, int], bool]
 _Pairs = tuple[tuple[int, int], ...]
 HandEndedHook = Callable[[Any, _Pairs, _Pairs, "int | None", Any], Any]
 
@@ -221,6 +225,7 @@ class GameSpec:
     answer_hook: AnswerHook | None = None
     must_show_hook: MustShowHook | None = None
     bet_event_hook: BetEventHook | None = None
+    full_hook: FullHook | None = None
     hand_ended_hook: HandEndedHook | None = None
 
     @property

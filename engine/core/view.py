@@ -35,9 +35,11 @@ from engine.core.model import (
     PlayerEliminated,
     PlayerRemoved,
     PlayerSeated,
+    PostBlind,
     ShowHand,
     StockReshuffled,
     TurnUp,
+    WaitForBigBlind,
 )
 from engine.core.rules import bring_in_due, in_hand, standard_bet_range
 from engine.core.spec import GameSpec, Opener, Structure
@@ -56,7 +58,9 @@ __all__ = [
     "PotView",
     "SeatView",
     "StockReshuffledPublic",
+    "entry_choices",
     "legal_actions",
+    "markers",
     "pot_views",
     "public_event",
     "public_log",
@@ -76,7 +80,9 @@ class LegalAction:
     ``bring_in`` and ``complete``, ST-1), ``label`` (the English button), ``minimum``/``maximum`` the
     chips: the amount to call, the bring-in, or the round bet to bet/raise (complete) **to**; for
     ``discard`` the number of cards to change (``Stand pat``: none); for ``turn_up`` (Telesina, TL-DEAL-2)
-    the indexes (0-based, in the order dealt) of the face-down cards the seat may turn up."""
+    the indexes (0-based, in the order dealt) of the face-down cards the seat may turn up; ring blind
+    games between hands (CASH-1, CASH-2): ``post_blind`` (the chips owed: a live big blind and/or a dead
+    small blind) and ``wait_big_blind``."""
 
     kind: str
     label: str
@@ -103,6 +109,10 @@ class LegalAction:
             return Fold(seat, at)
         if kind == "show":
             return ShowHand(seat, at)
+        if kind == "post_blind":
+            return PostBlind(seat, at)
+        if kind == "wait_big_blind":
+            return WaitForBigBlind(seat, at)
         return MuckHand(seat, at)
 
 
@@ -132,7 +142,9 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
     call takes the whole stack); Bet or Raise with the range of G-ACT-2/G-LIMIT-1 and All-in when the
     whole stack is within it; at the showdown Show and Muck (G-SHOW-1)."""
     hand = state.hand
-    if hand is None or hand.to_act != seat:
+    if hand is None:
+        return entry_choices(spec, state, seat)
+    if hand.to_act != seat:
         return ()
     if hand.showdown:
         return _SHOWDOWN
@@ -177,10 +189,39 @@ def legal_actions(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAct
     return tuple(actions)
 
 
+_WAIT = LegalAction("wait_big_blind", "Wait for big blind")
+
+
+def entry_choices(spec: GameSpec, state: CoreState, seat: int) -> tuple[LegalAction, ...]:
+    """Between hands at a ring blind table (CASH-1, CASH-2): a player who owes a blind (new at the table,
+    markers ML / MS) may post it at the next hand (``post_blind``, the chips owed) or wait for the big
+    blind (``wait_big_blind``); only the choice not yet made is listed. Empty for everyone else."""
+    if state.config.tournament or not spec.blinds or not 0 <= seat < len(state.seats):
+        return ()
+    occupant = state.seats[seat]
+    if occupant is None or not occupant.owes:
+        return ()
+    if occupant.posting:
+        return (_WAIT,)
+    forced = state.forced
+    owed = (forced.big_blind if occupant.new or occupant.missed_big else 0) + (
+        forced.small_blind if occupant.missed_small else 0
+    )
+    return (_action("post_blind", f"Post {owed}", owed, owed), _WAIT)
+
+
+def markers(occupant: Any) -> str:
+    """The missed-blind markers of a seat (CASH-2): ``"ML"``, ``"MS"``, ``"ML+MS"`` or ``""``."""
+    return "+".join(m for m, on in (("ML", occupant.missed_big), ("MS", occupant.missed_small)) if on)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat as the viewer sees it: ``down`` its face-down cards (``None`` for a card the viewer may
-    not see), ``up`` its face-up cards, ``bet`` this round, ``contributed`` this hand."""
+    not see), ``up`` its face-up cards, ``bet`` this round, ``contributed`` this hand. Ring blind games
+    (CASH-1, CASH-2): ``new`` a player not yet dealt in at this table, ``markers`` the missed blinds
+    (``"ML"``, ``"MS"``, ``"ML+MS"``), ``posting`` the player posts what is owed at the next hand (else
+    waits for the big blind)."""
 
     seat: int
     player: str
@@ -196,6 +237,9 @@ class SeatView:
     discarded: int
     shown: bool
     time_bank: int
+    new: bool = False
+    markers: str = ""
+    posting: bool = False
 
     @property
     def cards(self) -> tuple[Card | None, ...]:
@@ -284,6 +328,9 @@ def view(spec: GameSpec, state: CoreState, viewer: int | None = None, reveal: bo
                     0,
                     False,
                     occupant.time_bank,
+                    occupant.new,
+                    markers(occupant),
+                    occupant.posting,
                 )
             )
             continue
@@ -305,6 +352,9 @@ def view(spec: GameSpec, state: CoreState, viewer: int | None = None, reveal: bo
                 discarded=len(hand.discards[seat]),
                 shown=seat in shown,
                 time_bank=occupant.time_bank,
+                new=occupant.new,
+                markers=markers(occupant),
+                posting=occupant.posting,
             )
         )
     pots: tuple[PotView, ...] = ()

@@ -21,7 +21,10 @@ is therefore injective: two different 5-card hands never tie.
   decision "suits of the made cards from high to low" (docs/rules-decisions.md).
 
 Evaluating is a dictionary lookup on the product of the ranks' primes (Cactus Kev's idea) plus a few
-integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use.
+integer operations; the tables (≤ 6,175 + 1,287 entries) are built per deck on first use. The best five of
+more cards (:attr:`ItalianEvaluator.best_of`, Telesina's 8 and 9 cards, issue 19) is read off the card mask
+without enumerating the fives: the category from the rank counts and the suits, then the cards the key's
+tie-breaks prefer (tests/engine/test_evaluation_best_of.py checks it against the enumeration).
 """
 
 from __future__ import annotations
@@ -126,10 +129,14 @@ class ItalianEvaluator:
 
     ``key5(a, b, c, d, e)``: the key of five distinct :attr:`Card.code` integers of cards in the deck
     (no validation: the fast path for simulations and benchmarks; a card outside the deck raises
-    ``KeyError``). The other methods validate and return :class:`HandValue`.
+    ``KeyError``). ``best_of(mask)``: ``(key, five)`` for the cards of a card mask (``sum(1 << code)``,
+    cards of the deck, no validation): with five or more cards the key of the best five (what the
+    maximum of ``key5`` over every five gives, found without enumerating them) and ``five`` their mask;
+    with one to four, the partial visible key of rule TL-ACT-1 (:mod:`engine.evaluation.partial`) and
+    the mask itself. The other methods validate and return :class:`HandValue`.
     """
 
-    __slots__ = ("_flush", "_nonflush", "key5", "lowest")
+    __slots__ = ("_flush", "_nonflush", "best_of", "key5", "lowest")
 
     def __init__(self, lowest: Rank) -> None:
         self.lowest = Rank(lowest)
@@ -152,6 +159,7 @@ class ItalianEvaluator:
         self._nonflush = nonflush
         self._flush = flush
         self.key5 = _make_key5(nonflush, flush)
+        self.best_of = _make_best_of(low)
 
     def validate(self, cards: Iterable[Card]) -> tuple[Card, ...]:
         """The five cards as a tuple, checked (count, repeats, deck). Raises :class:`InvalidHand`."""
@@ -224,6 +232,173 @@ def _make_key5(nonflush: dict[int, tuple[int, int]], flush: dict[int, tuple[int,
         return primary | head << SUIT_SHIFT | (mask ^ head)
 
     return key5
+
+
+BestOf = Callable[[int], tuple[int, int]]
+
+
+def _top_two(field: int) -> int:
+    while field.bit_count() > 2:
+        field &= field - 1  # drop the lowest suit
+    return field
+
+
+_TOP_BIT = tuple(1 << (field.bit_length() - 1) if field else 0 for field in range(16))
+"""The highest bit of a 4-bit rank field: that rank's card of the highest suit (IT-SUIT)."""
+_TOP_TWO = tuple(_top_two(field) for field in range(16))
+"""The two highest bits of a rank field (a full house's pair taken from three of a kind)."""
+_SUIT_BITS = tuple(sum(1 << (4 * index + suit) for index in range(13)) for suit in range(4))
+"""A suit's bits in a card mask."""
+_RANK_BITS = sum(1 << (4 * index) for index in range(13))
+"""The lowest bit of every rank field: ``(mask | mask >> 1 | mask >> 2 | mask >> 3) & _RANK_BITS`` has
+bit ``4 (r - 2)`` set when rank ``r`` is present (the same for ``(mask & _SUIT_BITS[s]) >> s`` and suit
+``s``)."""
+
+
+def _make_best_of(lowest: int) -> BestOf:
+    """:attr:`ItalianEvaluator.best_of` for the deck whose lowest rank is ``lowest``.
+
+    The category is read off the rank counts and the suits (IT-RANK-1, in the Italian order: straight
+    flush, four of a kind, flush, full house, straight, ...), then the key's tie-breaks pick the cards:
+    each group's rank highest first, each single card (kicker, straight card) the highest suit of its
+    rank, a full house's pair from three of a kind the two highest suits (IT-RANK-3 and the decision on
+    the made cards' suits). Straights as IT-RANK-2 (the *scala minima* with the ace below ``lowest``).
+    """
+    fields = tuple((rank, 4 * (rank - 2)) for rank in range(14, lowest - 1, -1))
+    field_of = {rank: shift for rank, shift in fields}
+    straights: list[tuple[int, int, tuple[int, ...], int]] = []  # top, presence window, shifts, S mask
+    for top in range(14, lowest + 3, -1):
+        shifts = tuple(field_of[rank] for rank in range(top, top - 5, -1))
+        window = sum(1 << shift for shift in shifts)
+        straights.append((top, window, shifts, ALL_FIELDS))
+    minimal = (*(field_of[rank] for rank in range(lowest + 3, lowest - 1, -1)), field_of[14])
+    straights.append(
+        (lowest + 3, sum(1 << shift for shift in minimal), minimal, ALL_FIELDS & ~field_mask(14))
+    )
+    straight_table = tuple(straights)
+    suit_bits = _SUIT_BITS
+    rank_bits = _RANK_BITS
+    top_bit = _TOP_BIT
+    top_two = _TOP_TWO
+    pair_strength = _strength(Category.PAIR) << 24
+    two_pair_strength = _strength(Category.TWO_PAIR) << 24
+    trips_strength = _strength(Category.THREE_OF_A_KIND) << 24
+    straight_strength = _strength(Category.STRAIGHT) << 24
+    full_strength = _strength(Category.FULL_HOUSE) << 24
+    flush_strength = _strength(Category.FLUSH) << 24
+    quads_strength = _strength(Category.FOUR_OF_A_KIND) << 24
+    sf_strength = _strength(Category.STRAIGHT_FLUSH) << 24
+
+    def best_of(mask: int) -> tuple[int, int]:
+        flush_suit = -1
+        size = mask.bit_count()
+        if size < 5:  # a partial hand (TL-ACT-1): no straight, no flush
+            present = (mask | mask >> 1 | mask >> 2 | mask >> 3) & rank_bits
+            if present.bit_count() == size:  # high cards: every rank and suit from the highest card down
+                ranks = 0
+                while present:
+                    shift = present.bit_length() - 1
+                    present ^= 1 << shift
+                    ranks = ranks << 4 | ((shift >> 2) + 2)
+                return ranks << 4 * (5 - size) << PRIMARY_SHIFT | mask << SUIT_SHIFT, mask
+        else:
+            sf_key = 0
+            for suit in (3, 2, 1, 0):  # highest suit first: the flush of the highest suit is the best
+                suited = mask & suit_bits[suit]
+                if suited.bit_count() >= 5:
+                    if flush_suit < 0:
+                        flush_suit = suit
+                    present = suited >> suit
+                    for top, window, _, _ in straight_table:
+                        if present & window == window:
+                            key = sf_strength | top << 4 | suit
+                            if key > sf_key:
+                                sf_key, sf_five = key, window << suit
+                            break
+            if sf_key:
+                return sf_key << PRIMARY_SHIFT, sf_five
+        groups: list[tuple[int, int, int, int]] = []  # (count, rank, field, shift), highest rank first
+        quads = trips = pairs = 0
+        left = size
+        for rank, shift in fields:
+            field = mask >> shift & 15
+            if field:
+                count = field.bit_count()
+                groups.append((count, rank, field, shift))
+                if count == 4:
+                    quads += 1
+                elif count == 3:
+                    trips += 1
+                elif count == 2:
+                    pairs += 1
+                left -= count
+                if not left:
+                    break
+        if quads:
+            quad = next(group for group in groups if group[0] == 4)
+            rest = [group for group in groups if group is not quad]
+            made = quad[2] << quad[3]
+            if not rest:
+                return (quads_strength | quad[1] << 16) << PRIMARY_SHIFT | made, made  # four cards seen
+            _, kicker, field, shift = rest[0]
+            single = top_bit[field] << shift
+            primary = quads_strength | quad[1] << 16 | kicker << 12
+            return primary << PRIMARY_SHIFT | single << SUIT_SHIFT | made, made | single
+        if flush_suit >= 0:
+            suited = mask & suit_bits[flush_suit]
+            five = 0
+            ranks = 0
+            for _ in range(5):
+                bit = suited.bit_length() - 1
+                suited ^= 1 << bit
+                five |= 1 << bit
+                ranks = ranks << 4 | ((bit >> 2) + 2)
+            return (flush_strength | flush_suit << 20 | ranks) << PRIMARY_SHIFT, five
+        if trips and trips + pairs >= 2:
+            three = next(group for group in groups if group[0] == 3)
+            two = next(group for group in groups if group[0] >= 2 and group is not three)
+            made = three[2] << three[3] | top_two[two[2]] << two[3]
+            return (full_strength | three[1] << 16 | two[1] << 12) << PRIMARY_SHIFT | made, made
+        if len(groups) >= 5:
+            present = (mask | mask >> 1 | mask >> 2 | mask >> 3) & rank_bits
+            for top, window, shifts, first in straight_table:
+                if present & window == window:
+                    five = 0
+                    for shift in shifts:
+                        five |= top_bit[mask >> shift & 15] << shift
+                    head = five & first
+                    return (straight_strength | top << 16) << PRIMARY_SHIFT | head << SUIT_SHIFT | (
+                        five ^ head
+                    ), five
+        if trips:
+            made_count, limit, strength = 3, 2, trips_strength
+        elif pairs >= 2:
+            made_count, limit, strength = 2, 1, two_pair_strength
+        elif pairs:
+            made_count, limit, strength = 2, 3, pair_strength
+        else:
+            made_count, limit, strength = 0, 5, 0
+        made = singles = 0
+        made_ranks = kicker_ranks = 0
+        made_left = 2 if made_count == 2 and pairs >= 2 else 1 if made_count else 0
+        kickers = 0
+        for count, rank, field, shift in groups:
+            if made_left and count == made_count:
+                made |= field << shift
+                made_ranks = made_ranks << 4 | rank
+                made_left -= 1
+            elif kickers < limit:
+                singles |= top_bit[field] << shift
+                kicker_ranks = kicker_ranks << 4 | rank
+                kickers += 1
+            if not made_left and kickers == limit:
+                break
+        groups_count = (1 if made_count == 3 else 2 if pairs >= 2 else 1) if made_count else 0
+        ranks = (made_ranks << 4 * kickers | kicker_ranks) << 4 * (5 - groups_count - kickers)
+        primary = strength | ranks
+        return primary << PRIMARY_SHIFT | singles << SUIT_SHIFT | made, made | singles
+
+    return best_of
 
 
 @cache

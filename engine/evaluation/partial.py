@@ -14,7 +14,6 @@ the decider (first in seat order left of the dealer, TL-ACT-1), not here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations, starmap
 
 from engine.cards import Card, Deck, Rank, parse_cards
 from engine.evaluation.common import HandValue, InvalidHand, Ranking, labels, order_cards
@@ -55,11 +54,12 @@ def _partial_key(hand: Sequence[Card], primary: int, first: int) -> int:
 def visible_key(cards: Sequence[Card], lowest: int) -> int:
     """The key :func:`evaluate_visible` gives ``cards`` (1 or more distinct cards of the deck whose lowest
     rank is ``lowest``), without validation or labels: the deciders' fast path (TL-ACT-1 at every betting
-    round). Five or more cards: the best five's Italian key."""
-    if len(cards) >= 5:
-        return max(starmap(italian_evaluator(Rank(lowest)).key5, combinations([c.code for c in cards], 5)))
-    _, primary, first = italian_primary([card.rank for card in cards], lowest)
-    return _partial_key(cards, primary, first)
+    round). Five or more cards: the best five's Italian key
+    (:attr:`~engine.evaluation.italian.ItalianEvaluator.best_of`, which gives the partial key too)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.code
+    return italian_evaluator(Rank(lowest)).best_of(mask)[0]
 
 
 def first_to_speak(visible: Sequence[Sequence[Card]], deck: Deck) -> int:

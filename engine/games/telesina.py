@@ -44,7 +44,7 @@ from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import register
 from engine.core.generic import CoreGame
 from engine.core.model import CoreConfig, CoreHand, CoreState, StartHand
-from engine.core.rules import can_start_hand, dealt_seats, in_hand, standard_bet_range
+from engine.core.rules import can_start_hand, dealt_seats, in_hand
 from engine.core.spec import Evaluation, GameSpec, Opener, Street, Structure
 from engine.core.view import CoreView
 from engine.evaluation.common import Category, Ranking
@@ -54,7 +54,6 @@ from engine.evaluation.italian import (
     italian_evaluator,
     italian_pot_winners,
 )
-from engine.evaluation.partial import visible_key
 
 __all__ = [
     "DEFAULT_DISTRIBUTION",
@@ -230,7 +229,29 @@ def check_options(
     The dealer may choose the layout only at a ``libera`` table (TL-VELE-1) and the distribution only at a
     ``libera`` one (TL-DEAL-2); a ``libera`` option the dealer leaves open takes :data:`DEFAULT_LAYOUT` /
     :data:`DEFAULT_DISTRIBUTION`. ``players``: dealt in (2–9, IT-DECK-1). Raises :class:`OptionRefused`
-    (unknown option or value, a choice the table does not allow) or :class:`LayoutRefused` (TL-CAP-1)."""
+    (unknown option or value, a choice the table does not allow) or :class:`LayoutRefused` (TL-CAP-1).
+    Accepted options are remembered (every hand's start checks them twice: the command, then the event)."""
+    memo = (table, chosen, players)
+    try:
+        found = _CHECKED.get(memo) if type(players) is int else None
+    except TypeError:  # unhashable options (lists): checked every time
+        return _check_options(table, chosen, players)
+    if found is None:
+        found = _check_options(table, chosen, players)
+        if type(players) is int:
+            if len(_CHECKED) > 1024:
+                _CHECKED.clear()
+            _CHECKED[memo] = found
+    return found
+
+
+_CHECKED: dict[Any, tuple[tuple[str, str], ...]] = {}
+
+
+def _check_options(
+    table: Sequence[tuple[str, str]], chosen: Sequence[tuple[str, str]] | None, players: int
+) -> tuple[tuple[str, str], ...]:
+    """:func:`check_options` without the memo (the same answers and refusals)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 9:
         raise NotEnoughPlayers(f"Telesina deals 2 to 9 players (rule IT-DECK-1), not {players!r}")
     fixed = _as_dict(table, "table option")
@@ -302,19 +323,35 @@ def _check_table(options: Sequence[tuple[str, str]], seats: int) -> tuple[tuple[
 
 def hand_options(hand: CoreHand) -> tuple[Layout, str, MinimalBeatsRoyal]:
     """The hand's layout, distribution mode and IT-RANK-4 option (from :attr:`CoreHand.options`)."""
-    found = _OPTIONS_CACHE.get(hand.options)
+    options = hand.options
+    last = _LAST_OPTIONS
+    if last[0] is options:  # the same tuple all hand long: no hashing of it at every hook
+        return last[1]
+    found = _OPTIONS_CACHE.get(options)
     if found is None:
-        options = dict(hand.options)
+        chosen = dict(options)
         found = (
-            LAYOUTS[options.get("layout", DEFAULT_LAYOUT)],
-            options.get("distribution", DEFAULT_DISTRIBUTION),
-            MinimalBeatsRoyal(options.get("minimal_beats_royal", MinimalBeatsRoyal.SPADES_VS_HEARTS.value)),
+            LAYOUTS[chosen.get("layout", DEFAULT_LAYOUT)],
+            chosen.get("distribution", DEFAULT_DISTRIBUTION),
+            MinimalBeatsRoyal(chosen.get("minimal_beats_royal", MinimalBeatsRoyal.SPADES_VS_HEARTS.value)),
         )
-        _OPTIONS_CACHE[hand.options] = found
+        _OPTIONS_CACHE[options] = found
+    _remember_options(options, found)
     return found
 
 
+def _remember_options(
+    options: tuple[tuple[str, str], ...], found: tuple[Layout, str, MinimalBeatsRoyal]
+) -> None:
+    global _LAST_OPTIONS
+    _LAST_OPTIONS = (options, found)  # one assignment: a reader sees the old or the new pair
+
+
 _OPTIONS_CACHE: dict[tuple[tuple[str, str], ...], tuple[Layout, str, MinimalBeatsRoyal]] = {}
+_LAST_OPTIONS: tuple[Any, tuple[Layout, str, MinimalBeatsRoyal]] = (
+    None,
+    (LAYOUTS["none"], "", MinimalBeatsRoyal.OFF),
+)
 
 
 def board_letters(hand: CoreHand) -> str:
@@ -332,17 +369,31 @@ def _deal(state: CoreState, hand: CoreHand) -> tuple[int, int, int, bool] | None
     layout, distribution, _ = hand_options(hand)
     if street < _DEALING_ROUNDS:
         target = street + 2
-        if street == 0:
-            down, up = (1, 1) if distribution == "mai" else (2, 0)
-        else:
-            down, up = (1, 0) if distribution == "sempre" else (0, 1)
-        for seat in in_hand(hand):
-            if len(hand.down[seat]) + len(hand.up[seat]) < target:
+        down, up = _ROUND_CARDS[distribution][street]
+        downs = hand.down
+        ups = hand.up
+        folded = hand.folded
+        for seat in hand.dealt:  # in_hand's order: clockwise from the button's left
+            if seat not in folded and len(downs[seat]) + len(ups[seat]) < target:
                 return seat, down, up, False
         return None
-    step = street - _DEALING_ROUNDS
-    due = sum(len(s) for s in layout.steps[: step + 1]) - len(hand.board)
+    due = _VELE_DUE[layout.name][street - _DEALING_ROUNDS] - len(hand.board)
     return (-1, due, 0, False) if due > 0 else None
+
+
+def _round_cards(distribution: str) -> tuple[tuple[int, int], ...]:
+    """``(down, up)`` a player gets in each dealing round (TL-DEAL-1, TL-DEAL-2)."""
+    first = (1, 1) if distribution == "mai" else (2, 0)
+    later = (1, 0) if distribution == "sempre" else (0, 1)
+    return (first, *(later,) * (_DEALING_ROUNDS - 1))
+
+
+_ROUND_CARDS = {distribution: _round_cards(distribution) for distribution in DISTRIBUTIONS}
+_VELE_DUE = {
+    name: tuple(sum(len(step) for step in layout.steps[: index + 1]) for index in range(len(layout.steps)))
+    for name, layout in LAYOUTS.items()
+}
+"""Vele turned by the end of each vele step, by layout (TL-VELE-1)."""
 
 
 def _streets(hand: CoreHand) -> int:
@@ -378,60 +429,109 @@ def _lowest(hand: CoreHand) -> int:
     return 15 - len(hand.deck) // 4  # IT-DECK-1: 4 cards a rank, ace high
 
 
-def _candidates(hand: CoreHand, seat: int) -> list[tuple[Card, ...]]:
-    """The card sets a seat may count: its own cards with each combination's turned vele (TL-VELE-1)."""
-    own = (*hand.down[seat], *hand.up[seat])
+def _combination_masks(hand: CoreHand) -> tuple[int, ...]:
+    """The card masks (``sum(1 << code)``) of the turned vele of each combination (TL-VELE-1), without
+    repeats and without a combination whose turned vele are all in another's (more cards never make a
+    worse best hand: the best five of more cards is the best of more fives, and a fifth card only adds to a
+    partial visible hand, TL-ACT-1); ``()`` with no vele turned or no layout. Remembered for the last board
+    seen (every seat and every command of a betting round see the same board)."""
     board = hand.board
+    if not board:
+        return ()
     indexes = hand_options(hand)[0].indexes
-    if not indexes or not board:
-        return [own]
+    last = _LAST_COMBINATIONS
+    if last[0] is board and last[1] is indexes:
+        return last[2]
     turned = len(board)
-    return [(*own, *(board[i] for i in combo if i < turned)) for combo in indexes]
+    codes = [card.code for card in board]
+    masks = []
+    for combo in indexes:
+        mask = 0
+        for index in combo:
+            if index < turned:
+                mask |= 1 << codes[index]
+        if mask not in masks:
+            masks.append(mask)
+    found = tuple(
+        mask for mask in masks if not any(mask != other and mask & other == mask for other in masks)
+    )
+    _remember_combinations(board, indexes, found)
+    return found
+
+
+def _remember_combinations(
+    board: tuple[Card, ...], indexes: tuple[tuple[int, ...], ...], masks: tuple[int, ...]
+) -> None:
+    global _LAST_COMBINATIONS
+    _LAST_COMBINATIONS = (board, indexes, masks)  # one assignment: a reader sees the old or the new triple
+
+
+_LAST_COMBINATIONS: tuple[Any, Any, tuple[int, ...]] = (None, None, ())
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.code
+    return mask
 
 
 def seat_best_hand(hand: CoreHand, seat: int) -> tuple[int, tuple[Card, ...]]:
     """``(key, five cards)``: the seat's hand (TL-VELE-1): the best five of its own cards plus one
     combination's turned vele by the Italian key (IT-RANK-1..3), except that between straight flushes the
     higher suit wins, then the higher top card. Fewer than five cards: ``(0, ())``."""
-    cards = _candidates(hand, seat)
+    own = _mask(hand.down[seat]) | _mask(hand.up[seat])
     lowest = _lowest(hand)
-    memo = (lowest, tuple(tuple(c.code for c in group) for group in cards))
+    memo = (lowest, own, _combination_masks(hand))
     found = _BEST.get(memo)
     if found is None:
-        found = _best_of(memo[1], lowest)
+        found = _best_of(own, memo[2], lowest)
         if len(_BEST) > 8192:
             _BEST.clear()
         _BEST[memo] = found
     return found
 
 
-_BEST: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[int, tuple[Card, ...]]] = {}
-""":func:`seat_best_hand` by deck and card sets (a showdown asks for a hand's value, label and pot share)."""
+_BEST: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[Card, ...]]] = {}
+""":func:`seat_best_hand` by deck and card masks (a showdown asks for a hand's value, label and pot share)."""
 
 
-def _best_of(sets: tuple[tuple[int, ...], ...], lowest: int) -> tuple[int, tuple[Card, ...]]:
+def _best_of(own: int, vele: tuple[int, ...], lowest: int) -> tuple[int, tuple[Card, ...]]:
+    """The best five of ``own`` (a card mask) with one of ``vele`` (the combinations' card masks; none:
+    ``own`` alone), each card set of five or more cards evaluated once by
+    :attr:`~engine.evaluation.italian.ItalianEvaluator.best_of` (no enumeration of its fives). A straight
+    flush (the best category: the best key is one if any set makes one) is chosen by TL-VELE-1's decision
+    instead, over every five (:func:`_best_straight_flush`)."""
+    sets = [cards for cards in ([own | mask for mask in vele] if vele else [own]) if cards.bit_count() >= 5]
+    if not sets:
+        return 0, ()
+    best_of = italian_evaluator(_RANKS[lowest]).best_of
+    best, chosen = max(map(best_of, sets))
+    if best >> _CATEGORY_SHIFT == _SF_STRENGTH:
+        best, chosen = _best_straight_flush(sets, lowest)
+    return best, tuple(_CARDS[code] for code in range(chosen.bit_length()) if chosen >> code & 1)
+
+
+def _best_straight_flush(sets: list[int], lowest: int) -> tuple[int, int]:
+    """TL-VELE-1's decision between straight flushes: the higher suit, then the higher top card, over
+    every five of every card set (masks, at least one of which makes a straight flush)."""
     key5 = italian_evaluator(_RANKS[lowest]).key5
-    best = 0
-    chosen: tuple[int, ...] = ()
-    flushes: list[tuple[int, int, tuple[int, ...]]] = []
-    for codes in sets:
-        if len(codes) < 5:
-            continue
+    flushes: list[tuple[int, int, int]] = []
+    for mask in sets:
+        codes = [code for code in range(mask.bit_length()) if mask >> code & 1]
         for five in combinations(codes, 5):
             key = key5(*five)
-            if key > best:
-                best, chosen = key, five
             if key >> _CATEGORY_SHIFT == _SF_STRENGTH:
-                flushes.append((five[0] & 3, key, five))  # Card.code & 3: the Italian suit order
-    if flushes:
-        _, best, chosen = max(flushes)
-    return best, tuple(_CARDS[code] for code in chosen)
+                flushes.append((five[0] & 3, key, sum(1 << code for code in five)))  # code & 3: the suit
+    _, best, chosen = max(flushes)
+    return best, chosen
 
 
 def clear_caches() -> None:
     """Forget the hands and visible keys computed so far (benchmarks time cold hands with it)."""
     _BEST.clear()
     _VISIBLE.clear()
+    _LABELS.clear()
 
 
 def _value(hand: CoreHand, seat: int) -> int:
@@ -453,55 +553,86 @@ def _labels(hand: CoreHand, seat: int) -> tuple[str, str]:
     key, five = seat_best_hand(hand, seat)
     if not five:
         return "", ""
-    described = italian_evaluator(_RANKS[_lowest(hand)]).describe(five, key)
-    return described.label_it, described.label_en
+    lowest = _lowest(hand)
+    memo = (lowest, key)  # a key names its five cards (IT-RANK-3: keys are injective)
+    found = _LABELS.get(memo)
+    if found is None:
+        described = italian_evaluator(_RANKS[lowest]).describe(five, key)
+        found = described.label_it, described.label_en
+        if len(_LABELS) > 8192:
+            _LABELS.clear()
+        _LABELS[memo] = found
+    return found
+
+
+_LABELS: dict[tuple[int, int], tuple[str, str]] = {}
 
 
 def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> tuple[int, ...]:
     """IT-RANK-4 over the hands each contender counts (TL-VELE-1): the best, unless the hearts royal
-    meets the minimal spade straight flush (option ``minimal_beats_royal``)."""
+    meets the minimal spade straight flush (option ``minimal_beats_royal``): the best key's seats (keys
+    are injective: several only with the same five cards), and :func:`italian_pot_winners`' full reading
+    when the best hand is the royal of hearts."""
+    keys = [seat_best_hand(hand, seat)[0] for seat in contenders]
+    best = max(keys, default=_ROYAL_HEARTS)
+    if best != _ROYAL_HEARTS:
+        return tuple(seat for seat, key in zip(contenders, keys, strict=True) if key == best)
     evaluator = italian_evaluator(_RANKS[_lowest(hand)])
     royal = hand_options(hand)[2]
     values = [evaluator.comparable(seat_best_hand(hand, seat)[1]) for seat in contenders]
     return tuple(contenders[i] for i in italian_pot_winners(values, royal))
 
 
-def _visible_key(hand: CoreHand, seat: int, lowest: int) -> int:
-    """TL-ACT-1: the best visible key of ``seat`` over the combinations (up cards + turned vele)."""
-    up = hand.up[seat]
-    board = hand.board
-    indexes = hand_options(hand)[0].indexes
-    memo = (lowest, up, board, indexes)
+_ROYAL_HEARTS = (_SF_STRENGTH << 24 | 14 << 4 | 3) << PRIMARY_SHIFT
+"""The key of A♥K♥Q♥J♥10♥ (straight flush, top ace, hearts: suit 3 in the Italian order)."""
+
+
+def _visible(mask: int, lowest: int) -> int:
+    """TL-ACT-1: the visible key of the cards of ``mask`` (up cards and one combination's turned vele):
+    the key :func:`engine.evaluation.partial.visible_key` gives, by :attr:`ItalianEvaluator.best_of
+    <engine.evaluation.italian.ItalianEvaluator.best_of>`, remembered by the cards (:data:`_VISIBLE`)."""
+    memo = mask | lowest << _DECK_SHIFT
     found = _VISIBLE.get(memo)
-    if found is not None:
-        return found
-    if not board or not indexes:
-        found = visible_key(up, lowest)
-    else:
-        turned = len(board)
-        found = max(visible_key((*up, *(board[i] for i in combo if i < turned)), lowest) for combo in indexes)
-    if len(_VISIBLE) > 8192:
-        _VISIBLE.clear()
-    _VISIBLE[memo] = found
+    if found is None:
+        found = italian_evaluator(_RANKS[lowest]).best_of(mask)[0]
+        if len(_VISIBLE) >= _VISIBLE_SIZE:
+            _VISIBLE.clear()
+        _VISIBLE[memo] = found
     return found
 
 
-_VISIBLE: dict[tuple[Any, ...], int] = {}
-""":func:`_visible_key` by the cards it saw (the opener is asked more than once a round)."""
+_DECK_SHIFT = 52  # a card mask's bits are 0..51: the deck's lowest rank above them
+_VISIBLE_SIZE = 1 << 15
+_VISIBLE: dict[int, int] = {}
+"""Visible keys by their cards (the mask, with the deck's lowest rank above the card bits): one, two and
+three up cards recur across hands, and the opener is asked more than once a round."""
 
 
 def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
-    """The seat before the first speaker (TL-ACT-1): the best visible hand, ties to the first left of the
-    dealer (``in_hand`` is in that order)."""
+    """The seat before the first speaker (TL-ACT-1): the best visible hand (up cards and the turned vele of
+    the seat's best combination, :func:`_visible`), ties to the first left of the dealer (``in_hand`` is in
+    that order)."""
     lowest = _lowest(hand)
+    combos = _combination_masks(hand) or (0,)
+    memo = _VISIBLE
+    deck = lowest << _DECK_SHIFT
+    ups = hand.up
     best = -1
     first = hand.button
     for seat in in_hand(hand):
-        if not hand.up[seat]:
+        cards = ups[seat]
+        if not cards:
             continue
-        key = _visible_key(hand, seat, lowest)
-        if key > best:
-            best, first = key, seat
+        up = 0
+        for card in cards:
+            up |= 1 << card.code
+        for vele in combos:  # the seat's best combination, compared in seat order: the same first seat
+            mask = up | vele
+            key = memo.get(mask | deck)
+            if key is None:
+                key = _visible(mask, lowest)
+            if key > best:
+                best, first = key, seat
     if best < 0:
         return hand.button
     return (first - 1) % len(state.seats)
@@ -509,14 +640,33 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
 
 def _pot_limit(spec: GameSpec) -> Callable[[Any, Any, int], tuple[int, int] | None]:
     def bounds(state: CoreState, hand: CoreHand, seat: int) -> tuple[int, int] | None:
-        """IT-LIMIT-2: at most the current bet plus everything in the middle before this player's call."""
-        found = standard_bet_range(spec, state, hand, seat)
-        if found is None:
+        """IT-LIMIT-2: at most the current bet plus everything in the middle before this player's call; the
+        minimum and who may bet as :func:`~engine.core.rules.standard_bet_range` (G-ACT-2: the current bet
+        plus the round's largest full increment, at least the invito; all-in below it; no bet nobody else
+        could answer; no raise for a seat that acted unless the bet rose by a full raise since), written
+        out for Telesina (asked at every decision): no blinds, no bring-in (every round opens by the best
+        visible hand, TL-ACT-1), pot limit."""
+        seats = state.seats
+        occupant = seats[seat]
+        stack = 0 if occupant is None else occupant.stack
+        all_in_to = hand.round_bets[seat] + stack
+        current = hand.current_bet
+        if stack <= 0 or all_in_to <= current:
             return None
-        low, _ = found
-        occupant = state.seats[seat]
-        all_in_to = hand.round_bets[seat] + (0 if occupant is None else occupant.stack)
-        cap = min(all_in_to, hand.current_bet + hand.dead + sum(hand.contributed))
+        folded = hand.folded
+        for other in hand.dealt:  # somebody else must be able to answer a bet
+            if other != seat and other not in folded and seats[other].stack > 0:  # type: ignore[union-attr]
+                break
+        else:
+            return None
+        forced = hand.forced
+        minimum_bet = forced.small_bet or forced.big_blind or forced.invito
+        increment = max(hand.min_raise, minimum_bet if minimum_bet > 1 else 1)
+        acted = hand.acted_at[seat]
+        if acted >= 0 and current - acted < increment:
+            return None
+        low = min(current + increment, all_in_to)
+        cap = min(all_in_to, current + hand.dead + sum(hand.contributed))
         return low, max(low, cap)
 
     return bounds

@@ -16,6 +16,7 @@ from django.db import connection
 from audit.verification import verify
 from eventstore import store
 from eventstore.store import read_stream
+from tables import service as table_service
 from tables.models import Table
 from tests.service_harness import LiveService
 from tournaments import mtt
@@ -66,8 +67,9 @@ def test_verify_all_passes_on_a_tournament_and_catches_forgeries(live_service: L
         [tournament, snapshot[0]],
     )
     assert failures(tournament) == [("snapshot", snapshot[0])]
-    with_table = next(s for s in store.streams("table-") if store.latest_snapshot(s) is not None)
-    table_snapshot = store.latest_snapshot(with_table)
+    schema = table_service.SNAPSHOT_SCHEMA  # the tables' snapshot format marker
+    with_table = next(s for s in store.streams("table-") if store.latest_snapshot(s, schema) is not None)
+    table_snapshot = store.latest_snapshot(with_table, schema)
     assert table_snapshot is not None and failures(with_table) == []
     sql(
         "UPDATE eventstore_snapshot SET data = jsonb_set(data, '{state,carried}', '1') "

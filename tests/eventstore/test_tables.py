@@ -97,7 +97,8 @@ def test_load_from_snapshot_equals_fold_from_scratch(monkeypatch: pytest.MonkeyP
     rng = random.Random(2024)
     table_id = open_and_start()
     sid = service.stream_id(table_id)
-    assert store.latest_snapshot(sid)[0] < read_stream(sid)[-1].version  # only the opening snapshot yet
+    opening = store.latest_snapshot(sid, service.SNAPSHOT_SCHEMA)
+    assert opening is not None and opening[0] < read_stream(sid)[-1].version  # only the opening snapshot yet
     ended = play_to_hand_end(table_id, rng)
     assert store.latest_snapshot(sid, service.SNAPSHOT_SCHEMA)[0] == ended
     assert Snapshot.objects.filter(stream_id=sid, version=ended).count() == 1

@@ -85,7 +85,7 @@ SNAPSHOTTED = (TableState, TableConfig, SeatState, HandState, Limit, Phase, Hand
 SNAPSHOTTED += (Rank,)
 """The types a snapshot of a poker all'italiana table holds (its ``state``)."""
 
-PINNED = {1: "c3a017963ddf59cb"}
+PINNED = {1: "c3a017963ddf59cb", 2: "3f16e019bb48d882"}
 """The fingerprint of :data:`SNAPSHOTTED`'s shape at each snapshot format marker."""
 
 

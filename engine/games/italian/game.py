@@ -43,6 +43,7 @@ from engine.games.italian.model import (
     TableConfig,
     TableState,
 )
+from engine.games.italian.spec import spec_for
 from engine.games.italian.view import TableView, public_log, view
 from engine.phh import HandHistory
 from engine.phh import export_hand as _export_hand
@@ -121,11 +122,6 @@ GLOSSES: Mapping[str, str] = MappingProxyType(
 """The English gloss of the first word of each Italian button label (seed 000, "Pulsanti")."""
 
 _EVENTS: Mapping[str, type] = MappingProxyType(registry(Event))
-_NAMES = {
-    Limit.NO_LIMIT: "Poker all'italiana (no limit)",
-    Limit.POT_LIMIT: "Poker all'italiana (pot limit)",
-    Limit.FIXED_LIMIT: "Poker all'italiana (fixed limit)",
-}
 
 
 def deck_players(dealt: int) -> int:
@@ -157,11 +153,12 @@ class ItalianGame(SeatedGame):
     too_early: type[Exception] = TimeoutTooEarly
 
     def __init__(self, limit: Limit) -> None:
+        spec = spec_for(limit)  # the registry's code and names are the spec's
         self._limit = limit
         self.limit: str = limit.value
-        self.code: str = f"{limit.value[0]}IT"
-        self.name: str = _NAMES[limit]
-        self.short_name: str = f"Italiana {limit.value}"
+        self.code: str = spec.code
+        self.name: str = spec.name
+        self.short_name: str = spec.short_name
 
     # --- the decider -----------------------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.cards import Card, Deck, Rank
 from engine.core import reshuffle
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import seat_stack as _stack
 from engine.evaluation import italian_evaluator, italian_pot_winners
 from engine.games.italian.model import (
     BetPlaced,
@@ -34,6 +36,7 @@ __all__ = [
     "bet_event",
     "bet_range",
     "deck",
+    "full_bet",
     "hand_ended",
     "opener",
     "pot_winners",
@@ -46,20 +49,6 @@ OPENING_STREET = 1
 """The index of the opening round (*apertura*) in :data:`engine.games.italian.spec.STREETS`."""
 FINAL_STREET = 3
 """The index of the final betting round (*ultimo giro*) in :data:`engine.games.italian.spec.STREETS`."""
-
-
-def _stack(state: TableState, seat: int) -> int:
-    occupant = state.seats[seat]
-    return 0 if occupant is None else occupant.stack
-
-
-def _in_hand(hand: HandState) -> list[int]:
-    """Seats still contesting the hand, in order from the left of the button."""
-    return [seat for seat in hand.dealt if seat not in hand.folded]
-
-
-def _can_act(state: TableState, hand: HandState) -> list[int]:
-    return [seat for seat in _in_hand(hand) if _stack(state, seat) > 0]
 
 
 def _pot_total(hand: HandState) -> int:
@@ -92,7 +81,7 @@ def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] 
     if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
         if seat != hand.blind_bettors[-1]:
             return None
-    elif current > 0 and seat in hand.full_acted:
+    elif current > 0 and hand.acted_at[seat] >= hand.reopened_at:  # acted since the betting last reopened
         return None
     if len([s for s in _can_act(state, hand) if s != seat]) == 0:
         return None  # nobody left who could answer a bet
@@ -118,6 +107,13 @@ def reopens(state: TableState, hand: HandState, to: int) -> bool:
     """Whether a raise **to** ``to`` over the current bet reopens the betting to the players who already
     acted (IT-RAISE-1: a raise of less than double the bet does not; in fixed limit every raise does)."""
     return state.config.limit is Limit.FIXED_LIMIT or to >= 2 * hand.current_bet
+
+
+def full_bet(state: TableState, hand: HandState, to: int) -> bool:
+    """``full_hook`` of poker all'italiana (IT-RAISE-1): a bet or raise **to** ``to`` reopens the betting to
+    the players who already acted when it is the round's first bet or :func:`reopens` (a raise to at least
+    double the bet; every raise in fixed limit)."""
+    return hand.current_bet == 0 or reopens(state, hand, to)
 
 
 def pot_winners(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...]:
@@ -239,13 +235,7 @@ def supply(state: TableState, hand: HandState, due: tuple[int, int, int, bool]) 
         return None
     seat = due[0]
     pile = sorted(
-        (
-            card
-            for s in hand.dealt
-            if s != seat
-            for card in hand.discards[s]
-            if card not in hand.reshuffled
-        ),
+        (card for s in hand.dealt if s != seat for card in hand.discards[s] if card not in hand.reshuffled),
         key=lambda card: card.code,
     )
     if not pile:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card
-from engine.games.italian.hooks import _in_hand, _stack, bet_range
+from engine.core.seats import in_hand as _in_hand
+from engine.core.seats import seat_stack as _stack
+from engine.games.italian.hooks import bet_range
 from engine.games.italian.model import (
     BetOrRaise,
     CheckOrCall,

@@ -436,9 +436,12 @@ class HandState:
     """The hand in progress. Per-seat tuples have one entry per table seat.
 
     Betting: ``round_bets`` this round; ``contributed`` the whole hand (antes, adeguamento, bets);
-    ``current_bet`` the highest round bet; ``acted`` seats that acted since the last bet or raise (they
-    need not act again unless raised); ``full_acted`` seats that acted since the last *full* bet or raise
-    (a short raise does not let them raise again, IT-RAISE-1); ``raises`` bets + raises this round (FL cap).
+    ``current_bet`` the highest round bet; ``acted_at`` per seat the current bet when the seat last acted
+    this round (``-1``: not yet), as the core's :class:`~engine.core.model.CoreHand` keeps it: a seat has
+    acted since the last bet or raise when it is at least the current bet; ``reopened_at`` the current bet
+    the round's last *full* bet or raise made (``0``: none): a seat whose ``acted_at`` reaches it acted
+    since and may not raise again (a short raise does not reopen, IT-RAISE-1); ``raises`` bets + raises
+    this round (FL cap).
     """
 
     number: int
@@ -464,8 +467,8 @@ class HandState:
     deadline: int = 0
     chips_required: bool = False
     current_bet: int = 0
-    acted: frozenset[int] = frozenset()
-    full_acted: frozenset[int] = frozenset()
+    acted_at: tuple[int, ...] = ()
+    reopened_at: int = 0
     raises: int = 0
     opened: bool = False
     opening_aggressor: int | None = None

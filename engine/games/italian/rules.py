@@ -32,6 +32,10 @@ from engine.cards import Card, Deck, Rank, format_cards
 from engine.core import payout
 from engine.core import rules as core_rules
 from engine.core.errors import IllegalAction as CoreIllegalAction
+from engine.core.seats import add_at, clockwise, set_at, with_stack
+from engine.core.seats import can_act as _can_act
+from engine.core.seats import in_hand as _in_hand
+from engine.core.seats import seat_stack as _stack
 from engine.evaluation import italian_evaluator, meets_opening
 from engine.games.italian.errors import (
     ActionNotAllowed,
@@ -42,7 +46,6 @@ from engine.games.italian.errors import (
     NotYourTurn,
     OpeningRequirementNotMet,
     ParolNotAllowed,
-    SeatError,
     SeedMismatch,
     from_core,
 )
@@ -50,12 +53,8 @@ from engine.games.italian.hooks import (
     FINAL_STREET,
     OPENING_STREET,
     HandOutcome,
-    _can_act,
-    _in_hand,
     _pot_total,
-    _stack,
     bet_range,
-    reopens,
     reshuffle_order,
 )
 from engine.games.italian.model import (
@@ -69,7 +68,6 @@ from engine.games.italian.model import (
     CardsDealt,
     Checked,
     CheckOrCall,
-    ChipsAdded,
     Command,
     DealCards,
     DeclineBlind,
@@ -93,20 +91,13 @@ from engine.games.italian.model import (
     PhaseStarted,
     PlayerEliminated,
     PlayerRemoved,
-    PlayerReturned,
-    PlayerSatOut,
-    PlayerSeated,
-    PotAwarded,
     Raised,
     SayParol,
     SeatPlayer,
-    SeatState,
-    SeedRevealed,
     ShowHand,
     StartHand,
     TableConfig,
     TableState,
-    TimeBankUsed,
     TimeoutExpired,
     TurnStarted,
     UncalledBetReturned,
@@ -160,41 +151,18 @@ def _cards_in_play(players: int) -> frozenset[Card]:
 # --- evolve ------------------------------------------------------------------------------------------------
 
 
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return (*values[:index], values[index] + amount, *values[index + 1 :])
-
-
-def _seat_with(
-    seats: tuple[SeatState | None, ...], seat: int, **changes: Any
-) -> tuple[SeatState | None, ...]:
-    """``seats`` with the occupant of ``seat`` changed."""
-    occupant = seats[seat]
-    assert occupant is not None
-    return _set(seats, seat, replace(occupant, **changes))
-
-
-def _with_stack(seats: tuple[SeatState | None, ...], seat: int, delta: int) -> tuple[SeatState | None, ...]:
-    occupant = seats[seat]
-    assert occupant is not None
-    return _seat_with(seats, seat, stack=occupant.stack + delta)
-
-
 def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: Any) -> TableState:
     """Move chips from ``seat``'s stack so that its round bet becomes ``to``, with other ``changes`` to
     the hand (one copy of the hand state, not two)."""
     amount = to - hand.round_bets[seat]
     hand = replace(
         hand,
-        round_bets=_set(hand.round_bets, seat, to),
-        contributed=_add(hand.contributed, seat, amount),
+        round_bets=set_at(hand.round_bets, seat, to),
+        contributed=add_at(hand.contributed, seat, amount),
         current_bet=max(hand.current_bet, to),
         **{"to_act": None, "last_actor": seat, **changes},
     )
-    return replace(state, seats=_with_stack(state.seats, seat, -amount), hand=hand)
+    return replace(state, seats=with_stack(state.seats, seat, -amount), hand=hand)
 
 
 def evolve(state: TableState, event: Event) -> TableState:
@@ -203,25 +171,16 @@ def evolve(state: TableState, event: Event) -> TableState:
     return state if handler is None else handler(state, event)
 
 
-def _ev_seated(state: TableState, e: PlayerSeated) -> TableState:
-    seat = SeatState(e.player, e.stack, time_bank=state.config.time_bank_ms)
-    return replace(state, seats=_set(state.seats, e.seat, seat))
-
-
 def _left(state: TableState, seat: int) -> TableState:
     """``seat`` is emptied; an uncontested winner leaving takes their right to show along (IT-SHOW-1): the
     next player in that seat must not be offered MOSTRO on their cards (issue 15)."""
     if state.last_winner == seat:
         state = replace(state, last_winner=None, last_cards=())
-    return replace(state, seats=_set(state.seats, seat, None))
+    return replace(state, seats=set_at(state.seats, seat, None))
 
 
 def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
     return _left(state, e.seat)
-
-
-def _ev_chips_added(state: TableState, e: ChipsAdded) -> TableState:
-    return replace(state, seats=_with_stack(state.seats, e.seat, e.chips))
 
 
 def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
@@ -230,7 +189,7 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
     contributed = [0] * n
     for seat, amount in e.antes:
         contributed[seat] += amount
-        seats = _with_stack(seats, seat, -amount)
+        seats = with_stack(seats, seat, -amount)
     starting = tuple((s.stack if s is not None else 0) + contributed[i] for i, s in enumerate(seats))
     pending = frozenset(seat for seat, _ in e.adeguamento)
     hand = HandState(
@@ -243,6 +202,7 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
         cards=((),) * n,
         contributed=tuple(contributed),
         round_bets=(0,) * n,
+        acted_at=(-1,) * n,
         folded=frozenset(s for s in range(n) if s not in e.dealt) | pending,
         carried=e.carried,
         opening=e.opening,
@@ -286,8 +246,8 @@ def _ev_phase(state: TableState, e: PhaseStarted) -> TableState:
         changes.update(
             round_bets=(0,) * len(hand.round_bets),
             current_bet=0,
-            acted=frozenset(),
-            full_acted=frozenset(),
+            acted_at=(-1,) * len(hand.acted_at),
+            reopened_at=0,
             raises=0,
         )
     if e.phase is Phase.SHOWDOWN:
@@ -300,13 +260,6 @@ def _ev_turn(state: TableState, e: TurnStarted) -> TableState:
     return replace(state, hand=hand)
 
 
-def _ev_time_bank(state: TableState, e: TimeBankUsed) -> TableState:
-    occupant = state.seats[e.seat]
-    assert occupant is not None
-    bank = max(0, occupant.time_bank - e.used)
-    return replace(state, seats=_seat_with(state.seats, e.seat, time_bank=bank))
-
-
 def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
     # The adeguamento matches what the parol players already have in the carried pot: it joins that dead
     # money (contested by everyone in the hand), not this hand's bets, so side pots stay exact.
@@ -314,14 +267,14 @@ def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
     hand = replace(
         hand,
         carried=hand.carried + e.amount,
-        contributed=_add(hand.contributed, e.seat, e.invito),
+        contributed=add_at(hand.contributed, e.seat, e.invito),
         folded=hand.folded - {e.seat},
         adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
         min_bet=hand.min_bet + e.amount + e.invito if hand.parol_hand else hand.min_bet,
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, seats=_with_stack(state.seats, e.seat, -e.amount - e.invito), hand=hand)
+    return replace(state, seats=with_stack(state.seats, e.seat, -e.amount - e.invito), hand=hand)
 
 
 def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
@@ -343,8 +296,8 @@ def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
         e.seat,
         e.to,
         blind_bettors=(*hand.blind_bettors, e.seat),
-        acted=frozenset({e.seat}),
-        full_acted=frozenset({e.seat}),
+        acted_at=set_at(hand.acted_at, e.seat, e.to),
+        reopened_at=e.to,
         raises=hand.raises + 1,
         opening_aggressor=e.seat,
         opened=True,
@@ -364,7 +317,7 @@ def _ev_dealt(state: TableState, e: CardsDealt) -> TableState:
     else:
         given = set(e.cards)
         stock = tuple(card for card in hand.stock if card not in given)
-    hand = replace(hand, cards=_set(hand.cards, e.seat, hand.cards[e.seat] + e.cards), stock=stock)
+    hand = replace(hand, cards=set_at(hand.cards, e.seat, hand.cards[e.seat] + e.cards), stock=stock)
     return replace(state, hand=hand)
 
 
@@ -385,8 +338,7 @@ def _acted_changes(hand: HandState, seat: int) -> dict[str, Any]:
         hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
     )
     return {
-        "acted": hand.acted | {seat},
-        "full_acted": hand.full_acted | {seat},
+        "acted_at": set_at(hand.acted_at, seat, hand.current_bet),
         "to_act": None,
         "last_actor": seat,
         "blind_answered": blind_answered,
@@ -416,8 +368,8 @@ def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool)
         hand,
         seat,
         to,
-        acted=frozenset({seat}),
-        full_acted=frozenset({seat}) if full else hand.full_acted | {seat},
+        acted_at=set_at(hand.acted_at, seat, to),
+        reopened_at=to if full else hand.reopened_at,
         raises=hand.raises + 1,
         opening_aggressor=hand.opening_aggressor if final else seat,
         final_aggressor=seat if final else hand.final_aggressor,
@@ -451,8 +403,8 @@ def _ev_discarded(state: TableState, e: Discarded) -> TableState:
     gone = set(e.cards)
     hand = replace(
         hand,
-        cards=_set(hand.cards, e.seat, tuple(card for card in hand.cards[e.seat] if card not in gone)),
-        discards=_set(hand.discards, e.seat, e.cards),
+        cards=set_at(hand.cards, e.seat, tuple(card for card in hand.cards[e.seat] if card not in gone)),
+        discards=set_at(hand.discards, e.seat, e.cards),
         declared=hand.declared | {e.seat},
         to_act=None,
         last_actor=e.seat,
@@ -470,25 +422,10 @@ def _ev_mucked(state: TableState, e: HandMucked) -> TableState:
     return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
 
 
-def _ev_sat_out(state: TableState, e: PlayerSatOut) -> TableState:
-    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=True))
-
-
-def _ev_returned(state: TableState, e: PlayerReturned) -> TableState:
-    return replace(state, seats=_seat_with(state.seats, e.seat, sitting_out=False))
-
-
-def _ev_pot(state: TableState, e: PotAwarded) -> TableState:
-    seats = state.seats
-    for seat, chips in e.shares:
-        seats = _with_stack(seats, seat, chips)
-    return replace(state, seats=seats)
-
-
 def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
     hand = _hand(state)
-    hand = replace(hand, contributed=_add(hand.contributed, e.seat, -e.amount))
-    return replace(state, seats=_with_stack(state.seats, e.seat, e.amount), hand=hand)
+    hand = replace(hand, contributed=add_at(hand.contributed, e.seat, -e.amount))
+    return replace(state, seats=with_stack(state.seats, e.seat, e.amount), hand=hand)
 
 
 def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
@@ -513,10 +450,6 @@ def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
     return _left(state, e.seat)
 
 
-def _ev_seed_revealed(state: TableState, e: SeedRevealed) -> TableState:
-    return replace(state, seed_revealed=True)
-
-
 def _ev_after_show(state: TableState, e: HandShown) -> TableState:
     if state.hand is not None:
         return _ev_shown(state, e)
@@ -524,13 +457,11 @@ def _ev_after_show(state: TableState, e: HandShown) -> TableState:
 
 
 _EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
-    PlayerSeated: _ev_seated,
+    **core_rules.TABLE_EVENTS,  # seats, chips added, time banks, time-outs, sit-outs, pots paid, the seed
     PlayerRemoved: _ev_removed,
-    ChipsAdded: _ev_chips_added,
     HandStarted: _ev_hand_started,
     PhaseStarted: _ev_phase,
     TurnStarted: _ev_turn,
-    TimeBankUsed: _ev_time_bank,
     AdeguamentoPaid: _ev_adeguamento_paid,
     AdeguamentoDeclined: _ev_adeguamento_declined,
     BlindBetPlaced: _ev_blind_bet,
@@ -546,13 +477,9 @@ _EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
     Discarded: _ev_discarded,
     HandShown: _ev_after_show,
     HandMucked: _ev_mucked,
-    PlayerSatOut: _ev_sat_out,
-    PlayerReturned: _ev_returned,
-    PotAwarded: _ev_pot,
     UncalledBetReturned: _ev_returned_bet,
     HandEnded: _ev_hand_ended,
     PlayerEliminated: _ev_eliminated,
-    SeedRevealed: _ev_seed_revealed,
 }
 
 
@@ -618,20 +545,6 @@ def apply(state: TableState, command: Command) -> tuple[TableState, tuple[Event,
 # --- helpers on the hand --------------------------------------------------------------------------------
 
 
-def _occupant(state: TableState, seat: int) -> SeatState:
-    if not 0 <= seat < len(state.seats):
-        raise SeatError(f"Il posto {seat} non esiste.", f"seat {seat} does not exist")
-    occupant = state.seats[seat]
-    if occupant is None:
-        raise SeatError(f"Il posto {seat} è vuoto.", f"seat {seat} is empty")
-    return occupant
-
-
-def _clockwise(n: int, after: int) -> list[int]:
-    """All seats in clockwise order starting just after ``after``."""
-    return [(after + i) % n for i in range(1, n + 1)]
-
-
 def _deck_in_play(hand: HandState) -> Deck:
     return Deck.italian(max(2, min(9, 11 - hand.lowest_rank)))
 
@@ -644,7 +557,8 @@ def _next_better(state: TableState, hand: HandState) -> int | None:
     spec = spec_for(state.config.limit)
     answer_hook = spec.answer_hook
     assert answer_hook is not None
-    return core_rules.next_better(state, hand, anchor, hand.acted.__contains__, answer_hook(state, hand))
+    acted = hand.acted_at
+    return core_rules.next_better(state, hand, anchor, lambda s: acted[s] >= 0, answer_hook(state, hand))
 
 
 def may_bet_for_opening(hand: HandState, seat: int) -> bool:
@@ -675,13 +589,6 @@ def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
     it contests (the ``winners_hook``, IT-RANK-4 included) or no rival there has shown."""
     spec = spec_for(state.config.limit)
     return core_rules.must_show(spec, state, hand, seat, lambda: _pots(hand, hand.folded | hand.mucked))
-
-
-def _winners_hook(state: TableState) -> Callable[[Any, Any, tuple[int, ...]], tuple[int, ...]]:
-    """The spec's ``winners_hook`` (:func:`engine.games.italian.spec.pot_winners`, IT-RANK-4)."""
-    hook = spec_for(state.config.limit).winners_hook
-    assert hook is not None
-    return hook
 
 
 def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
@@ -839,14 +746,9 @@ def _award_uncontested(b: _Builder, winner: int) -> None:
 
 def _award_showdown(b: _Builder) -> None:
     hand = b.hand
-    shown = {seat for seat, _ in hand.shown}
     state = b.state
-    winners = _winners_hook(state)
-
-    def contested(eligible: tuple[int, ...]) -> tuple[int, ...]:
-        return winners(state, hand, tuple(s for s in eligible if s in shown))
-
-    _pay(b, _pots(hand, hand.folded | hand.mucked), contested)
+    winners = core_rules.showdown_winners(spec_for(state.config.limit), state, hand)  # IT-RANK-4's hook
+    _pay(b, _pots(hand, hand.folded | hand.mucked), winners)
     _end_hand(b, None)
 
 
@@ -884,10 +786,8 @@ def _automatic_action(b: _Builder, seat: int) -> None:
         b.emit(Discarded(seat, ()))
     elif phase is Phase.SHOWDOWN:
         b.emit(HandMucked(seat))
-    elif hand.round_bets[seat] >= hand.current_bet:
-        b.emit(Checked(seat))
     else:
-        b.emit(Folded(seat))
+        core_rules.check_or_fold(b, seat)
 
 
 # --- command handlers --------------------------------------------------------------------------------------
@@ -948,7 +848,7 @@ def _next_deal_plan(state: TableState, button: int) -> _Deal:
     n = len(state.seats)
     active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
     present = [s for s in active if not state.seats[s].sitting_out]  # type: ignore[union-attr]
-    order = _clockwise(n, button)
+    order = clockwise(n, button)
     plan = _deal_plan(state, order, active, present)
     if state.config.tournament and len(active) >= 2 and not any(s in present for s in plan.dealt):
         plan = _deal_plan(state, order, active, active)  # T-SITOUT-1: the absent keep being dealt in
@@ -983,12 +883,12 @@ def _on_start(b: _Builder, c: StartHand) -> None:
     n = len(state.seats)
     active = [s for s, o in enumerate(state.seats) if o is not None and o.stack > 0]
     if c.button is not None:
-        _occupant(state, c.button)
+        core_rules.occupant(state, c.button)  # SeatError (converted by apply)
         button = c.button
     elif state.button < 0:
         button = active[-1] if active else 0
     else:
-        button = next((s for s in _clockwise(n, state.button) if s in active), state.button)
+        button = next((s for s in clockwise(n, state.button) if s in active), state.button)
     invito = state.invito if c.invito is None else c.invito
     if invito < 0:
         raise BadAmount("L'invito non può essere negativo.", "the invito cannot be negative")
@@ -1009,7 +909,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
             )
     else:
         deck = Deck.standard().cards
-    if c.commitment and not _is_hex_digest(c.commitment):
+    if c.commitment and not core_rules.is_hex_digest(c.commitment):
         raise SeedMismatch(
             "L'impegno sul seme non è valido.", "the seed commitment must be 64 lowercase hex digits"
         )
@@ -1113,9 +1013,9 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
         b.emit(BlindBetPlaced(c.seat, c.to, len(hand.blind_bettors) + 1))
         return
     hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
-    raise_hook = spec_for(b.state.config.limit).raise_hook
-    assert raise_hook is not None
-    bounds = raise_hook(b.state, hand, c.seat)  # IT-RAISE-1, IT-LIMIT-1..3, IT-OPEN-4, IT-BUIO-2
+    spec = spec_for(b.state.config.limit)
+    assert spec.raise_hook is not None
+    bounds = spec.raise_hook(b.state, hand, c.seat)  # IT-RAISE-1, IT-LIMIT-1..3, IT-OPEN-4, IT-BUIO-2
     if bounds is None:
         if hand.phase is Phase.OPENING and hand.blind_bettors and not hand.blind_answered:
             raise ActionNotAllowed(
@@ -1129,7 +1029,6 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
             f"La puntata deve essere tra {low} e {high}.",
             f"the bet must be between {low} and {high}, not {c.to}",
         )
-    state = b.state
     if not may_bet_for_opening(hand, c.seat):
         raise OpeningRequirementNotMet(
             f"Per aprire serve almeno una coppia di {_RANK_NAMES_IT[hand.opening]}.",
@@ -1137,24 +1036,13 @@ def _on_bet(b: _Builder, c: BetOrRaise) -> None:
             "(or an open-ended straight-flush draw)",
         )
     _use_time(b, c.seat)
-    all_in = c.to == hand.round_bets[c.seat] + _stack(state, c.seat)
-    raising = hand.current_bet != 0
-    full = reopens(state, hand, c.to) if raising else True  # IT-RAISE-1
-    bet_event = spec_for(state.config.limit).bet_event_hook
-    assert bet_event is not None
-    b.emit(bet_event(c.seat, c.to, all_in, raising, full))  # the Italian BetPlaced, Raised with reopens
+    core_rules.bet_or_raise(b, spec, c.seat, c.to)  # the Italian BetPlaced, Raised with reopens (IT-RAISE-1)
 
 
 def _on_check_call(b: _Builder, c: CheckOrCall) -> None:
-    hand = _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
+    _require_turn(b, c.seat, Phase.OPENING, Phase.FINAL)
     _use_time(b, c.seat)
-    owed = hand.current_bet - hand.round_bets[c.seat]
-    if owed <= 0:
-        b.emit(Checked(c.seat))
-    else:
-        stack = _stack(b.state, c.seat)
-        amount = min(owed, stack)
-        b.emit(Called(c.seat, amount, amount == stack))
+    core_rules.check_or_call(b, c.seat)  # busso, vedo, resto, va bene
 
 
 def _on_fold(b: _Builder, c: Fold) -> None:
@@ -1230,14 +1118,6 @@ def _on_timeout(b: _Builder, c: TimeoutExpired) -> None:
     """IT-TIME-1 / IT-SIT-1 (the core's :func:`engine.core.rules.time_out`): a time-out in a betting round
     sits the player out; the default action is :func:`_automatic_action`'s."""
     core_rules.time_out(b, c, b.hand.phase in (Phase.OPENING, Phase.FINAL), _automatic_action)
-
-
-_HEX = frozenset("0123456789abcdef")
-
-
-def _is_hex_digest(text: str) -> bool:
-    """Whether ``text`` is 64 lowercase hex digits (a SHA-256 digest or a 32-byte seed)."""
-    return len(text) == 64 and set(text) <= _HEX
 
 
 _DECIDE: dict[type, Callable[[_Builder, Any], None]] = {

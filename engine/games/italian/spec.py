@@ -24,7 +24,9 @@ Hooks used by the decider today (:mod:`engine.games.italian.rules`), in :mod:`en
   asks; :func:`~engine.games.italian.hooks.all_in_raiser_shows` the ``must_show_hook`` (IT-SHOW-1: the
   all-in raiser always shows; the rest of the rule is the core's :func:`engine.core.rules.must_show`);
   :func:`~engine.games.italian.hooks.bet_event` the ``bet_event_hook`` (its ``BetPlaced``, its ``Raised``
-  with ``reopens``); :func:`~engine.games.italian.hooks.hand_ended` the ``hand_ended_hook`` (its
+  with ``reopens``), :func:`~engine.games.italian.hooks.full_bet` the ``full_hook`` (IT-RAISE-1: the first
+  bet and a raise to at least double reopen the betting; the core's :func:`engine.core.rules.bet_or_raise`
+  emits the bet); :func:`~engine.games.italian.hooks.hand_ended` the ``hand_ended_hook`` (its
   ``HandEnded`` with result, carried pot, next requirement and parol players, from a
   :class:`~engine.games.italian.hooks.HandOutcome`; the core's :func:`engine.core.rules.hand_ended` gives
   the stacks and contributions).
@@ -58,6 +60,7 @@ from engine.games.italian.hooks import (
     bet_event,
     bet_range,
     deck,
+    full_bet,
     hand_ended,
     opener,
     pot_winners,
@@ -113,6 +116,7 @@ def _spec(limit: Limit) -> GameSpec:
         answer_hook=answering,
         must_show_hook=all_in_raiser_shows,
         bet_event_hook=bet_event,
+        full_hook=full_bet,
         hand_ended_hook=hand_ended,
     )
 

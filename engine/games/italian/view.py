@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
+from engine.core.seats import in_hand as _in_hand
+from engine.core.seats import seat_stack as _stack
 from engine.core.view import ARRIVALS, DEPARTURES, DiscardedHidden, LogEntry, PotView, pot_views, redacted_log
-from engine.games.italian.hooks import _in_hand, _stack
 from engine.games.italian.legal import LegalAction, legal_actions
 from engine.games.italian.model import (
     CardsDealt,

@@ -10,7 +10,9 @@ type, a check or fold when the bring-in is due, a deal during the betting, named
 count, of cards out of the stock or named twice, with a burn too many, as a list or as texts), the
 dealer's deals as one command or named as a replay sends them (the top of the stock, or cards from
 anywhere in it), late actions that use the time bank, sit-outs (the next player acts automatically) and
-time-outs; small stacks bring all-ins, short all-ins and, with eight stud players, the community card."""
+time-outs; small stacks bring all-ins, short all-ins and, with eight stud players, the community card. At
+ring tables of the blind games the players who sat out come back owing the blinds they missed and mostly
+post them (CASH-2): a live posted big blind in the betting round."""
 
 from __future__ import annotations
 
@@ -187,7 +189,13 @@ def one_table(game: CoreGame, seed: int) -> None:
     for seat in range(seats):
         state = both(game, state, SeatPlayer(seat, f"p{seat}", rng.choice((rng.randint(3, 60), 300))))
     at = 0
-    for _ in range(3):
+    for _ in range(4):
+        for seat, occupant in enumerate(state.seats):  # ring tables: bots owing a blind post it (CASH-2)
+            if occupant is not None and occupant.sitting_out and rng.random() < 0.5:
+                state = both(game, state, ReturnToPlay(seat, at))
+            choices = game.legal_actions(state, seat) if occupant is not None else ()
+            if state.hand is None and choices and rng.random() < 0.7:
+                state = both(game, state, choices[0].command(seat, at=at))
         if not game.can_start_hand(state):
             break
         at += 1000

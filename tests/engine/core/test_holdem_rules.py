@@ -278,15 +278,16 @@ def test_tournaments_use_a_dead_button_when_a_player_leaves() -> None:
     assert (started.button, started.small_blind, started.big_blind) == (2, 3, 0)
 
 
-def test_ring_games_move_the_button_to_the_next_player() -> None:
-    """G-BTN-1 outside tournaments: the button moves one player left."""
+def test_ring_games_use_the_dead_button_too() -> None:
+    """CASH-4 (issue 21): in ring games as in tournaments the big blind moves one player; the small blind
+    is on the last big blind's seat and the button where the last small blind was (here: empty)."""
     t = table("NT", [100, 100, 100, 100], tournament=False)
     t.start(button=0)
     for seat in (3, 0, 1):
         t.act(seat, "fold")
     t.apply(RemovePlayer(1))
     started = of(t.start(), HandStarted)[0]
-    assert (started.button, started.small_blind, started.big_blind) == (2, 3, 0)
+    assert (started.button, started.small_blind, started.big_blind) == (1, 2, 3)
 
 
 def test_time_out_checks_when_free_and_folds_facing_a_bet_using_the_time_bank() -> None:
