@@ -6,6 +6,7 @@ the hands go on with the chips conserved, and the table's log tells the new even
 from __future__ import annotations
 
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -24,10 +25,11 @@ FORCED = ForcedBets(small_blind=5, big_blind=10)
 
 
 @pytest.fixture
-def users(user_factory: Any) -> None:
+def users(user_factory: Any) -> Any:
+    """The bots (group *bot*) and anna (a player), who is returned."""
     for name in BOTS:
         user_factory(username=name, groups=[timers.BOT_GROUP])
-    user_factory(username="anna", groups=[access.PLAYER])
+    return user_factory(username="anna", groups=[access.PLAYER])
 
 
 def open_ring(players: list[tuple[int, str, int]]) -> int:
@@ -81,7 +83,7 @@ def log_text(table_id: int, viewer: str) -> str:
     return "\n".join(str(text) for _, text in rendering.log_lines(loaded, viewer, events(table_id)))
 
 
-def test_a_bot_seated_after_hands_were_played_posts_its_big_blind_and_the_hands_go_on(users: None) -> None:
+def test_a_bot_seated_after_hands_were_played_posts_its_big_blind_and_the_hands_go_on(users: Any) -> None:
     """CASH-1: a bot seated after the table's first hand owes a big blind; the start task has it post
     (``BlindPostingChosen(post=True)``) before the next hand, and it is dealt in within a round."""
     table_id = open_ring([(0, "bot_a", STACK), (1, "bot_b", STACK), (2, "bot_c", STACK)])
@@ -118,7 +120,9 @@ def _starts(table_id: int) -> list[Any]:
     return [e for e in events(table_id) if e.type == "HandStarted"]
 
 
-def test_a_human_who_missed_the_big_blind_gets_the_choice_as_buttons_posts_and_tops_up(users: None) -> None:
+def test_a_human_who_missed_the_big_blind_gets_the_choice_as_buttons_posts_and_tops_up(
+    users: Any, api_as: Any
+) -> None:
     """CASH-2: anna sits out until the big blind passes her (marker ML); back, she sees Post and Wait for
     the big blind (in both languages), posts, tops up (CASH-TOPUP-1) and is dealt in again; the log says
     each step."""
@@ -143,7 +147,12 @@ def test_a_human_who_missed_the_big_blind_gets_the_choice_as_buttons_posts_and_t
     assert '"action": "post_blind"' in english  # the button sends the engine's action
 
     before = loaded.state.seats[3].stack
-    service.act(table_id, "anna", "post_blind")
+    response = api_as(users).post(  # what the Post button sends, through the API
+        f"/api/tables/{table_id}/act/",
+        {"command_id": str(uuid.uuid4()), "expected_version": loaded.version, "action": "post_blind"},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
     service.handle(table_id, lambda ld, at: ld.rules.add_chips_command(3, 500, at))
     loaded = service.load(table_id)
     assert loaded.state.seats[3].posting and loaded.state.seats[3].stack == before + 500
