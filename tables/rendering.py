@@ -362,7 +362,8 @@ SHORTCUTS: dict[str, str] = {
 while the player types in a field). A button carrying the whole stack (RESTO, All-in) answers ``a``."""
 
 FORCED_WORDS_SHORT = {"small_blind": "SB", "big_blind": "BB", "ante": "Ante", "big_blind_ante": "BB ante",
-                      "straddle": "Straddle", "bring_in": "Bring-in"}  # fmt: skip
+                      "straddle": "Straddle", "bring_in": "Bring-in", "posted_big_blind": "BB",
+                      "dead_small_blind": "Dead SB"}  # fmt: skip
 """A forced bet as a seat's last action on the felt (:data:`ACT_WORDS`)."""
 
 ENGLISH_LABELS: dict[str, str] = {
@@ -399,7 +400,15 @@ def _gettext_glosses() -> dict[str, str]:
         "stand_pat": _("keep every card"),
         "show": _("show the hand"),
         "muck": _("throw the hand away unseen"),
+        "post_blind": _("post the blinds you owe and play the next hand"),
+        "wait_big_blind": _("play from when the big blind reaches you"),
     }
+
+
+def _ring_labels() -> dict[str, str]:
+    """The buttons of a player who owes a blind at a ring table (CASH-1, CASH-2), in the page's language
+    (the post button shows the chips owed after its label)."""
+    return {"post_blind": _("Post"), "wait_big_blind": _("Wait for the big blind")}
 
 
 def _card(card: Any) -> str | None:
@@ -467,6 +476,7 @@ def _actions(
     sends (``send``). A draw game's "Stand pat" (a discard of no card) sets ``discard["stand_pat"]``."""
     italian = game.family is GameFamily.ITALIAN
     glosses = {} if italian else _gettext_glosses()
+    ring_labels = _ring_labels()
     english = set(ENGLISH_LABELS.values())
     amount_kinds = game.amount_actions if italian else game.amount_actions | {"complete"}
     everything = (me["stack"] + me["bet"]) if me is not None else None
@@ -475,6 +485,7 @@ def _actions(
         kind = kind_of(option)
         own = italian or option.label in english
         label = option.label if own else ENGLISH_LABELS.get(kind, option.label)
+        label = ring_labels.get(kind, label)
         entry: dict[str, Any] = {
             "kind": kind,
             "send": kind if italian or kind in game.actions else SENT_AS.get(kind, kind),
@@ -811,6 +822,18 @@ FORCED_WORDS = {
 """The forced bets in a log line of an international game (``ForcedBetPosted.kind``), in English."""
 
 
+def _ring_post_line(event: Any, who: Callable[[int], str]) -> str:
+    """The log line of a blind owed at a ring table and posted outside the blinds (CASH-1, CASH-2): a big
+    blind (live, ``posted_big_blind``) or a missed small blind (dead, ``dead_small_blind``); ``""`` for any
+    other forced bet."""
+    values = {"player": who(event.seat), "chips": event.amount}
+    if event.kind == "posted_big_blind":
+        return _("%(player)s posts a big blind of %(chips)s") % values
+    if event.kind == "dead_small_blind":
+        return _("%(player)s posts a dead small blind of %(chips)s") % values
+    return ""
+
+
 def forced_text(forced: Any) -> str:
     """A level's forced bets (:class:`engine.core.ForcedBets`) as the page shows them: ``Blinds 50/100 ·
     Ante 10``, ``Ante 20 · Bring-in 50 · Bets 100/200`` (empty for none)."""
@@ -846,8 +869,19 @@ def _international_line(kind: str, event: Any, who: Callable[[int], str], game: 
             return _("Hand %(number)s: %(forced)s.") % {"number": event.number, "forced": forced}
         return _("Hand %(number)s.") % {"number": event.number}
     if kind == "ForcedBetPosted":
+        ring = _ring_post_line(event, who)
+        if ring:
+            return ring
         word = FORCED_WORDS.get(event.kind, event.kind)
         return f"{who(event.seat)}: {word} {event.amount}"
+    if kind == "BlindMissed":  # CASH-2, CASH-4: the markers ML / MS
+        if event.kind == "small_blind":
+            return _("%(player)s missed the small blind") % {"player": who(event.seat)}
+        return _("%(player)s missed the big blind") % {"player": who(event.seat)}
+    if kind == "BlindPostingChosen":  # CASH-1, CASH-2: post what is owed, or wait for the big blind
+        if event.post:
+            return _("%(player)s will post the blinds owed at the next hand") % {"player": who(event.seat)}
+        return _("%(player)s waits for the big blind") % {"player": who(event.seat)}
     if kind == "StreetStarted":
         # the game names its streets' phases in street order (then the showdown): StreetStarted.street
         names = [name for phase, name in game.phase_names.items() if phase != "showdown"]
@@ -1089,6 +1123,8 @@ def describe(event: Any, names: dict[int, str], game: Game | None = None) -> str
         return _("Hand over.")
     if kind == "PlayerEliminated":
         return _("%(player)s is eliminated") % {"player": event.player}
+    if kind == "ChipsAdded":  # CASH-TOPUP-1: a top-up between hands
+        return _("%(player)s adds %(chips)s chips") % {"player": who(event.seat), "chips": event.chips}
     if kind == "SeedRevealed":  # the hand's last event: the seed, shortened; the whole of it on hover
         text = _("Deck seed: %(seed)s") % {"seed": f"{event.seed[:8]}…"}
         return format_html('<span class="seed" title="{}">{}</span>', event.seed, text)

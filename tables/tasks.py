@@ -90,7 +90,12 @@ def run_start_hand(table_id: int, version: int) -> bool:
             return True
 
     def decide(loaded: Loaded, at: int) -> Command | None:
-        if loaded.closed or not loaded.rules.can_start_hand(loaded.state):
+        if loaded.closed:
+            return None
+        owed = _bot_posting(loaded, at)
+        if owed is not None:  # CASH-1, CASH-2: a ring bot posts what it owes before the hand starts
+            return owed
+        if not loaded.rules.can_start_hand(loaded.state):
             return None
         settings = timers.hand_settings(loaded)
         if not settings.allowed:
@@ -109,6 +114,24 @@ def run_start_hand(table_id: int, version: int) -> bool:
         return service.start_command(loaded, at, settings.forced)
 
     return _run(table_id, version, decide, "start")
+
+
+def _bot_posting(loaded: Loaded, at: int) -> Command | None:
+    """Between hands at a ring blind table (CASH-1, CASH-2): the command of the first bot (by seat) that
+    owes a blind and has not chosen to post it, which posts it (the game's ``bot_command``: ring bots post,
+    rather than wait for the big blind); ``None`` when no bot is to choose. A bot sitting out is left alone
+    (it is not dealt in; it chooses when it comes back)."""
+    if loaded.facts.in_hand or loaded.tournament_id is not None:
+        return None
+    for seat, occupant in enumerate(loaded.facts.seats):
+        if occupant is None or occupant.sitting_out or not timers.is_bot(occupant.player):
+            continue
+        kinds = {
+            str(getattr(a.kind, "value", a.kind)) for a in loaded.rules.legal_actions(loaded.state, seat)
+        }
+        if "post_blind" in kinds:
+            return loaded.rules.bot_command(loaded.state, seat, _rng, at)
+    return None
 
 
 def _invito(forced: ForcedBets | None) -> ForcedBets | None:
