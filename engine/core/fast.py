@@ -46,6 +46,7 @@ from engine.core.model import (
     BoardDealt,
     Called,
     CardsDealt,
+    CardTurnedUp,
     Checked,
     CheckOrCall,
     DealBoard,
@@ -56,6 +57,7 @@ from engine.core.model import (
     Folded,
     Raised,
     TurnStarted,
+    TurnUp,
 )
 from engine.core.rules import (
     _LAST_DEAL,
@@ -74,12 +76,15 @@ from engine.core.rules import (
     _on_deal,
     _on_deal_from_top,
     _on_fold,
+    _on_turn_up,
     _own,
     _turn_started,
+    _turned_up,
     fixed_unit,
     next_deal,
     standard_bet_range,
 )
+from engine.core.seats import in_hand
 from engine.core.seats import set_at as _set
 from engine.core.spec import Opener, Structure
 
@@ -220,9 +225,12 @@ def _deal(b: _Builder, c: DealFromTop) -> None:
     spec = b.spec
     state = b.state
     hand: Any = state.hand
-    if hand is None or spec.deal_hook is not None:
+    if hand is None:
         _on_deal_from_top(b, c)
         _advance(b)
+        return
+    if spec.deal_hook is not None:
+        _deal_hooked(b, c)
         return
     due = next_deal(spec, state)
     if due is None or due[0] < 0 or spec.streets[hand.street].draw or spec.streets[hand.street].board:
@@ -269,6 +277,120 @@ def _deal(b: _Builder, c: DealFromTop) -> None:
         street_dealt=True,
     )
     _advance(b)
+
+
+def _deal_hooked(b: _Builder, c: DealFromTop) -> None:
+    """The deal of a game with a ``deal_hook`` (Telesina's seat by seat, TL-DEAL-1, and its vele, TL-VELE-1):
+    what ``_on_deal_from_top`` emits, one ``CardsDealt`` (or ``BoardDealt``) for each answer of the hook
+    until it answers ``None``, each folded in place as ``_cards_dealt`` / ``_board_dealt`` does (the cards
+    are the top of the stock); then ``_advance``. Nothing due, a draw street, or a stock too short for the
+    deal due (its refusal, from where the deal has got to): the general handler."""
+    spec = b.spec
+    hand: Any = b.state.hand
+    due = next_deal(spec, b.state)
+    if due is None or spec.streets[hand.street].draw:
+        _on_deal_from_top(b, c)
+        _advance(b)
+        return
+    events = b.events
+    while due is not None:
+        seat, count, up, burn = due
+        hand = b.state.hand
+        stock = hand.stock
+        start = 1 if burn else 0
+        end = start + count + up
+        if len(stock) < end:  # the general handler from here on: its refusal
+            _on_deal_from_top(b, c)
+            _advance(b)
+            return
+        if not b.owned:
+            b.state = _own(b.state)
+            hand = b.state.hand
+            b.owned = True
+        elif _LAST_DEAL[0][0] is b.state:
+            _LAST_DEAL[0] = _NO_DEAL
+        burnt = stock[:start]
+        if seat < 0:
+            cards = stock[start : start + count]
+            events.append(BoardDealt(cards, burnt))
+            hand.__dict__.update(
+                stock=stock[start + count :],
+                board=hand.board + cards,
+                burned=hand.burned + burnt if start else hand.burned,
+                street_dealt=True,
+            )
+        else:
+            dealt_down = stock[start : start + count]
+            dealt_up = stock[start + count : end]
+            events.append(CardsDealt(seat, dealt_down, dealt_up, burnt))
+            hand.__dict__.update(
+                stock=stock[end:],
+                down=_set(hand.down, seat, hand.down[seat] + dealt_down) if count else hand.down,
+                up=_set(hand.up, seat, hand.up[seat] + dealt_up) if up else hand.up,
+                burned=hand.burned + burnt if start else hand.burned,
+                street_dealt=True,
+            )
+        due = next_deal(spec, b.state)
+    _advance(b)
+
+
+def _turn_up(b: _Builder, c: TurnUp) -> None:
+    """A player's card turned up (TL-DEAL-2): when the seat is to turn one up, the index is one of its
+    face-down cards and no time bank is to be charged, the ``CardTurnedUp`` folded in place, then what
+    ``_advance`` emits when the turn-up goes on to a player who is not sitting out (the next player's
+    ``TurnStarted``, in ``in_hand``'s order); anything else (the last card turned up: the betting) through
+    ``_advance``. A refusal or an unusual case: the general handler."""
+    seat = c.seat
+    index = c.index
+    state = b.state
+    hand: Any = state.hand
+    if (
+        hand is None
+        or hand.to_act != seat
+        or hand.showdown
+        or not hand.turning_up
+        or seat in hand.declared
+        or type(index) is not int
+        or not 0 <= index < len(hand.down[seat])
+        or (hand.chips_required and b.at > hand.deadline)
+    ):
+        _on_turn_up(b, c)
+        _advance(b)
+        return
+    _emit(b, CardTurnedUp(seat, hand.down[seat][index]), _turned_up)
+    spec = b.spec
+    state = b.state
+    hand = state.hand
+    seats = state.seats
+    if (  # what _step checks before the turn-up's next turn
+        hand.betting
+        or hand.drawing
+        or len(hand.folded) + 1 == len(seats)
+        or spec.turn_up_hook is None
+        or next_deal(spec, state) is not None
+        or not spec.turn_up_hook(state, hand)
+    ):
+        _advance(b)
+        return
+    declared = hand.declared
+    waiting = next((s for s in in_hand(hand) if s not in declared), None)
+    if waiting is None:  # everyone has turned a card up: the betting
+        _advance(b)
+        return
+    occupant: Any = seats[waiting]
+    if occupant.sitting_out:  # the turn, then the automatic turn-up: the general loop
+        _advance(b)
+        return
+    event = TurnStarted(
+        waiting,
+        b.at + state.config.action_time_ms,
+        occupant.time_bank,
+        hand.round_bets[waiting] < hand.current_bet,
+    )
+    b.events.append(event)
+    if _LAST_DEAL[0][0] is state:
+        _LAST_DEAL[0] = _NO_DEAL
+    _turn_started(state, hand, event)
 
 
 _CODE = rules._CODE
@@ -369,6 +491,7 @@ LEAN: dict[type, Callable[[_Builder, Any], None]] = {
     DealFromTop: _deal,
     DealCards: _deal_cards,
     DealBoard: _deal_board,
+    TurnUp: _turn_up,
 }
 """The lean handlers by command type: each decides its command **and** runs the loop after it."""
 

@@ -25,7 +25,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import CoreGame, CoreState, ForcedBets, ForcedBetsRefused, games, is_betting, rules
+from engine.core import (
+    CoreGame,
+    CoreState,
+    ForcedBets,
+    ForcedBetsRefused,
+    find_game,
+    games,
+    is_betting,
+    rules,
+)
 from engine.core.errors import IllegalAction
 from engine.core.model import (
     BetOrRaise,
@@ -39,6 +48,7 @@ from engine.core.model import (
     SeatPlayer,
     SitOut,
     TimeoutExpired,
+    TurnUp,
 )
 
 GAMES = [
@@ -175,15 +185,36 @@ def odd_deals(game: CoreGame, state: CoreState, rng: random.Random, at: int) -> 
     return rng.sample(deals, 4)
 
 
-def one_table(game: CoreGame, seed: int) -> None:
+def odd_turn_ups(state: CoreState, seat: int, rng: random.Random, at: int) -> list[Any]:
+    """Turn-ups (TL-DEAL-2) that are mostly refused: another seat's, an index out of range or of the wrong
+    type, a late one (the time bank when facing a bet: never during the turn-up, so accepted), and a
+    turn-up during the betting."""
+    hand = state.hand
+    assert hand is not None
+    seats = len(state.seats)
+    other = (seat + rng.randrange(1, seats)) % seats
+    held = len(hand.down[seat])
+    index = rng.choice((-1, held, held + 3, True, "0", 0.0))
+    return [
+        TurnUp(other, 0, at),
+        TurnUp(seat, index, at),  # type: ignore[arg-type]
+        TurnUp(seat, rng.randrange(max(held, 1)), hand.deadline + 10),
+        TurnUp(seat, 0, at),
+    ]
+
+
+def one_table(game: CoreGame, seed: int, **options: str) -> None:
     rng = random.Random(seed)
     seats = rng.randint(2, game.max_seats)
+    if options.get("layout") == "ascensore":  # its vele do not fit a full table's deck (TL-CAP-1)
+        seats = min(seats, 7)
     config = game.table_config(
         seats=seats,
         tournament=rng.random() < 0.5,
         forced=forced_for(game, rng),
         action_time_ms=100,
         time_bank_ms=rng.choice((0, 50)),
+        **options,
     )
     state = game.initial_state(config)
     for seat in range(seats):
@@ -228,6 +259,9 @@ def one_table(game: CoreGame, seed: int) -> None:
                 if rng.random() < 0.3:
                     for odd in odd_commands(game, state, seat, rng, at):
                         both(game, state, odd)
+                    if options:  # Telesina: turn-ups, refused during the betting (TL-DEAL-2)
+                        for odd in odd_turn_ups(state, seat, rng, at):
+                            both(game, state, odd)
                 roll = rng.random()
                 occupant = state.seats[seat]
                 assert occupant is not None
@@ -272,3 +306,20 @@ def in_place_alike(game: CoreGame, first: CoreState, commands: list[Any]) -> Non
 @given(seed=st.integers(0, 2**32 - 1))
 def test_lean_and_general_paths_agree(game: CoreGame, seed: int) -> None:
     one_table(game, seed)
+
+
+_TELESINA = [
+    {"layout": layout, "distribution": distribution}
+    for layout in ("croce", "ascensore", "none")
+    for distribution in ("mai", "primo_giro", "sempre")
+]
+
+
+@pytest.mark.parametrize("options", _TELESINA, ids=lambda o: f"{o['layout']}-{o['distribution']}")
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_lean_and_general_paths_agree_in_telesina(options: dict[str, str], seed: int) -> None:
+    """Telesina's seat-by-seat deals (its ``deal_hook``, TL-DEAL-1), its vele (TL-VELE-1) and the turn-ups
+    of every distribution mode (TL-DEAL-2: ``TurnUp``, ``CardTurnedUp``, the automatic turn-up of a player
+    sitting out or out of time) give the same events, states and refusals on both paths."""
+    one_table(find_game("PTL"), seed, **options)  # type: ignore[arg-type]
