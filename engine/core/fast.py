@@ -93,15 +93,22 @@ __all__ = ["LEAN"]
 _InPlace = Callable[[Any, Any, Any], None]
 
 
-def _emit(b: _Builder, event: Event, in_place: _InPlace) -> None:
-    """:meth:`_Builder.emit` of an event folded in place, its in-place function known."""
-    b.events.append(event)
+def _claim(b: _Builder) -> Any:
+    """The builder's state, made its own for changes in place (copied once per command: :func:`_own`); a
+    deal remembered for that state is forgotten, since the state is about to change."""
     state = b.state
     if not b.owned:
         state = b.state = _own(state)
         b.owned = True
     elif _LAST_DEAL[0][0] is state:
         _LAST_DEAL[0] = _NO_DEAL
+    return state
+
+
+def _emit(b: _Builder, event: Event, in_place: _InPlace) -> None:
+    """:meth:`_Builder.emit` of an event folded in place, its in-place function known."""
+    b.events.append(event)
+    state = _claim(b)
     in_place(state, state.hand, event)
 
 
@@ -247,12 +254,8 @@ def _deal(b: _Builder, c: DealFromTop) -> None:
         _on_deal_from_top(b, c)
         _advance(b)
         return
-    if not b.owned:
-        state = b.state = _own(state)
-        hand = state.hand
-        b.owned = True
-    elif _LAST_DEAL[0][0] is state:
-        _LAST_DEAL[0] = _NO_DEAL
+    state = _claim(b)
+    hand = state.hand
     events = b.events
     down = list(hand.down)
     ups = list(hand.up)
@@ -303,12 +306,7 @@ def _deal_hooked(b: _Builder, c: DealFromTop) -> None:
             _on_deal_from_top(b, c)
             _advance(b)
             return
-        if not b.owned:
-            b.state = _own(b.state)
-            hand = b.state.hand
-            b.owned = True
-        elif _LAST_DEAL[0][0] is b.state:
-            _LAST_DEAL[0] = _NO_DEAL
+        hand = _claim(b).hand
         burnt = stock[:start]
         if seat < 0:
             cards = stock[start : start + count]
@@ -430,12 +428,8 @@ def _deal_cards(b: _Builder, c: DealCards) -> None:
             if len(cards) == down + up and len(burnt) <= (1 if burn else 0):
                 rest = _taken(hand.stock, burnt + cards)
                 if rest is not None:
-                    if not b.owned:
-                        state = b.state = _own(state)
-                        hand = state.hand
-                        b.owned = True
-                    elif _LAST_DEAL[0][0] is state:
-                        _LAST_DEAL[0] = _NO_DEAL
+                    state = _claim(b)
+                    hand = state.hand
                     dealt_down, dealt_up = cards[:down], cards[down:]
                     b.events.append(CardsDealt(seat, dealt_down, dealt_up, burnt))
                     hand.__dict__.update(
@@ -465,12 +459,8 @@ def _deal_board(b: _Builder, c: DealBoard) -> None:
             if len(cards) == count and len(burnt) <= (1 if burn else 0):
                 rest = _taken(hand.stock, burnt + cards)
                 if rest is not None:
-                    if not b.owned:
-                        state = b.state = _own(state)
-                        hand = state.hand
-                        b.owned = True
-                    elif _LAST_DEAL[0][0] is state:
-                        _LAST_DEAL[0] = _NO_DEAL
+                    state = _claim(b)
+                    hand = state.hand
                     b.events.append(BoardDealt(cards, burnt))
                     hand.__dict__.update(
                         stock=rest,
