@@ -38,7 +38,9 @@
   setInterval(function () { rings(Date.now()); }, 250);
   document.addEventListener("htmx:wsAfterMessage", function () { rings(Date.now()); });
   setInterval(tick, 250);
+  tick();  // at once (this script is deferred: the page is parsed), not a quarter of a second after a "—"
   document.addEventListener("htmx:wsAfterMessage", tick);
+  document.addEventListener("htmx:afterSettle", tick);
   // a notice with data-redirect (moved to another table of the tournament): go there after the delay
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.querySelectorAll("[data-redirect]:not([data-redirecting])").forEach(function (el) {

@@ -96,11 +96,15 @@ def my_turn(page: Any) -> bool:
     return bool(page.evaluate("() => !!document.querySelector('#actions button[data-key]')"))
 
 
-def wait_for_turn(page: Any) -> None:
-    """Until the player has buttons to press; a player sitting out presses "I'm back" and is told so."""
+def wait_for_turn(page: Any) -> bool:
+    """Until the player has buttons to press (``True``), or no hand can start because at most one seat has
+    chips: the player won or lost every chip (``False``). A player sitting out presses "I'm back" and is
+    told so."""
     deadline = time.monotonic() + PLAY_SECONDS
     while not my_turn(page):
-        assert time.monotonic() < deadline, "the player's turn never came"
+        if page.locator(".seat.me.busted").count() or page.locator(".seat:not(.busted)").count() <= 1:
+            return False
+        assert time.monotonic() < deadline, ("the player's turn never came", page.locator("#table").inner_text())
         back = page.locator('#actions button[data-action="return"]')
         if back.count():
             back.click()
@@ -230,9 +234,8 @@ def test_the_table_on_one_screen_and_on_a_phone(
         phone.goto(f"/tables/{table_id}/")
         phone.wait_for_function("window.__ws.messages >= 1")
         assert phone.locator(".menu-toggle").is_visible() and not phone.locator(".topbar nav").is_visible()
-        busted = phone.locator(".seat.me.busted").count() > 0  # the player lost every chip on the desktop
-        if not busted:
-            wait_for_turn(phone)
+        # the player lost every chip on the desktop, or won them all: no turn will come
+        busted = not wait_for_turn(phone)
         boxes = phone.evaluate(BOXES)
         for name in ("actions", "hero", "pot") if busted else ("actions", "timer", "hero", "pot"):
             assert inside(boxes[name], 390, 844), ("phone", name, boxes)
