@@ -8,7 +8,7 @@ randomness itself: ``rng`` is any :class:`engine.core.game.Chooser` (``random.Ra
 from __future__ import annotations
 
 from engine.core.game import Chooser
-from engine.core.model import Command, CoreState
+from engine.core.model import Command, CoreState, TurnUp
 from engine.core.spec import GameSpec
 from engine.core.view import LegalAction, legal_actions
 
@@ -17,15 +17,31 @@ __all__ = ["bot_command", "choose"]
 
 def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[LegalAction, int | None]:
     """An action of ``actions`` and, for a bet or raise, its amount (to)."""
-    kinds = {a.kind: a for a in actions}
-    if "show" in kinds:
-        return (kinds["show"] if rng.random() < 0.7 else kinds["muck"]), None
+    show = muck = bring_in = check = call = fold = None  # one pass (the last of a kind, as a dict keeps)
+    aggressive = []
+    for a in actions:
+        kind = a.kind
+        if kind in _AGGRESSIVE:
+            aggressive.append(a)
+        elif kind == "fold":
+            fold = a
+        elif kind == "check":
+            check = a
+        elif kind == "call":
+            call = a
+        elif kind == "show":
+            show = a
+        elif kind == "muck":
+            muck = a
+        elif kind == "bring_in":
+            bring_in = a
+    if show is not None:
+        return (show if rng.random() < 0.7 else _known(muck, "muck")), None
     roll = rng.random()
-    aggressive = [a for a in actions if a.kind in ("bet", "raise", "complete")]
-    if "bring_in" in kinds:  # ST-1: bring in, or complete now and then
+    if bring_in is not None:  # ST-1: bring in, or complete now and then
         if aggressive and roll >= 0.75:
             return aggressive[0], aggressive[0].minimum
-        return kinds["bring_in"], None
+        return bring_in, None
     if aggressive and roll < 0.22:
         action = aggressive[0] if len(aggressive) == 1 or rng.random() < 0.85 else aggressive[-1]
         low, high = action.minimum, action.maximum
@@ -35,17 +51,37 @@ def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[Le
             return action, low
         target = min(high, max(low, low + pot // 2))
         return action, low + rng.randrange(0, target - low + 1)
-    if "check" in kinds:
-        return kinds["check"], None
-    if "call" in kinds and roll < 0.8:
-        return kinds["call"], None
-    return kinds["fold"], None
+    if check is not None:
+        return check, None
+    if call is not None and roll < 0.8:
+        return call, None
+    return _known(fold, "fold"), None
+
+
+_AGGRESSIVE = frozenset({"bet", "raise", "complete"})
+
+
+def _known(action: LegalAction | None, kind: str) -> LegalAction:
+    """``action``, which must be listed (``KeyError(kind)`` otherwise, as a look-up by kind gives)."""
+    if action is None:
+        raise KeyError(kind)
+    return action
 
 
 def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: int) -> Command:
     """A legal command for ``seat``, which must be to act (``ValueError`` otherwise); between hands at
     a ring blind table, :class:`~engine.core.model.PostBlind` for a seat that owes a blind and has not
     chosen to post (CASH-1, CASH-2: ring bots post)."""
+    hand = state.hand
+    if (
+        hand is not None
+        and hand.to_act == seat
+        and hand.turning_up
+        and not hand.betting
+        and not hand.showdown
+        and not hand.drawing
+    ):  # TL-DEAL-2's turn-up, without building its legal action: any of the face-down cards
+        return TurnUp(seat, rng.randrange(0, len(hand.down[seat])), at)
     actions = legal_actions(spec, state, seat)
     if state.hand is None:  # CASH-1, CASH-2: a ring bot that owes a blind posts it
         post = next((a for a in actions if a.kind == "post_blind"), None)
@@ -54,7 +90,6 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
         return post.command(seat, at=at)
     if not actions:
         raise ValueError(f"seat {seat} is not to act")
-    hand = state.hand
     if actions[0].kind == "discard" and hand is not None:
         own = list(hand.down[seat])
         count = rng.randrange(0, min(actions[0].maximum, 3) + 1)

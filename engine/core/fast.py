@@ -84,7 +84,6 @@ from engine.core.rules import (
     next_deal,
     standard_bet_range,
 )
-from engine.core.seats import in_hand
 from engine.core.seats import set_at as _set
 from engine.core.spec import Opener, Structure
 
@@ -371,7 +370,8 @@ def _turn_up(b: _Builder, c: TurnUp) -> None:
         _advance(b)
         return
     declared = hand.declared
-    waiting = next((s for s in in_hand(hand) if s not in declared), None)
+    folded = hand.folded
+    waiting = next((s for s in hand.dealt if s not in folded and s not in declared), None)
     if waiting is None:  # everyone has turned a card up: the betting
         _advance(b)
         return

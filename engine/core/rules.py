@@ -372,7 +372,7 @@ def _board_dealt(state: CoreState, hand: CoreHand, e: BoardDealt) -> None:
 
 def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
     # a draw turn (someone has still to discard) or a turn-up (TL-DEAL-2) is not the betting round's
-    betting = not (hand.drawing or hand.turning_up) or all(s in hand.declared for s in in_hand(hand))
+    betting = not (hand.drawing or hand.turning_up) or not set(hand.dealt) - hand.folded - hand.declared
     hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
 
 
@@ -1121,14 +1121,14 @@ def _step(b: _Builder, hand: CoreHand) -> bool:
                 _turn(b, waiting)
                 return True
         if spec.turn_up_hook is not None and spec.turn_up_hook(b.state, hand):
-            players = in_hand(hand)
             if not hand.turning_up:  # TL-DEAL-2: each player turns one hidden card up, then the betting
                 b.emit(CardsToTurnUp(hand.street))
                 return True
-            waiting = next((s for s in players if s not in hand.declared), None)
-            if waiting is not None:
-                _turn(b, waiting)
-                return True
+            folded, declared = hand.folded, hand.declared
+            for s in hand.dealt:  # the first in in_hand's order still to turn a card up
+                if s not in folded and s not in declared:
+                    _turn(b, s)
+                    return True
     after = hand.last_actor if hand.betting and hand.last_actor is not None else _anchor(b, hand)
     if spec.answer_hook is None:
         seat = _next_better(b.state, hand, after)

@@ -44,12 +44,13 @@ from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import register
 from engine.core.generic import CoreGame
 from engine.core.model import CoreConfig, CoreHand, CoreState, StartHand
-from engine.core.rules import can_start_hand, dealt_seats, in_hand
+from engine.core.rules import can_start_hand, dealt_seats
 from engine.core.spec import Evaluation, GameSpec, Opener, Street, Structure
 from engine.core.view import CoreView
 from engine.evaluation.common import Category, Ranking
 from engine.evaluation.italian import (
     PRIMARY_SHIFT,
+    ItalianEvaluator,
     MinimalBeatsRoyal,
     italian_evaluator,
     italian_pot_winners,
@@ -505,7 +506,7 @@ def _best_of(own: int, vele: tuple[int, ...], lowest: int) -> tuple[int, tuple[C
     sets = [cards for cards in ([own | mask for mask in vele] if vele else [own]) if cards.bit_count() >= 5]
     if not sets:
         return 0, ()
-    best_of = italian_evaluator(_RANKS[lowest]).best_of
+    best_of = _evaluator(lowest).best_of
     best, chosen = max(map(best_of, sets))
     if best >> _CATEGORY_SHIFT == _SF_STRENGTH:
         best, chosen = _best_straight_flush(sets, lowest)
@@ -515,7 +516,7 @@ def _best_of(own: int, vele: tuple[int, ...], lowest: int) -> tuple[int, tuple[C
 def _best_straight_flush(sets: list[int], lowest: int) -> tuple[int, int]:
     """TL-VELE-1's decision between straight flushes: the higher suit, then the higher top card, over
     every five of every card set (masks, at least one of which makes a straight flush)."""
-    key5 = italian_evaluator(_RANKS[lowest]).key5
+    key5 = _evaluator(lowest).key5
     flushes: list[tuple[int, int, int]] = []
     for mask in sets:
         codes = [code for code in range(mask.bit_length()) if mask >> code & 1]
@@ -541,6 +542,16 @@ def _value(hand: CoreHand, seat: int) -> int:
 
 _CARDS = {card.code: card for card in Deck.standard().cards}
 _RANKS = {int(rank): rank for rank in Rank}
+_EVALUATORS: dict[int, ItalianEvaluator] = {}
+
+
+def _evaluator(lowest: int) -> ItalianEvaluator:
+    """The Italian evaluator of the deck whose lowest rank is ``lowest`` (an int: no ``Rank(...)`` call,
+    an enum look-up that cost more than a visible key, at every hook)."""
+    found = _EVALUATORS.get(lowest)
+    if found is None:
+        found = _EVALUATORS[lowest] = italian_evaluator(_RANKS[lowest])
+    return found
 
 
 def _label(hand: CoreHand, seat: int) -> str:
@@ -557,7 +568,7 @@ def _labels(hand: CoreHand, seat: int) -> tuple[str, str]:
     memo = (lowest, key)  # a key names its five cards (IT-RANK-3: keys are injective)
     found = _LABELS.get(memo)
     if found is None:
-        described = italian_evaluator(_RANKS[lowest]).describe(five, key)
+        described = _evaluator(lowest).describe(five, key)
         found = described.label_it, described.label_en
         if len(_LABELS) > 8192:
             _LABELS.clear()
@@ -577,7 +588,7 @@ def _winners(state: CoreState, hand: CoreHand, contenders: tuple[int, ...]) -> t
     best = max(keys, default=_ROYAL_HEARTS)
     if best != _ROYAL_HEARTS:
         return tuple(seat for seat, key in zip(contenders, keys, strict=True) if key == best)
-    evaluator = italian_evaluator(_RANKS[_lowest(hand)])
+    evaluator = _evaluator(_lowest(hand))
     royal = hand_options(hand)[2]
     values = [evaluator.comparable(seat_best_hand(hand, seat)[1]) for seat in contenders]
     return tuple(contenders[i] for i in italian_pot_winners(values, royal))
@@ -594,7 +605,7 @@ def _visible(mask: int, lowest: int) -> int:
     memo = mask | lowest << _DECK_SHIFT
     found = _VISIBLE.get(memo)
     if found is None:
-        found = italian_evaluator(_RANKS[lowest]).best_of(mask)[0]
+        found = _evaluator(lowest).best_of(mask)[0]
         if len(_VISIBLE) >= _VISIBLE_SIZE:
             _VISIBLE.clear()
         _VISIBLE[memo] = found
@@ -619,9 +630,10 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
     ups = hand.up
     best = -1
     first = hand.button
-    for seat in in_hand(hand):
+    folded = hand.folded
+    for seat in hand.dealt:  # in_hand's order
         cards = ups[seat]
-        if not cards:
+        if not cards or seat in folded:
             continue
         up = 0
         for card in cards:
