@@ -295,6 +295,7 @@ def _deal_hooked(b: _Builder, c: DealFromTop) -> None:
         _advance(b)
         return
     events = b.events
+    hook: Any = spec.deal_hook
     while due is not None:
         seat, count, up, burn = due
         hand = b.state.hand
@@ -327,7 +328,8 @@ def _deal_hooked(b: _Builder, c: DealFromTop) -> None:
                 burned=hand.burned + burnt if start else hand.burned,
                 street_dealt=True,
             )
-        due = next_deal(spec, b.state)
+        due = hook(b.state, hand)  # (next_deal's own checks hold while dealing: no betting, nobody to act)
+    _LAST_DEAL[0] = (b.state, spec, None)  # nothing more due: what _advance's first step asks
     _advance(b)
 
 

@@ -118,8 +118,17 @@ def award(
     for index, (amount, eligible) in enumerate(layout_pots):
         won = winners_of(eligible)
         ranked = odd_chips(won) if odd_chips is not None else tuple(s for s in order if s in won)
-        events.append(PotAwarded(index, amount, eligible, split_pot(amount, ranked)))
+        events.append(PotAwarded(index, amount, eligible, _split(amount, ranked)))
     return events
+
+
+def _split(amount: int, ranked: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """:func:`engine.pots.split_pot` for one winner (most pots), else the function itself (its checks)."""
+    if len(ranked) == 1 and type(amount) is int and amount >= 0:
+        seat = ranked[0]
+        if type(seat) is int and seat >= 0:
+            return ((seat, amount),)
+    return split_pot(amount, ranked)
 
 
 def eliminations(

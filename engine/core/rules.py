@@ -373,7 +373,11 @@ def _board_dealt(state: CoreState, hand: CoreHand, e: BoardDealt) -> None:
 def _turn_started(state: CoreState, hand: CoreHand, e: TurnStarted) -> None:
     # a draw turn (someone has still to discard) or a turn-up (TL-DEAL-2) is not the betting round's
     betting = not (hand.drawing or hand.turning_up) or not set(hand.dealt) - hand.folded - hand.declared
-    hand.__dict__.update(to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required, betting=betting)
+    fields_ = hand.__dict__  # (four stores: no keyword dict built, at every turn)
+    fields_["to_act"] = e.seat
+    fields_["deadline"] = e.deadline
+    fields_["chips_required"] = e.chips_required
+    fields_["betting"] = betting
 
 
 def _ev_time_bank(state: Any, e: TimeBankUsed) -> Any:
@@ -384,8 +388,10 @@ def _ev_time_bank(state: Any, e: TimeBankUsed) -> Any:
 
 
 def _checked(state: CoreState, hand: CoreHand, e: Checked) -> None:
-    acted_at = _set(hand.acted_at, e.seat, hand.current_bet)
-    hand.__dict__.update(acted_at=acted_at, to_act=None, last_actor=e.seat)
+    fields_ = hand.__dict__
+    fields_["acted_at"] = _set(hand.acted_at, e.seat, hand.current_bet)
+    fields_["to_act"] = None
+    fields_["last_actor"] = e.seat
 
 
 def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int) -> None:
@@ -519,10 +525,17 @@ _InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 
 def _own(state: CoreState) -> CoreState:
-    """A copy of ``state`` with a copy of its hand (to be changed in place)."""
+    """A copy of ``state`` with a copy of its hand (to be changed in place): ``replace(state,
+    hand=replace(hand))`` built from the two ``__dict__`` copies directly (once per command)."""
     hand = state.hand
     assert hand is not None
-    return _state_with(state, hand=_hand_with(hand))
+    copied: CoreHand = _new_object(CoreHand)
+    _set_attribute(copied, "__dict__", hand.__dict__.copy())
+    fields_ = state.__dict__.copy()
+    fields_["hand"] = copied
+    owned: CoreState = _new_object(CoreState)
+    _set_attribute(owned, "__dict__", fields_)
+    return owned
 
 
 def _copying(in_place: _InPlace) -> Callable[[CoreState, Any], CoreState]:

@@ -481,7 +481,22 @@ def seat_best_hand(hand: CoreHand, seat: int) -> tuple[int, tuple[Card, ...]]:
     """``(key, five cards)``: the seat's hand (TL-VELE-1): the best five of its own cards plus one
     combination's turned vele by the Italian key (IT-RANK-1..3), except that between straight flushes the
     higher suit wins, then the higher top card. Fewer than five cards: ``(0, ())``."""
-    own = _mask(hand.down[seat]) | _mask(hand.up[seat])
+    down = hand.down[seat]
+    up = hand.up[seat]
+    board = hand.board
+    deck = hand.deck
+    options = hand.options
+    last = _LAST_BEST.get(seat)  # a showdown asks for each seat's hand up to eight times
+    if (  # the same (immutable) cards, deck and layout: the same hand
+        last is not None
+        and last[0] is down
+        and last[1] is up
+        and last[2] is board
+        and last[3] is deck
+        and last[4] is options
+    ):
+        return last[5]
+    own = _mask(down) | _mask(up)
     lowest = _lowest(hand)
     memo = (lowest, own, _combination_masks(hand))
     found = _BEST.get(memo)
@@ -490,7 +505,13 @@ def seat_best_hand(hand: CoreHand, seat: int) -> tuple[int, tuple[Card, ...]]:
         if len(_BEST) > 8192:
             _BEST.clear()
         _BEST[memo] = found
+    _LAST_BEST[seat] = (down, up, board, deck, options, found)  # one assignment: safe between threads
     return found
+
+
+_LAST_BEST: dict[int, tuple[Any, Any, Any, Any, Any, tuple[int, tuple[Card, ...]]]] = {}
+""":func:`seat_best_hand`'s last answer for each seat, with the tuples it was computed from (compared by
+identity: a tuple is immutable, so the same objects hold the same cards)."""
 
 
 _BEST: dict[tuple[int, int, tuple[int, ...]], tuple[int, tuple[Card, ...]]] = {}
@@ -510,7 +531,12 @@ def _best_of(own: int, vele: tuple[int, ...], lowest: int) -> tuple[int, tuple[C
     best, chosen = max(map(best_of, sets))
     if best >> _CATEGORY_SHIFT == _SF_STRENGTH:
         best, chosen = _best_straight_flush(sets, lowest)
-    return best, tuple(_CARDS[code] for code in range(chosen.bit_length()) if chosen >> code & 1)
+    cards = []
+    while chosen:  # the set bits, lowest first (ascending codes)
+        low = chosen & -chosen
+        cards.append(_CARDS[low.bit_length() - 1])
+        chosen ^= low
+    return best, tuple(cards)
 
 
 def _best_straight_flush(sets: list[int], lowest: int) -> tuple[int, int]:
@@ -531,6 +557,7 @@ def _best_straight_flush(sets: list[int], lowest: int) -> tuple[int, int]:
 def clear_caches() -> None:
     """Forget the hands and visible keys computed so far (benchmarks time cold hands with it)."""
     _BEST.clear()
+    _LAST_BEST.clear()
     _VISIBLE.clear()
     _LABELS.clear()
 
@@ -627,6 +654,7 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
     combos = _combination_masks(hand) or (0,)
     memo = _VISIBLE
     deck = lowest << _DECK_SHIFT
+    best_of = _evaluator(lowest).best_of
     ups = hand.up
     best = -1
     first = hand.button
@@ -641,8 +669,11 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
         for vele in combos:  # the seat's best combination, compared in seat order: the same first seat
             mask = up | vele
             key = memo.get(mask | deck)
-            if key is None:
-                key = _visible(mask, lowest)
+            if key is None:  # _visible's work, inline
+                key = best_of(mask)[0]
+                if len(memo) >= _VISIBLE_SIZE:
+                    memo.clear()
+                memo[mask | deck] = key
             if key > best:
                 best, first = key, seat
     if best < 0:
