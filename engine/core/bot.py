@@ -7,8 +7,11 @@ randomness itself: ``rng`` is any :class:`engine.core.game.Chooser` (``random.Ra
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.game import Chooser
-from engine.core.model import Command, CoreState, TurnUp
+from engine.core.model import CheckOrCall, Command, CoreState, Fold, TurnUp
+from engine.core.rules import bring_in_due
 from engine.core.spec import GameSpec
 from engine.core.view import LegalAction, legal_actions
 
@@ -37,7 +40,20 @@ def choose(actions: tuple[LegalAction, ...], pot: int, rng: Chooser) -> tuple[Le
             bring_in = a
     if show is not None:
         return (show if rng.random() < 0.7 else _known(muck, "muck")), None
-    roll = rng.random()
+    return _after_roll(aggressive, bring_in, check, call, fold, pot, rng, rng.random())
+
+
+def _after_roll(
+    aggressive: list[LegalAction],
+    bring_in: LegalAction | None,
+    check: LegalAction | None,
+    call: LegalAction | None,
+    fold: LegalAction | None,
+    pot: int,
+    rng: Chooser,
+    roll: float,
+) -> tuple[LegalAction, int | None]:
+    """:func:`choose` once its roll is drawn (no show or muck to choose)."""
     if bring_in is not None:  # ST-1: bring in, or complete now and then
         if aggressive and roll >= 0.75:
             return aggressive[0], aggressive[0].minimum
@@ -82,6 +98,15 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
         and not hand.drawing
     ):  # TL-DEAL-2's turn-up, without building its legal action: any of the face-down cards
         return TurnUp(seat, rng.randrange(0, len(hand.down[seat])), at)
+    if (
+        hand is not None
+        and hand.to_act == seat
+        and not hand.showdown
+        and (hand.betting or not (hand.drawing or hand.turning_up))
+        and spec.legal_hook is None
+        and not bring_in_due(spec, hand)
+    ):  # a betting decision: fold, check or call, and maybe bet or raise (legal_actions' list)
+        return _betting(spec, state, hand, seat, rng, at)
     actions = legal_actions(spec, state, seat)
     if state.hand is None:  # CASH-1, CASH-2: a ring bot that owes a blind posts it
         post = next((a for a in actions if a.kind == "post_blind"), None)
@@ -100,3 +125,30 @@ def bot_command(spec: GameSpec, state: CoreState, seat: int, rng: Chooser, at: i
     pot = 0 if hand is None else hand.dead + sum(hand.contributed)
     action, amount = choose(actions, pot, rng)
     return action.command(seat, amount, at)
+
+
+def _betting(spec: GameSpec, state: CoreState, hand: Any, seat: int, rng: Chooser, at: int) -> Command:
+    """:func:`bot_command` for a betting decision (no bring-in due, no ``legal_hook``): the same roll and
+    the same command, the legal actions built only when the roll may bet or raise (below 0.22): above it
+    :func:`choose` checks when it may, else calls below 0.8 and folds (``legal_actions`` always lists fold
+    and check or call, whatever the bet range)."""
+    roll = rng.random()
+    if roll < 0.22:
+        fold = check = call = None
+        aggressive = []
+        for action in legal_actions(spec, state, seat):
+            kind = action.kind
+            if kind in _AGGRESSIVE:
+                aggressive.append(action)
+            elif kind == "fold":
+                fold = action
+            elif kind == "check":
+                check = action
+            elif kind == "call":
+                call = action
+        pot = hand.dead + sum(hand.contributed)
+        action, amount = _after_roll(aggressive, None, check, call, fold, pot, rng, roll)
+        return action.command(seat, amount, at)
+    if hand.current_bet - hand.round_bets[seat] <= 0 or roll < 0.8:  # check, or call
+        return CheckOrCall(seat, at)
+    return Fold(seat, at)
