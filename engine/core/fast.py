@@ -46,6 +46,7 @@ from engine.core.model import (
     BoardDealt,
     Called,
     CardsDealt,
+    CardsToTurnUp,
     CardTurnedUp,
     Checked,
     CheckOrCall,
@@ -78,6 +79,7 @@ from engine.core.rules import (
     _on_fold,
     _on_turn_up,
     _own,
+    _to_turn_up,
     _turn_started,
     _turned_up,
     fixed_unit,
@@ -330,7 +332,57 @@ def _deal_hooked(b: _Builder, c: DealFromTop) -> None:
             )
         due = hook(b.state, hand)  # (next_deal's own checks hold while dealing: no betting, nobody to act)
     _LAST_DEAL[0] = (b.state, spec, None)  # nothing more due: what _advance's first step asks
-    _advance(b)
+    _turn_up_round(b)
+
+
+def _turn_up_round(b: _Builder) -> None:
+    """After a street's cards, when the players turn a card up (TL-DEAL-2): what ``_advance``'s first two
+    steps emit then, the ``CardsToTurnUp`` and the first player's ``TurnStarted`` (in ``in_hand``'s
+    order; the deal and turn-up hooks asked as ``_step`` asks them). Anything else (the betting, a draw,
+    the award, a player sitting out): ``_advance``."""
+    spec = b.spec
+    state = b.state
+    hand: Any = state.hand
+    turn_up = spec.turn_up_hook
+    if (
+        turn_up is None
+        or hand.showdown
+        or hand.betting
+        or hand.drawing
+        or hand.turning_up
+        or len(hand.folded) + 1 == len(state.seats)
+        or not turn_up(state, hand)
+    ):
+        _advance(b)
+        return
+    _emit(b, CardsToTurnUp(hand.street), _to_turn_up)
+    state = b.state
+    hand = state.hand
+    if next_deal(spec, state) is not None or not turn_up(state, hand):
+        _advance(b)
+        return
+    folded = hand.folded
+    declared = hand.declared
+    for waiting in hand.dealt:  # the first in in_hand's order still to turn a card up
+        if waiting not in folded and waiting not in declared:
+            break
+    else:
+        _advance(b)
+        return
+    occupant: Any = state.seats[waiting]
+    if occupant.sitting_out:  # the turn, then the automatic turn-up: the general loop
+        _advance(b)
+        return
+    event = TurnStarted(
+        waiting,
+        b.at + state.config.action_time_ms,
+        occupant.time_bank,
+        hand.round_bets[waiting] < hand.current_bet,
+    )
+    b.events.append(event)
+    if _LAST_DEAL[0][0] is state:
+        _LAST_DEAL[0] = _NO_DEAL
+    _turn_started(state, hand, event)
 
 
 def _turn_up(b: _Builder, c: TurnUp) -> None:
@@ -373,8 +425,10 @@ def _turn_up(b: _Builder, c: TurnUp) -> None:
         return
     declared = hand.declared
     folded = hand.folded
-    waiting = next((s for s in hand.dealt if s not in folded and s not in declared), None)
-    if waiting is None:  # everyone has turned a card up: the betting
+    for waiting in hand.dealt:  # the first in in_hand's order still to turn a card up
+        if waiting not in folded and waiting not in declared:
+            break
+    else:  # everyone has turned a card up: the betting
         _advance(b)
         return
     occupant: Any = seats[waiting]

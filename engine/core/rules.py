@@ -679,6 +679,26 @@ def _plan(spec: GameSpec) -> _Plan:
 _ALL_CODES = frozenset(range(52))
 
 
+def _same_codes(deck: tuple[Card, ...], cards: tuple[Card, ...]) -> bool:
+    """Whether ``deck`` and ``cards`` (as long) hold the same card codes as many times each: ``sorted``
+    codes compared, or, when the game's deck ``cards`` has each code once (remembered by identity: a
+    game's deck is one tuple), the set of ``deck``'s codes against it (equal lengths and equal sets of a
+    repeat-free ``cards``: no repeat in ``deck`` either)."""
+    known = _DECK_CODES.get(id(cards))
+    if known is None or known[0] is not cards:
+        codes = frozenset(map(_CODE, cards))
+        known = (cards, codes if len(codes) == len(cards) else None)
+        if len(_DECK_CODES) > 64:
+            _DECK_CODES.clear()
+        _DECK_CODES[id(cards)] = known
+    if known[1] is None:
+        return sorted(map(_CODE, deck)) == sorted(map(_CODE, cards))
+    return set(map(_CODE, deck)) == known[1]
+
+
+_DECK_CODES: dict[int, tuple[tuple[Card, ...], frozenset[int] | None]] = {}
+
+
 def _is_standard_deck(deck: tuple[Any, ...]) -> bool:
     """Whether ``deck`` holds every card of the 52-card deck once (by type and code, compared in C: a
     set of the cards themselves calls ``Card.__hash__``, a Python method, 52 times a hand)."""
@@ -1709,7 +1729,7 @@ def _on_start(b: _Builder, c: StartHand) -> None:
         elif (
             len(deck) != len(cards)
             or set(map(type, deck)) != {Card}  # compared in C, as _is_standard_deck does
-            or sorted(map(_CODE, deck)) != sorted(map(_CODE, cards))
+            or not _same_codes(deck, cards)
         ):
             raise BadCards(f"the deck must hold every card of the {len(cards)}-card deck exactly once")
     elif deck:
