@@ -330,24 +330,29 @@ def _forced_posted(state: CoreState, hand: CoreHand, e: ForcedBetPosted) -> None
 def _street_started(state: CoreState, hand: CoreHand, e: StreetStarted) -> None:
     n = len(hand.round_bets)
     players = len(set(hand.dealt) - hand.folded)  # the seats still in (counted in C)
-    hand.__dict__.update(
-        street=e.street,
-        betting=False,
-        street_dealt=False,
-        drawing=e.draw,
-        declared=frozenset(),
-        round_bets=(0,) * n,
-        acted_at=(-1,) * n,
-        current_bet=0,
-        min_raise=0,
-        raises=0,
-        aggressor=None,
-        capped=state.config.tournament or players > 2,
-        to_act=None,
-        last_actor=None,
-        community=False,
-        turning_up=False,
-    )
+    fields_ = hand.__dict__
+    fields_.update(_NEW_STREET)  # (the constant fields from one dict: no keyword dict built each street)
+    fields_["street"] = e.street
+    fields_["drawing"] = e.draw
+    fields_["round_bets"] = (0,) * n
+    fields_["acted_at"] = (-1,) * n
+    fields_["capped"] = state.config.tournament or players > 2
+
+
+_NEW_STREET: dict[str, Any] = {
+    "betting": False,
+    "street_dealt": False,
+    "declared": frozenset(),
+    "current_bet": 0,
+    "min_raise": 0,
+    "raises": 0,
+    "aggressor": None,
+    "to_act": None,
+    "last_actor": None,
+    "community": False,
+    "turning_up": False,
+}
+"""What a new street resets (:class:`StreetStarted`), besides the street, the draw and the round's bets."""
 
 
 def _cards_dealt(state: CoreState, hand: CoreHand, e: CardsDealt) -> None:
@@ -396,15 +401,16 @@ def _checked(state: CoreState, hand: CoreHand, e: Checked) -> None:
 
 def _put_in(state: CoreState, hand: CoreHand, seat: int, amount: int) -> None:
     to = hand.round_bets[seat] + amount
-    current = max(hand.current_bet, to)
-    hand.__dict__.update(
-        round_bets=_set(hand.round_bets, seat, to),
-        contributed=_add(hand.contributed, seat, amount),
-        current_bet=current,
-        acted_at=_set(hand.acted_at, seat, current),
-        to_act=None,
-        last_actor=seat,
-    )
+    current = hand.current_bet
+    if to > current:
+        current = to
+    fields_ = hand.__dict__
+    fields_["round_bets"] = _set(hand.round_bets, seat, to)
+    fields_["contributed"] = _add(hand.contributed, seat, amount)
+    fields_["current_bet"] = current
+    fields_["acted_at"] = _set(hand.acted_at, seat, current)
+    fields_["to_act"] = None
+    fields_["last_actor"] = seat
     state.__dict__["seats"] = _with_stack(state.seats, seat, -amount)
 
 
