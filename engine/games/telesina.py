@@ -650,11 +650,10 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
     """The seat before the first speaker (TL-ACT-1): the best visible hand (up cards and the turned vele of
     the seat's best combination, :func:`_visible`), ties to the first left of the dealer (``in_hand`` is in
     that order)."""
-    lowest = _lowest(hand)
-    combos = _combination_masks(hand) or (0,)
+    lowest = 15 - len(hand.deck) // 4  # _lowest, inline (asked once a street)
+    combos = (_combination_masks(hand) if hand.board else ()) or (0,)
     memo = _VISIBLE
     deck = lowest << _DECK_SHIFT
-    best_of = _evaluator(lowest).best_of
     ups = hand.up
     best = -1
     first = hand.button
@@ -663,17 +662,17 @@ def _opener(state: CoreState, hand: CoreHand, street: int) -> int:
         cards = ups[seat]
         if not cards or seat in folded:
             continue
-        up = 0
+        up = deck  # the memo's key: the cards' mask with the deck's lowest rank above it
         for card in cards:
             up |= 1 << card.code
         for vele in combos:  # the seat's best combination, compared in seat order: the same first seat
             mask = up | vele
-            key = memo.get(mask | deck)
+            key = memo.get(mask)
             if key is None:  # _visible's work, inline
-                key = best_of(mask)[0]
+                key = _evaluator(lowest).best_of(mask ^ deck)[0]
                 if len(memo) >= _VISIBLE_SIZE:
                     memo.clear()
-                memo[mask | deck] = key
+                memo[mask] = key
             if key > best:
                 best, first = key, seat
     if best < 0:
