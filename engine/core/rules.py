@@ -449,12 +449,11 @@ def _turned_up(state: CoreState, hand: CoreHand, e: CardTurnedUp) -> None:
     seat = e.seat
     down = hand.down[seat]
     index = down.index(e.card) if e.card in down else len(down)
-    hand.__dict__.update(
-        down=_set(hand.down, seat, down[:index] + down[index + 1 :]),
-        up=_set(hand.up, seat, hand.up[seat] + (e.card,)),
-        declared=hand.declared | {seat},
-        to_act=None,
-    )
+    fields_ = hand.__dict__
+    fields_["down"] = _set(hand.down, seat, down[:index] + down[index + 1 :])
+    fields_["up"] = _set(hand.up, seat, hand.up[seat] + (e.card,))
+    fields_["declared"] = hand.declared | {seat}
+    fields_["to_act"] = None
 
 
 def _ev_reshuffled(state: CoreState, e: StockReshuffled) -> CoreState:
