@@ -49,7 +49,7 @@ from django.db import connection
 
 from cashier import service
 from cashier.ledger import LedgerRefused
-from engine.core import find_game, is_betting
+from engine.core import UnknownGame, find_game, is_betting
 from engine.tournament.structure import forced_at
 from eventstore.models import Event
 from tables import access
@@ -120,7 +120,7 @@ def check_games(codes: Sequence[str]) -> tuple[str, ...]:
         code = code.strip().upper()
         try:
             game = find_game(code)
-        except Exception as error:  # UnknownGame: its message lists the registered games
+        except UnknownGame as error:  # its message lists the registered games
             raise ValueError(str(error)) from None
         if not is_betting(game):
             raise ValueError(f"{code} is not played for chips: no cash table")
@@ -227,8 +227,9 @@ class Run:
         self.join(table, force=False)
 
     def join(self, table: CashTable, force: bool) -> bool:
-        """Free seats taken: up to two players always, one more with :data:`P_JOIN` (every free seat one at a
-        time when ``force``). Whether a bot sat down."""
+        """Free seats taken (a waiting bot, a random seat, a random buy-in within the limits): until two
+        players have chips, then one more with :data:`P_JOIN` (or for sure when ``force``: the table could not
+        start a hand). Whether a bot sat down."""
         loaded = tables.load(table.table_id)
         seated = {o.player for o in loaded.facts.seats if o is not None}
         free = [s for s, o in enumerate(loaded.facts.seats) if o is None]
