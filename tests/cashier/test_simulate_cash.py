@@ -27,21 +27,25 @@ pytestmark = pytest.mark.django_db
 def test_a_short_soak_conserves_chips_and_makes_every_transfer() -> None:
     out = io.StringIO()
     call_command(
-        "simulate_cash", "--tables", "3", "--seconds", "60", "--seed", "7", "--hands", "24", stdout=out
+        "simulate_cash",
+        *("--tables", "3", "--seconds", "60", "--seed", "7", "--hands", "18", "--games", "NT,PIT,F7S"),
+        stdout=out,
     )
     result = json.loads(out.getvalue())
     assert result["chips_conserved"] is True and result["projections_verified"] is True
     assert result["verified"] is True and result["failures"] == []
-    assert result["stopped_by"] == "hands" and result["hands_played"] >= 24
-    assert result["tables"] == 3 and result["games"] == {"FT": 1, "NT": 1, "PO": 1}
+    assert result["stopped_by"] == "hands" and result["hands_played"] >= 18
+    assert result["tables"] == 3 and result["games"] == {"F7S": 1, "NT": 1, "PIT": 1}
     assert result["events_appended"] > result["hands_played"] * 10
     transfers = result["transfers"]
     assert all(transfers[kind] > 0 for kind in ("buy_ins", "top_ups", "cash_outs", "final_cash_outs"))
     verification = result["verification"]
     assert verification["hands"] == result["hands_played"]
-    # everyone cashed out at the end: every chip granted is back on a balance (no Italian pot carried here)
-    assert verification["chips_at_cash_tables"] == 0
-    assert verification["chips_on_balances"] == verification["chips_granted_net"]
+    # everyone cashed out at the end: every chip granted is back on a balance or in an Italian pot carried
+    assert (
+        verification["chips_on_balances"] + verification["chips_at_cash_tables"]
+        == (verification["chips_granted_net"])
+    )
 
 
 @pytest.mark.parametrize(
@@ -81,40 +85,40 @@ def _stacks(loaded: Any) -> dict[str, int]:
     return {o.player: o.stack for o in loaded.facts.seats if o is not None}
 
 
-@pytest.mark.parametrize("code", ["NT", "PIT", "F7S"])
-def test_cash_hands_export_to_phh_with_names_seats_stakes_and_replay_to_the_same_stacks(code: str) -> None:
-    """Issue 21, hand histories: a simulated cash table's hands as a ``.phhs`` (``audit.export``): each hand
-    names its players and their seats (1-based) and the table's stakes, ``currency = "XXX"`` (play chips),
-    starts from the stacks the players had when it started (top-ups between hands included: some hand starts
-    from more than its player finished the hand before with) and replays to the stacks the table recorded."""
-    played = simulation.play(1, 60, seed=11, games=(code,), hands=12)
-    table = played.tables[0]
+def test_cash_hands_export_to_phh_with_names_seats_stakes_and_replay_to_the_same_stacks() -> None:
+    """Issue 21, hand histories: the hands of simulated cash tables (hold'em, poker all'italiana, stud) as a
+    ``.phhs`` each (``audit.export``): each hand names its players and their seats (1-based) and the table's
+    stakes, ``currency = "XXX"`` (play chips), starts from the stacks the players had when it started
+    (top-ups between hands included: some hand starts from more than its player finished the hand before
+    with) and replays to the stacks the table recorded."""
+    played = simulation.play(3, 60, seed=11, games=("NT", "PIT", "F7S"), hands=18)
     assert played.transfers["top_ups"] > 0
-    text = export.table_phhs(table.table_id)
-    histories = loads_histories(text, phhs=True)
-    assert len(histories) == played.hands >= 12
-    assert replay_histories(histories) is None  # every hand replays to its finishing stacks
-    truth = _stacks_by_hand(table.table_id)
-    last: dict[str, int] = {}
     topped_up = 0
-    for history in histories:
-        assert history.players and all(name.startswith("bot-cash-s11-") for name in history.players)
-        assert history.seats and all(1 <= seat <= table.seats for seat in history.seats)
-        assert history.seat_count == table.seats and history.table == tables.stream_id(table.table_id)
-        assert dict(history.metadata)["currency"] == "XXX"
-        started, ended = truth[history.hand_id]
-        starting = dict(zip(history.players, history.starting_stacks, strict=True))
-        assert starting == {p: started[p] for p in history.players}
-        assert history.finishing_stacks is not None
-        finishing = dict(zip(history.players, history.finishing_stacks, strict=True))
-        assert finishing == {p: ended[p] for p in history.players}
-        topped_up += sum(1 for p, stack in starting.items() if p in last and stack > last[p])
-        last.update(finishing)
+    texts = {}
+    for table in played.tables:
+        text = texts[table.game] = export.table_phhs(table.table_id)
+        histories = loads_histories(text, phhs=True)
+        assert replay_histories(histories) is None  # every hand replays to its finishing stacks
+        assert text.count('currency = "XXX"') == len(histories)
+        truth = _stacks_by_hand(table.table_id)
+        assert len(histories) == len(truth) >= 4
+        last: dict[str, int] = {}
+        for history in histories:
+            assert history.players and all(name.startswith("bot-cash-s11-") for name in history.players)
+            assert history.seats and all(1 <= seat <= table.seats for seat in history.seats)
+            assert history.seat_count == table.seats and history.table == tables.stream_id(table.table_id)
+            assert dict(history.metadata)["currency"] == "XXX"
+            started, ended = truth[history.hand_id]
+            starting = dict(zip(history.players, history.starting_stacks, strict=True))
+            assert starting == {p: started[p] for p in history.players}
+            assert history.finishing_stacks is not None
+            finishing = dict(zip(history.players, history.finishing_stacks, strict=True))
+            assert finishing == {p: ended[p] for p in history.players}
+            topped_up += sum(1 for p, stack in starting.items() if p in last and stack > last[p])
+            last.update(finishing)
     assert topped_up > 0  # a top-up between hands shows in the next hand's starting stacks
-    if code == "NT":
-        assert "blinds_or_straddles = [5, 10" in text and "min_bet = 10" in text
-    elif code == "PIT":
-        assert 'variant = "PIT"' in text and "tournament = false" in text and "invito = 10" in text
-    else:
-        assert "bring_in = 3" in text and "small_bet = 10" in text and "antes = [2, 2" in text
-    assert text.count('currency = "XXX"') == len(histories)
+    assert "blinds_or_straddles = [5, 10" in texts["NT"] and "min_bet = 10" in texts["NT"]
+    text = texts["PIT"]
+    assert 'variant = "PIT"' in text and "tournament = false" in text and "invito = 10" in text
+    text = texts["F7S"]
+    assert "bring_in = 3" in text and "small_bet = 10" in text and "antes = [2, 2" in text
