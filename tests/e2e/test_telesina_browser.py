@@ -178,7 +178,8 @@ def test_a_tall_vele_layout_keeps_clear_of_the_seats_heads_up(
             layout=layout, distribution="mai",
         )  # fmt: skip
         seated = [(0, PLAYER, 1000), (1, PLAYER2, 1000)]
-        table_id = tables.open_table(f"Telesina {layout}", config, seated, game="PTL", first_button=0).table_id
+        opened = tables.open_table(f"Telesina {layout}", config, seated, game="PTL", first_button=0)
+        table_id = opened.table_id
         tables.handle(table_id, lambda loaded, at: tables.start_command(loaded, at, None))
         return table_id
 
