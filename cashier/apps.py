@@ -6,8 +6,12 @@ class CashierConfig(AppConfig):
     verbose_name = "Cashier"
 
     def ready(self) -> None:
-        from cashier import audit, projection  # noqa: F401  (registers the projection)
+        from cashier import audit, cash_tables, projection  # noqa: F401  (registers the projection)
         from eventstore import catalog
+        from tables import signals
+
+        # a cash table marked closing closes when its hand ends (issue 21)
+        signals.committed.connect(cash_tables.on_committed, dispatch_uid="cashier-closing")
 
         # what the auditors' app reads of the ledger streams (audit does not import cashier)
         catalog.register_folding(audit.LEDGER_FOLDING)
