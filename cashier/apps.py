@@ -12,6 +12,10 @@ class CashierConfig(AppConfig):
 
         # a cash table marked closing closes when its hand ends (issue 21)
         signals.committed.connect(cash_tables.on_committed, dispatch_uid="cashier-closing")
+        from cashier import views
+        from tables import hooks
+
+        hooks.register(table_panel=views.table_panel)  # the seat forms on a cash table's page
 
         # what the auditors' app reads of the ledger streams (audit does not import cashier)
         catalog.register_folding(audit.LEDGER_FOLDING)
