@@ -5,9 +5,10 @@ seat. The record of a table is the stream ``cashtable-<table id>`` (:mod:`cashie
 - :func:`open_cash_table`: the table (``tables.service.open_table`` with ring rules, ``tournament=False``)
   and its ``CashTableOpened`` in one transaction; bots may buy in after it (:func:`seat_bots`).
 - :func:`close_cash_table`: between hands at once (every seated player cashed out to their balance, the
-  table's ``TableClosed``, the record's ``CashTableClosed``, one transaction); during a hand the record says
-  ``CashTableClosing`` and :func:`on_committed` (connected to :data:`tables.signals.committed`) closes the
-  table when the hand's last append commits. A closing table takes no buy-in and no top-up.
+  table's ``TableClosed``, the record's ``CashTableClosed``, one transaction); during a hand (or while a pot
+  is carried to the next hand) the record says ``CashTableClosing`` and :func:`on_committed` (connected to
+  :data:`tables.signals.committed`) closes the table when the hand's last append commits. A closing table
+  takes no buy-in and no top-up.
 - :func:`lobby_rows`: the open tables with occupancy, average pot and hands per hour over the last hour,
   and players waiting.
 - :func:`join_waiting` / :func:`leave_waiting`: a table's waiting list, or the list of any table of a game
@@ -156,9 +157,10 @@ def open_cash_table(
 
 def close_cash_table(table_id: int, actor: str) -> str:
     """The operator ``actor`` closes cash table ``table_id``: between hands at once (``"closed"``: every
-    seated player cashed out, :func:`close_now`), during a hand after it (``"closing"``: the record's
-    ``CashTableClosing``, then :func:`on_committed`). Raises :class:`CashTableRefused` for a table already
-    closed or closing, :class:`cashier.ring.NotACashTable` for another table."""
+    seated player cashed out, :func:`close_now`), during a hand, or while an Italian pot is carried to the
+    next hand, after it (``"closing"``: the record's ``CashTableClosing``, then :func:`on_committed`).
+    Raises :class:`CashTableRefused` for a table already closed or closing,
+    :class:`cashier.ring.NotACashTable` for another table."""
     with transaction.atomic():
         record = records.cash_table(table_id)
         if not record.open:
@@ -167,7 +169,7 @@ def close_cash_table(table_id: int, actor: str) -> str:
                 f"Table {table_id} is closed or closing already.",
             )
         loaded = tables.load(table_id)
-        if loaded.facts.in_hand:
+        if loaded.facts.in_hand or loaded.facts.carried:  # a pot carried to the next hand is played first
             records.append(record, ((ring.CLOSING, {}),), actor, now_ms())
             return "closing"
         close_now(table_id, actor, "operator")
@@ -198,8 +200,9 @@ def close_now(table_id: int, actor: str, reason: str) -> None:
 
 
 def on_committed(sender: Any, loaded: tables.Loaded, **kwargs: Any) -> None:
-    """:data:`tables.signals.committed`: a cash table marked closing closes once no hand runs."""
-    if loaded.tournament_id is not None or loaded.closed or loaded.facts.in_hand:
+    """:data:`tables.signals.committed`: a cash table marked closing closes once no hand runs and no pot is
+    carried to the next hand (poker all'italiana: the hands go on until one awards it)."""
+    if loaded.tournament_id is not None or loaded.closed or loaded.facts.in_hand or loaded.facts.carried:
         return
     if not CashTableRow.objects.filter(table_id=loaded.table_id, status="closing").exists():
         return
