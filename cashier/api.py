@@ -9,8 +9,10 @@
   the operator's opening grant, credit, debit (a debit at most the balance).
 
 Every refusal is JSON ``{"detail": Italian message, "english": English}`` and changes nothing: 400 a
-malformed body, an amount not above 0, more than the balance, a second grant, outside the table's limits, a
-top-up or cash-out during a hand, a tournament's or a closed table, a seat taken; 403 not allowed; 404 an
+malformed body, an amount not above 0, more than the balance, a second grant, a table that is no cash table
+(:mod:`cashier.cash_tables`), outside its record's limits, back within the hour with less than one left with
+(CASH-RETURN-1), a seat held for a waiting player (CASH-WAIT-1), a top-up or cash-out during a hand, a
+tournament's, a closing or a closed table, a seat taken; 403 not allowed; 404 an
 unknown player or table; 409 the balance or the table kept changing meanwhile.
 """
 
@@ -186,8 +188,9 @@ TRANSFER_ERRORS = errors(
     409,
     413,
     415,
-    s400="malformed body; more than the balance, outside the table's limits, already seated, a seat taken, "
-    "no buy-in at this table, during a hand, a tournament's or a closed table",
+    s400="malformed body; not a cash table, more than the balance, outside the limits (CASH-RETURN-1), "
+    "a seat held for a waiting player, already seated, a seat taken, no buy-in at this table, during a hand, "
+    "a tournament's, a closing or a closed table",
     s403="not logged in, or not a player",
     s404="unknown table",
     s409="the balance or the table kept changing meanwhile: retry",
