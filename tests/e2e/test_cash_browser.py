@@ -2,7 +2,8 @@
 table in the cash lobby, takes a seat with a buy-in, plays hands against two bots (moved by the Celery
 worker), tops up between hands, stands up, and the balance the page shows has changed by exactly the table
 result (the chips they stood up with minus the chips they brought). Screenshots at 1280×800 and on a 390×844
-phone, where nothing overflows sideways."""
+phone, where nothing overflows sideways; axe-core finds no serious violation on the table page with its cash
+panel nor on the cash lobby."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from cashier import cash_tables, service
 from eventstore.store import read_stream
 from tables import service as tables
 from tests.e2e.conftest import artifact_name, overflow, wide
+from tests.e2e.test_accessibility_browser import serious_violations
 from tests.e2e.test_browser import log_in, screenshot
 from tests.e2e.test_table_families_browser import PLAYER, new_context
 from tests.e2e.test_table_layout_browser import my_turn, press
@@ -121,6 +123,12 @@ def test_a_player_sits_plays_tops_up_and_stands_up_with_the_table_result(
         assert in_thread(lambda: service.balance_of(get_user(PLAYER)).balance) == shown
         assert page.locator('button[data-cash="sit"]').count() == 1  # may sit again
         page.screenshot(path=str(shot("after")))
+        assert serious_violations(page) == []  # the table page with its cash panel (axe-core)
+        page.goto("/cash/")
+        assert page.locator("[data-balance]").inner_text() == str(shown)
+        assert overflow(page) == 0, wide(page)
+        page.screenshot(path=str(shot("lobby-390x844")))
+        assert serious_violations(page) == []
     finally:
         screenshot(page, shot("final"))
         context.close()
