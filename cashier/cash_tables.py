@@ -169,11 +169,14 @@ def close_cash_table(table_id: int, actor: str) -> str:
                 f"Table {table_id} is closed or closing already.",
             )
         loaded = tables.load(table_id)
-        if loaded.facts.in_hand or loaded.facts.carried:  # a pot carried to the next hand is played first
-            records.append(record, ((ring.CLOSING, {}),), actor, now_ms())
-            return "closing"
-        close_now(table_id, actor, "operator")
-    return "closed"
+        if not loaded.facts.in_hand and not loaded.facts.carried:  # a carried pot is played for first
+            try:
+                close_now(table_id, actor, "operator")  # its own savepoint: all of it or nothing
+                return "closed"
+            except (tables.TableError, loaded.rules.illegal_action):
+                pass  # a hand started meanwhile: close after it
+        records.append(records.cash_table(table_id), ((ring.CLOSING, {}),), actor, now_ms())
+    return "closing"
 
 
 def close_now(table_id: int, actor: str, reason: str) -> None:

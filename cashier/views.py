@@ -224,7 +224,10 @@ def _transfer(request: HttpRequest, table_id: int, act: Any, done: str) -> HttpR
     try:
         receipt = act()
     except (LedgerRefused, tables.TableError, *refusals()) as error:
-        messages.error(request, _("Refused, nothing changed: %(reason)s") % {"reason": words(error)})
+        reason = words(error)
+        if not isinstance(error, LedgerRefused) and tables.load(table_id).facts.in_hand:
+            reason = _("a hand is being played: top up or stand up between hands.")  # CASH-TOPUP-1
+        messages.error(request, _("Refused, nothing changed: %(reason)s") % {"reason": reason})
     else:
         messages.success(request, done % {"amount": receipt.amount, "balance": receipt.ledger.balance})
     return _back(table_id)

@@ -4,6 +4,7 @@ the table's page, each refusal said in words (Italian and English) with nothing 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -83,13 +84,29 @@ def test_a_player_sits_tops_up_and_stands_up_from_the_table_page_and_refusals_ar
     with translation.override("it"):
         italian = browser(anna, "it").post(f"/cash/{table_id}/top-up/", {"amount": 401}, follow=True)
     assert "Rifiutato, nulla è cambiato" in italian.content.decode()
-    topped = page.post(f"/cash/{table_id}/top-up/", {"amount": 300}, follow=True).content.decode()
-    assert "You added 300 chips; your balance is 600." in topped and stack_of(table_id, "anna") == 900
+    bruno = player("bruno")
+    service.grant(bruno, 1000, "benvenuto", "direttore")
+    service.buy_in(bruno, table_id, 4, 200)  # anna ends with at most 800
+    tables.handle(table_id, lambda ld, at: tables.start_command(ld, at, None, seed=b"\x05" * 32))
+    before = list(Event.objects.values_list("stream_id", "version"))
+    for path in ("top-up", "stand"):  # CASH-TOPUP-1: never during a hand
+        during = page.post(f"/cash/{table_id}/{path}/", {"amount": 100}, follow=True).content.decode()
+        assert "Refused, nothing changed: a hand is being played: top up or stand up between hands." in during
+        assert list(Event.objects.values_list("stream_id", "version")) == before
+    rng = random.Random(1)
+    while tables.load(table_id).facts.in_hand:
+        tables.handle(table_id, lambda ld, at: ld.rules.bot_command(ld.state, min(ld.facts.to_act), rng, at))
+    service.cash_out(bruno, table_id)
+    stack = stack_of(table_id, "anna")
+    assert stack is not None
+    result = stack - 600  # what the hand won or lost her
+    topped = page.post(f"/cash/{table_id}/top-up/", {"amount": 200}, follow=True).content.decode()
+    assert "You added 200 chips; your balance is 700." in topped and stack_of(table_id, "anna") == stack + 200
     stood = page.post(f"/cash/{table_id}/stand/", follow=True).content.decode()
-    assert "You stood up with 900 chips; your balance is 1500." in stood
+    assert f"You stood up with {stack + 200} chips; your balance is {1500 + result}." in stood
     assert stack_of(table_id, "anna") is None
-    again = page.get(f"/tables/{table_id}/").content.decode()  # CASH-RETURN-1: at least the 900 she left with
-    assert 'min="900"' in again and "you bring at least 900 chips" in again
+    again = page.get(f"/tables/{table_id}/").content.decode()  # CASH-RETURN-1: at least what she left with
+    assert f'min="{stack + 200}"' in again and f"you bring at least {stack + 200} chips" in again
     lobby = page.get("/cash/?game=NT").content.decode()
-    assert "data-balance>1500<" in lobby and f'data-cash-table="{table_id}"' in lobby
+    assert f"data-balance>{1500 + result}<" in lobby and f'data-cash-table="{table_id}"' in lobby
     assert f'data-cash-table="{table_id}"' not in page.get("/cash/?game=PIT").content.decode()
