@@ -110,3 +110,37 @@ def test_a_player_sits_tops_up_and_stands_up_from_the_table_page_and_refusals_ar
     lobby = page.get("/cash/?game=NT").content.decode()
     assert f"data-balance>{1500 + result}<" in lobby and f'data-cash-table="{table_id}"' in lobby
     assert f'data-cash-table="{table_id}"' not in page.get("/cash/?game=PIT").content.decode()
+
+
+def test_the_lobby_puts_a_player_on_a_waiting_list_and_tells_them_when_a_seat_is_theirs() -> None:
+    """CASH-WAIT-1 from the pages: at a full table carla waits (and for any table of its stakes); anna
+    stands up; the lobby tells carla the seat is held for her, in English and in Italian."""
+    anna, bruno, carla = player("anna"), player("bruno"), player("carla")
+    for user in (anna, bruno, carla):
+        service.grant(user, 1000, "benvenuto", "direttore")
+    table_id = cash_tables.open_cash_table(
+        name="Piccolo", game="NT", stakes="5/10", seats=2, min_buy_in=200, max_buy_in=500
+    )
+    service.buy_in(anna, table_id, 0, 300)
+    service.buy_in(bruno, table_id, 1, 300)
+    page = browser(carla)
+    lobby = page.get("/cash/").content.decode()
+    assert f'data-wait="{table_id}"' in lobby and "Wait for any of these tables" in lobby
+    joined = page.post("/cash/wait/", {"table": table_id, "action": "join"}, follow=True).content.decode()
+    assert "You are on the waiting list." in joined and "Leave the list" in joined
+    assert "data-waiting>1<" in joined
+    twice = page.post("/cash/wait/", {"table": table_id, "action": "join"}, follow=True).content.decode()
+    assert "You are on the waiting list already." in twice
+    pool = {"game": "NT", "stakes": "NLHE 5/10", "action": "join"}
+    assert "(1 waiting)" in page.post("/cash/wait/", pool, follow=True).content.decode()
+    service.cash_out(anna, table_id)
+    told = page.get("/cash/").content.decode()
+    assert f'data-notice="{table_id}"' in told
+    assert "A seat is free for you at Piccolo (NLHE 5/10): it is held for you for a few minutes." in told
+    italiano = browser(carla, "it").get("/cash/").content.decode()
+    assert "Un posto è libero per te a Piccolo (NLHE 5/10)" in italiano
+    held = browser(anna).post(f"/cash/{table_id}/sit/", {"seat": 0, "amount": 300}, follow=True)
+    assert "The free seat is held for carla" in held.content.decode()
+    sat = page.post(f"/cash/{table_id}/sit/", {"seat": 0, "amount": 300}, follow=True).content.decode()
+    assert "You sit with 300 chips" in sat
+    assert "Wait for any of these tables" in page.get("/cash/").content.decode()  # off both lists
