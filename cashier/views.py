@@ -292,9 +292,11 @@ def table_panel(request: HttpRequest, loaded: tables.Loaded) -> str:
     is_player = access.may_play(user)
     balance = service.balance_of(user.pk).balance if is_player else 0
     seat = loaded.seat_of(player)
+    now = service.now_ms()
     minimum, maximum, owed = ring.return_limits(
-        spec.min_buy_in, spec.max_buy_in, service.left_with(user.pk, loaded.table_id), service.now_ms()
+        spec.min_buy_in, spec.max_buy_in, service.left_with(user.pk, loaded.table_id), now
     )
+    holder = ring.seat_holder(record, now)
     stack = 0
     if seat is not None:
         occupant = loaded.facts.seats[seat]
@@ -316,5 +318,6 @@ def table_panel(request: HttpRequest, loaded: tables.Loaded) -> str:
         "default": min(maximum, balance),
         "room": max(0, spec.max_buy_in - stack),
         "in_hand": loaded.facts.in_hand,
+        "held_for": holder if holder not in (None, player) else "",  # CASH-WAIT-1
     }
     return render_to_string("cashier/_panel.html", context, request=request)

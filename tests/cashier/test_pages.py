@@ -139,6 +139,7 @@ def test_the_lobby_puts_a_player_on_a_waiting_list_and_tells_them_when_a_seat_is
     assert "A seat is free for you at Piccolo (NLHE 5/10): it is held for you for a few minutes." in told
     italiano = browser(carla, "it").get("/cash/").content.decode()
     assert "Un posto è libero per te a Piccolo (NLHE 5/10)" in italiano
+    assert "A free seat is held for carla" in browser(anna).get(f"/tables/{table_id}/").content.decode()
     held = browser(anna).post(f"/cash/{table_id}/sit/", {"seat": 0, "amount": 300}, follow=True)
     assert "The free seat is held for carla" in held.content.decode()
     sat = page.post(f"/cash/{table_id}/sit/", {"seat": 0, "amount": 300}, follow=True).content.decode()
