@@ -376,7 +376,7 @@ def notices(player: str, now: int | None = None) -> list[Notice]:
     lists of any table of a game and stakes they are on, the open tables of it with a free seat."""
     now = now_ms() if now is None else now
     out: list[Notice] = []
-    for row in CashTableRow.objects.filter(status="open"):
+    for row in CashTableRow.objects.filter(status="open", waiting__contains=[player]):  # offers: to waiters
         record = records.load(row.table_id)
         if ring.seat_holder(record, now) == player:
             assert record.offer is not None
