@@ -106,10 +106,10 @@ def open_cash_table(
 ) -> int:
     """Open a cash table of ``game`` (a variant code of the registry, played for chips) at ``stakes`` (the
     operator's words, :func:`parse_stakes`, or the forced bets), ``seats`` seats, buy-ins between
-    ``min_buy_in`` and ``max_buy_in`` chips, ``action_time_ms`` to act: the table's ``TableOpened`` (ring
-    rules: CASH-1, CASH-2, CASH-4) and the record's ``CashTableOpened`` in one transaction. Returns the table
-    id. Raises :class:`CashTableRefused` (400) for an unknown game, one without chips, stakes or limits that
-    do not fit."""
+    ``min_buy_in`` and ``max_buy_in`` chips (no forced bet above the maximum), ``action_time_ms`` to act:
+    the table's ``TableOpened`` (ring rules: CASH-1, CASH-2, CASH-4) and the record's ``CashTableOpened`` in
+    one transaction. Returns the table id. Raises :class:`CashTableRefused` (400) for an unknown game, one
+    without chips, stakes or limits that do not fit."""
     try:
         rules = find_game(game)
     except UnknownGame as error:
@@ -138,6 +138,11 @@ def open_cash_table(
         rules.min_seats,
         rules.max_seats,
     )
+    if max(forced.to_dict().values(), default=0) > spec.max_buy_in:
+        raise CashTableRefused(
+            f"Le puntate obbligatorie ({spec.stakes}) superano il buy-in massimo ({spec.max_buy_in}).",
+            f"The forced bets ({spec.stakes}) are above the maximum buy-in ({spec.max_buy_in}).",
+        )
     try:
         config = rules.table_config(
             seats=spec.seats,

@@ -80,6 +80,7 @@ def test_the_operator_opens_a_cash_table_with_its_record_in_the_same_transaction
         ({"game": "CIN"}, "not played for chips"),
         ({"stakes": "banana"}, "Stakes that do not fit"),
         ({"stakes": "invito 10"}, "Stakes that do not fit"),
+        ({"stakes": "1e30/2e30"}, "above the maximum buy-in (400)"),
         ({"min_buy_in": 500, "max_buy_in": 400}, "minimum buy-in (500) is above the maximum (400)"),
         ({"seats": 12}, "seats"),
         ({"name": "  "}, "needs a name"),
