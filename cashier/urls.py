@@ -14,6 +14,12 @@ urlpatterns = [
     path("cash/<int:table_id>/top-up/", views.top_up, name="cash-top-up"),
     path("cash/<int:table_id>/stand/", views.stand, name="cash-stand"),
     path("api/cashier/", api.AccountView.as_view(), name="api-cashier"),
+    path("api/cashier/cash-tables/", api.CashTableList.as_view(), name="api-cash-tables"),
+    path(
+        "api/cashier/cash-tables/<int:table_id>/close/",
+        api.CashTableClose.as_view(),
+        name="api-cash-table-close",
+    ),
     path("api/cashier/players/<int:user_id>/", api.PlayerAccountView.as_view(), name="api-cashier-player"),
     *(
         path(

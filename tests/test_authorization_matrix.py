@@ -149,6 +149,13 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     # the cashier (issue 21): a player's own balance and transfers; the operator (director) manages balances.
     # At a tournament's table a transfer is refused by the cashier (400); a debit above the balance is 400
     ("api/cashier/", "GET", "/api/cashier/", None, (W, "200", "200", W, W, W)),
+    ("api/cashier/cash-tables/", "GET", "/api/cashier/cash-tables/", None,
+     (W, "200", "200", "200", "200", W)),
+    ("api/cashier/cash-tables/", "POST", "/api/cashier/cash-tables/",
+     {"name": "Matrice", "game": "NT", "stakes": "5/10", "seats": 6, "min_buy_in": 100, "max_buy_in": 500},
+     (W, W, W, "201", W, W)),
+    ("api/cashier/cash-tables/<int:table_id>/close/", "POST", "/api/cashier/cash-tables/{missing}/close/", {},
+     (W, W, W, "400", W, W)),
     ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{player}/", None,
      (W, W, W, "200", W, W)),
     ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{missing}/", None,
