@@ -47,7 +47,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from cashier import service
+from cashier import cash_tables, service
 from cashier.ledger import LedgerRefused
 from engine.core import UnknownGame, find_game, is_betting
 from engine.tournament.structure import forced_at
@@ -93,23 +93,23 @@ class CashTable:
 
 
 def open_cash_table(code: str, number: int, stake: int = STAKE, seats: int = SEATS) -> CashTable:
-    """Open an empty ring table (``tournament=False``: CASH-1, CASH-2, CASH-4) of the game ``code`` at
-    ``stake`` (:data:`STAKE`), with ``seats`` seats (at most the game's), buy-ins from
-    :data:`MIN_BUY_IN` to :data:`MAX_BUY_IN` times the stake. The one place that opens the run's tables (the
-    cash tables' own record with its limits can replace it). Raises :class:`engine.core.UnknownGame`."""
+    """Open an empty cash table (ring rules, ``tournament=False``: CASH-1, CASH-2, CASH-4, and its record with
+    the buy-in limits: :func:`cashier.cash_tables.open_cash_table`) of the game ``code`` at ``stake``
+    (:data:`STAKE`), with ``seats`` seats (at most the game's), buy-ins from :data:`MIN_BUY_IN` to
+    :data:`MAX_BUY_IN` times the stake. Raises :class:`engine.core.UnknownGame`."""
     game = find_game(code)
     seats = min(seats, game.max_seats)
-    config = game.table_config(
+    table_id = cash_tables.open_cash_table(
+        name=f"Cash {number} {game.short_name} {stake}",
+        game=code,
+        stakes=forced_at(game, stake, 1),
         seats=seats,
-        tournament=False,
-        forced=forced_at(game, stake, 1),
+        min_buy_in=MIN_BUY_IN * stake,
+        max_buy_in=MAX_BUY_IN * stake,
         action_time_ms=30_000,
-        time_bank_ms=0,
+        actor="simulator",
     )
-    loaded = tables.open_table(
-        f"Cash {number} {game.short_name} {stake}", config, game=code, actor="simulator"
-    )
-    return CashTable(loaded.table_id, code, seats, MIN_BUY_IN * stake, MAX_BUY_IN * stake)
+    return CashTable(table_id, code, seats, MIN_BUY_IN * stake, MAX_BUY_IN * stake)
 
 
 def check_games(codes: Sequence[str]) -> tuple[str, ...]:
@@ -178,12 +178,11 @@ class Run:
     # --- transfers ------------------------------------------------------------------------------------------
 
     def buy_in(self, table: CashTable, seat: int, name: str, amount: int) -> bool:
-        minimum, maximum = table.minimum, table.maximum
         back_with = self.left_with.get((name, table.table_id), 0)
-        if back_with > amount:  # back at a table it left: at least what it left with
-            amount, maximum = back_with, max(maximum, back_with)
-        try:
-            service.buy_in(self.users[name], table.table_id, seat, amount, minimum=minimum, maximum=maximum)
+        if back_with > amount:  # back at a table it left: at least what it left with (CASH-RETURN-1)
+            amount = back_with
+        try:  # the limits are the table's record's (cashier.cash_tables), checked by the service
+            service.buy_in(self.users[name], table.table_id, seat, amount)
         except (LedgerRefused, *refusals()):
             self.played.transfers["refused"] += 1
             return False
@@ -192,7 +191,7 @@ class Run:
 
     def top_up(self, table: CashTable, name: str, amount: int) -> None:
         try:
-            service.top_up(self.users[name], table.table_id, amount, maximum=table.maximum)
+            service.top_up(self.users[name], table.table_id, amount)
         except (LedgerRefused, *refusals()):
             self.played.transfers["refused"] += 1
             return
