@@ -51,6 +51,7 @@ from cashier import cash_tables, service
 from cashier.ledger import LedgerRefused
 from engine.core import UnknownGame, find_game, is_betting
 from engine.tournament.structure import forced_at
+from eventstore.machine import cpu_model
 from eventstore.models import Event
 from tables import access
 from tables import service as tables
@@ -473,8 +474,6 @@ def summary(
 def machine() -> dict[str, Any]:
     """The machine and the database the run used, and the load average at the end (other processes
     included)."""
-    from benchmarks.service import cpu_model
-
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         postgres = cursor.fetchone()[0]

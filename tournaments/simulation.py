@@ -55,6 +55,7 @@ from engine.tournament.matches import Format, MatchesConfig
 from engine.tournament.mtt import Level, MttConfig, Status
 from engine.tournament.structure import forced_at
 from eventstore import projections
+from eventstore.machine import cpu_model
 from eventstore.models import Event
 from tables import access, timers
 from tables.models import Table
@@ -651,7 +652,7 @@ def _role(process: Any) -> str:
 
 def machine() -> dict[str, Any]:
     """The machine and the servers the run used."""
-    from benchmarks.service import cpu_model, redis_info
+    from benchmarks.service import redis_info
 
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
