@@ -38,6 +38,10 @@ from tables.models import Table
 STREAM_ID = re.compile(r"(table|tournament|mtt)-([1-9][0-9]{0,17})")
 """The streams an auditor may export: a table, a sit-and-go, a multi-table tournament."""
 BATCH = 1_000
+CASH_CURRENCY = "XXX"
+"""PHH's ``currency`` of a cash (ring) table's hands: the ISO 4217 code for "no currency involved" (PHH asks
+for a three-letter ISO 4217 code; the chips are play chips from the players' balances, issue 21). Tournament
+hands carry none (their chips are the tournament's)."""
 
 
 class ExportError(Exception):
@@ -75,6 +79,9 @@ def _finished(table_id: int, events: Sequence[RecordedEvent]) -> list[tuple[int,
             if by_version[v].type == "HandEnded"
         )
         history = replace(hands.history(hand), table=sid)
+        ring = not getattr(getattr(hand.before, "config", None), "tournament", True)
+        if ring and isinstance(history, HandHistory):  # a cash table's hand of chips
+            history = replace(history, metadata=(*history.metadata, ("currency", CASH_CURRENCY)))
         if marks[index]:  # the giro pazzo's keys (TL-GIRO-1, docs/hand-history-format.md)
             history = replace(history, metadata=(*history.metadata, *marks[index]))
         started_at = by_version[hand.first_version].recorded_at

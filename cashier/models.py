@@ -24,3 +24,42 @@ class Balance(models.Model):
 
     def __str__(self) -> str:
         return f"balance of {self.player}: {self.balance}"
+
+
+class CashTable(models.Model):
+    """A cash table's record (the stream ``cashtable-<table_id>``, :mod:`cashier.ring`) as the cash lobby
+    lists it: its game (variant code), ``stakes`` label and ``forced`` bets (JSON), ``seats``, buy-ins
+    (chips), action time (ms), ``status`` (``open``, ``closing``, ``closed``), ``waiting`` (user names in
+    order), ``opened_at_ms``. Disposable: ``rebuild_projections cash-tables`` rebuilds it from the log."""
+
+    table_id = models.BigIntegerField(primary_key=True)
+    version = models.IntegerField(default=0)
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=20, db_index=True)
+    stakes = models.CharField(max_length=100)
+    forced = models.JSONField(default=dict)
+    seats = models.IntegerField(default=0)
+    min_buy_in = models.BigIntegerField(default=0)
+    max_buy_in = models.BigIntegerField(default=0)
+    action_time_ms = models.IntegerField(default=0)
+    status = models.CharField(max_length=10, default="open", db_index=True)
+    waiting = models.JSONField(default=list)
+    opened_at_ms = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table_id"]
+
+    def __str__(self) -> str:
+        return f"cash table {self.table_id} {self.stakes}"
+
+
+class WaitingPool(models.Model):
+    """The waiting list of any cash table of one game and stakes (the stream ``cashpool-<key>``,
+    :func:`cashier.ring.pool_stream`): ``waiting`` user names in order. Disposable like :class:`CashTable`."""
+
+    key = models.CharField(max_length=100, primary_key=True)
+    version = models.IntegerField(default=0)
+    waiting = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"waiting for {self.key}"

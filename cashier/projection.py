@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from cashier import ledger as rules
-from cashier.models import Balance
+from cashier.models import Balance, CashTable, WaitingPool
 from cashier.service import load
 from eventstore.projections import Projection, Rows, register
 
@@ -37,3 +37,89 @@ def clear() -> None:
 
 
 PROJECTION = register(Projection("cashier-balances", rules.PREFIX, compute, current, write, clear))
+
+
+# --- the cash tables' records and the waiting lists of any table (issue 21) ---------------------------------
+
+TABLES_LABEL = "cashier.CashTable"
+TABLE_FIELDS = (
+    "version", "name", "game", "stakes", "forced", "seats", "min_buy_in", "max_buy_in", "action_time_ms",
+    "status", "waiting", "opened_at_ms",
+)  # fmt: skip
+
+
+def compute_table(stream: str) -> Rows:
+    from cashier import records, ring
+    from eventstore.store import read_stream
+
+    table_id = int(stream.removeprefix(ring.PREFIX))
+    events = read_stream(stream)
+    record = records.load(table_id)
+    if record.spec is None:
+        return {}
+    opened = int(events[0].metadata.get("at", 0)) if events else 0
+    return {TABLES_LABEL: {table_id: records.row(record, opened)}}
+
+
+def current_tables() -> Rows:
+    return {
+        TABLES_LABEL: {
+            r["table_id"]: {k: r[k] for k in TABLE_FIELDS}
+            for r in CashTable.objects.values("table_id", *TABLE_FIELDS)
+        }
+    }
+
+
+def write_tables(stream: str, rows: Rows) -> None:
+    for table_id, fields in rows.get(TABLES_LABEL, {}).items():
+        CashTable.objects.update_or_create(table_id=table_id, defaults=fields)
+
+
+POOLS_LABEL = "cashier.WaitingPool"
+
+
+def compute_pool(stream: str) -> Rows:
+    from cashier import ring
+    from eventstore.store import read_stream
+
+    waiting: tuple[str, ...] = ()
+    version = 0
+    for event in read_stream(stream):
+        version = event.version
+        waiting = ring.evolve(ring.CashTable(0, waiting=waiting), event.type, event.data, version).waiting
+    return {
+        POOLS_LABEL: {stream.removeprefix(ring.POOL_PREFIX): {"version": version, "waiting": list(waiting)}}
+    }
+
+
+def current_pools() -> Rows:
+    return {
+        POOLS_LABEL: {p.key: {"version": p.version, "waiting": p.waiting} for p in WaitingPool.objects.all()}
+    }
+
+
+def write_pools(stream: str, rows: Rows) -> None:
+    for key, fields in rows.get(POOLS_LABEL, {}).items():
+        WaitingPool.objects.update_or_create(key=key, defaults=fields)
+
+
+CASH_TABLES = register(
+    Projection(
+        "cash-tables",
+        "cashtable-",
+        compute_table,
+        current_tables,
+        write_tables,
+        lambda: CashTable.objects.all().delete() and None,
+    )
+)
+WAITING_POOLS = register(
+    Projection(
+        "cash-waiting-pools",
+        "cashpool-",
+        compute_pool,
+        current_pools,
+        write_pools,
+        lambda: WaitingPool.objects.all().delete() and None,
+    )
+)

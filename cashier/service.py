@@ -32,11 +32,13 @@ from typing import Any
 from django.db import transaction
 
 from cashier import ledger as rules
+from cashier import records, ring
 from cashier.ledger import Ledger, LedgerRefused, StaleLedger
 from cashier.models import Balance
+from cashier.ring import CashTable
 from engine.core import is_betting
 from eventstore import store
-from eventstore.models import ProcessedCommand
+from eventstore.models import Event, ProcessedCommand
 from eventstore.store import NewEvent, RecordedEvent, WrongExpectedVersion
 from tables import service as tables
 from tables.service import Loaded
@@ -192,12 +194,16 @@ def _transfer(
     step: str,
     table_command: Callable[[Loaded, int, str], Any],
     ledger_command: Callable[[Ledger, Loaded, str, tuple[Any, ...] | None], rules.Command],
+    prepare: Callable[[str, int], None] | None = None,
+    after: Callable[[str, int, Loaded], None] | None = None,
 ) -> Receipt:
     """One transfer in one transaction: the ledger's command checked (``ledger_command(ledger, table before,
     transfer id, None)``: the balance, the limits), the table's command (``table_command(loaded, at,
     player)``, through :func:`tables.service.handle` with the transfer id as ``command_id``), then
     :data:`between_appends`, then the ledger's events (``ledger_command(..., table events)``: a cash-out's
-    amount is the stack the table removed)."""
+    amount is the stack the table removed). ``prepare(player, now ms)`` runs first in the transaction (the
+    cash table's record: its limits, CASH-RETURN-1, CASH-WAIT-1), ``after(player, now ms, table after)``
+    last (the record's waiting list)."""
     user_id, player = _player(user)
     try:
         transfer_id = str(uuid.UUID(str(transfer))) if transfer is not None else str(uuid.uuid4())
@@ -212,6 +218,8 @@ def _transfer(
             return Receipt(load(user_id), (), 0, tables.load(table_id), replayed=True)
         ledger = load(user_id)
         before = _cash_table(table_id)
+        if prepare is not None:
+            prepare(player, now_ms())
         rules.decide(ledger, ledger_command(ledger, before, transfer_id, None), player)  # refuse early
         outcome = tables.handle(
             table_id,
@@ -224,9 +232,11 @@ def _transfer(
         events = rules.decide(ledger, ledger_command(ledger, before, transfer_id, outcome.events), player)
         between_appends(step)
         metadata = {"at": now_ms(), "actor": player, "transfer": transfer_id}
-        after, recorded = _append(user_id, ledger, events, metadata)
+        appended, recorded = _append(user_id, ledger, events, metadata)
+        if after is not None:
+            after(player, metadata["at"], outcome.loaded)
         moved = int(events[0][1]["amount"]) if events else 0
-        return Receipt(after, recorded, moved, outcome.loaded)
+        return Receipt(appended, recorded, moved, outcome.loaded)
 
     return _retrying(operation)
 
@@ -246,20 +256,53 @@ def _applied(transfer_id: str, table_id: int, player: str) -> bool:
     return True
 
 
-def buy_in(
-    user: Any,
-    table_id: int,
-    seat: int,
-    amount: int,
-    *,
-    transfer: str | None = None,
-    minimum: int | None = None,
-    maximum: int | None = None,
-) -> Receipt:
-    """``user`` sits at ``seat`` of table ``table_id`` with ``amount`` chips from their balance
-    (``BuyInCompleted`` on the ledger, ``PlayerSeated`` at the table, one transaction). ``minimum`` /
-    ``maximum``: the table's buy-in limits (the cash tables' own, issue 21; ``None``: none). ``transfer``: the
-    caller's transfer id (a UUID) to make a retry safe."""
+def _open_record(table_id: int, what: str, what_en: str) -> CashTable:
+    """The record of an open cash table (in the caller's transaction): :class:`~cashier.ring.NotACashTable`
+    when there is none, :class:`~cashier.ring.CashTableRefused` when it is closing or closed."""
+    record = records.cash_table(table_id)
+    if not record.open:
+        state = "sta chiudendo" if record.status == "closing" else "è chiuso"
+        state_en = "is closing" if record.status == "closing" else "is closed"
+        raise TableRefused(
+            f"{what}: il tavolo {table_id} {state}.", f"{what_en}: table {table_id} {state_en}."
+        )
+    return record
+
+
+def left_with(user_id: int, table_id: int) -> tuple[int, int] | None:
+    """``(chips, at ms)`` of the user's last cash-out at table ``table_id`` (their ledger's last
+    ``CashedOut`` there), or ``None`` (CASH-RETURN-1)."""
+    found = (
+        Event.objects.filter(
+            stream_id=rules.stream_id(user_id), type=rules.CASHED_OUT, data__table_id=table_id
+        )
+        .order_by("-version")
+        .first()
+    )
+    if found is None:
+        return None
+    return int(found.data["amount"]), int(found.metadata.get("at", 0))
+
+
+def buy_in(user: Any, table_id: int, seat: int, amount: int, *, transfer: str | None = None) -> Receipt:
+    """``user`` sits at ``seat`` of cash table ``table_id`` with ``amount`` chips from their balance
+    (``BuyInCompleted`` on the ledger, ``PlayerSeated`` at the table, one transaction), between the table's
+    minimum and maximum buy-in (its record, :mod:`cashier.ring`); back within the hour, at least what they
+    left with (CASH-RETURN-1); a seat offered to a waiting player is theirs for a while (CASH-WAIT-1), and a
+    waiting player who sits leaves the table's waiting list (and the list of any table of its game and
+    stakes). ``transfer``: the caller's transfer id (a UUID) to make a retry safe. Raises
+    :class:`~cashier.ring.NotACashTable` for a table that is no cash table."""
+    limits: dict[str, Any] = {}
+
+    def prepare(player: str, now: int) -> None:
+        record = _open_record(table_id, "Buy-in", "Buy-in")
+        spec = record.spec
+        assert spec is not None
+        ring.may_sit(record, player, now)
+        left = left_with(int(user.pk), table_id)
+        ring.check_return(amount, spec.min_buy_in, left, now)
+        minimum, maximum, _ = ring.return_limits(spec.min_buy_in, spec.max_buy_in, left, now)
+        limits.update(record=record, minimum=minimum, maximum=maximum)
 
     def table_command(loaded: Loaded, at: int, player: str) -> Any:
         return loaded.rules.seat_command(seat, player, amount, at)
@@ -267,23 +310,40 @@ def buy_in(
     def ledger_command(
         ledger: Ledger, before: Loaded, transfer_id: str, events: tuple[Any, ...] | None
     ) -> rules.Command:
-        return rules.BuyIn(table_id, seat, amount, transfer_id, minimum, maximum)
+        return rules.BuyIn(table_id, seat, amount, transfer_id, limits.get("minimum"), limits.get("maximum"))
 
-    return _transfer(user, table_id, transfer, "buy-in", table_command, ledger_command)
+    def after(player: str, now: int, table: Loaded) -> None:
+        record: CashTable = limits["record"]
+        if player in record.waiting or (record.offer is not None and record.offer[0] == player):
+            records.append(record, ((ring.LEFT, {"player": player, "reason": "seated"}),), player, now)
+        spec = record.spec
+        assert spec is not None
+        version, waiting = records.load_pool(spec.game, spec.stakes)
+        if player in waiting:
+            events = ring.leave_waiting(waiting, player, "seated")
+            records.append_pool(spec.game, spec.stakes, version, events, player, now)
+
+    return _transfer(user, table_id, transfer, "buy-in", table_command, ledger_command, prepare, after)
 
 
-def top_up(
-    user: Any, table_id: int, amount: int, *, transfer: str | None = None, maximum: int | None = None
-) -> Receipt:
-    """``user`` adds ``amount`` chips from their balance to their stack at table ``table_id``, between hands
-    only (``TopUpCompleted`` on the ledger, ``ChipsAdded`` at the table: CASH-TOPUP-1); the stack after it at
-    most ``maximum`` (the table's maximum buy-in; ``None``: none)."""
+def top_up(user: Any, table_id: int, amount: int, *, transfer: str | None = None) -> Receipt:
+    """``user`` adds ``amount`` chips from their balance to their stack at cash table ``table_id``, between
+    hands only (``TopUpCompleted`` on the ledger, ``ChipsAdded`` at the table: CASH-TOPUP-1); the stack after
+    it at most the table's maximum buy-in (its record)."""
+    limits: dict[str, Any] = {}
+
+    def prepare(player: str, now: int) -> None:
+        record = _open_record(table_id, "Ricarica", "Top-up")
+        assert record.spec is not None
+        limits["maximum"] = record.spec.max_buy_in
 
     def table_command(loaded: Loaded, at: int, player: str) -> Any:
         seat = _seat_of(loaded, player)
         occupant = loaded.facts.seats[seat]
         stack = occupant.stack if occupant is not None else 0
-        rules.within_maximum(stack, amount, maximum)  # again on the table as it is now, in the transaction
+        rules.within_maximum(
+            stack, amount, limits["maximum"]
+        )  # on the table as it is now, in the transaction
         return loaded.rules.add_chips_command(seat, amount, at)
 
     def ledger_command(
@@ -292,17 +352,23 @@ def top_up(
         seat = before.seat_of(str(user.get_username()))
         facts = before.facts.seats[seat] if seat is not None else None
         stack = facts.stack if facts is not None else 0
-        return rules.TopUp(table_id, amount, transfer_id, stack, maximum)
+        return rules.TopUp(table_id, amount, transfer_id, stack, limits["maximum"])
 
-    return _transfer(user, table_id, transfer, "top-up", table_command, ledger_command)
+    return _transfer(user, table_id, transfer, "top-up", table_command, ledger_command, prepare)
 
 
 def cash_out(user: Any, table_id: int, *, transfer: str | None = None) -> Receipt:
-    """``user`` stands up from table ``table_id`` (between hands) and their whole stack goes back to their
-    balance (``PlayerRemoved`` at the table, ``CashedOut`` on the ledger)."""
+    """``user`` stands up from cash table ``table_id`` (between hands) and their whole stack goes back to
+    their balance (``PlayerRemoved`` at the table, ``CashedOut`` on the ledger). The seat freed is offered
+    first to the first player on the table's waiting list (``SeatOffered``, CASH-WAIT-1)."""
+    freed: dict[str, Any] = {}
+
+    def prepare(player: str, now: int) -> None:
+        freed["record"] = records.cash_table(table_id)
 
     def table_command(loaded: Loaded, at: int, player: str) -> Any:
-        return loaded.rules.remove_command(_seat_of(loaded, player), at)
+        freed["seat"] = _seat_of(loaded, player)
+        return loaded.rules.remove_command(freed["seat"], at)
 
     def ledger_command(
         ledger: Ledger, before: Loaded, transfer_id: str, events: tuple[Any, ...] | None
@@ -310,7 +376,12 @@ def cash_out(user: Any, table_id: int, *, transfer: str | None = None) -> Receip
         removed = sum(int(e.stack) for e in events or () if type(e).__name__ == "PlayerRemoved")
         return rules.CashOut(table_id, removed, transfer_id)
 
-    return _transfer(user, table_id, transfer, "cash-out", table_command, ledger_command)
+    def after(player: str, now: int, table: Loaded) -> None:
+        record: CashTable = freed["record"]
+        if record.open:
+            records.append(record, ring.offer(record, freed["seat"], now), "system", now)
+
+    return _transfer(user, table_id, transfer, "cash-out", table_command, ledger_command, prepare, after)
 
 
 def _seat_of(loaded: Loaded, player: str) -> int:

@@ -369,7 +369,7 @@ def parse_history(raw: Mapping[str, Any], where: str = "hand") -> HandHistory:
         day=day,
         month=month,
         year=year,
-        metadata=tuple((key, value) for key, value in raw.items() if key in GIRO_KEYS),
+        metadata=tuple((key, value) for key, value in raw.items() if key in KEPT_KEYS),
     )
 
 
@@ -551,6 +551,12 @@ def _toml_value(value: object) -> str:
 GIRO_KEYS = frozenset({"giro_trigger", "giro_dealer", "giro_choice", "giro_timeout", "giro_end"})
 """The giro pazzo's keys of a hand (TL-GIRO-1, docs/hand-history-format.md): kept in
 :attr:`HandHistory.metadata` by the Italian reader and writer too (the standard ones keep every key)."""
+CONTEXT_KEYS = frozenset({"currency"})
+"""PHH's optional keys about the hand's setting that the Italian reader and writer keep in
+:attr:`HandHistory.metadata` too: ``currency`` (a cash table's hands, ``"XXX"``: play chips,
+docs/hand-history-format.md)."""
+KEPT_KEYS = GIRO_KEYS | CONTEXT_KEYS
+"""The keys beyond the typed fields that a poker all'italiana hand keeps (:attr:`HandHistory.metadata`)."""
 
 
 def _history_lines(history: HandHistory) -> list[str]:
@@ -595,7 +601,7 @@ def _history_lines(history: HandHistory) -> list[str]:
     lines.append("]")
     if history.finishing_stacks is not None:
         lines.append(f"finishing_stacks = {_toml_value(list(history.finishing_stacks))}")
-    lines.extend(f"{key} = {_toml_value(value)}" for key, value in history.metadata if key in GIRO_KEYS)
+    lines.extend(f"{key} = {_toml_value(value)}" for key, value in history.metadata if key in KEPT_KEYS)
     return lines
 
 

@@ -10,6 +10,8 @@ the same way).
 - :func:`tournament_group`: the broadcast group of a table's tournament whose moves its page follows
   (``"mtt-<id>"``, ``""`` for none).
 - :func:`seat_elsewhere`: where a player moved away from a table now sits (the page's notice).
+- :func:`table_panel`: HTML the table's page shows under its title for the viewer (``cashier``: a cash
+  table's seat, top-up and stand-up forms; issue 21).
 
 With no hook registered a tournament table starts no hand, follows no group and shows no notice.
 """
@@ -45,6 +47,9 @@ SeatElsewhere = Callable[[str, str], tuple[int, int, int] | None]
 """``(group, player) -> (table id, table number in its tournament, seat 0-based)`` of the player's seat now,
 or ``None`` (not seated, or not in that tournament any more)."""
 
+TablePanel = Callable[[Any, Any], str]
+"""``(request, tables.service.Loaded) -> HTML`` (``""``: nothing)."""
+
 _hooks: dict[str, Any] = {}
 
 
@@ -53,12 +58,14 @@ def register(
     hand_settings: HandSettings | None = None,
     tournament_group: TournamentGroup | None = None,
     seat_elsewhere: SeatElsewhere | None = None,
+    table_panel: TablePanel | None = None,
 ) -> None:
     """Register the hooks given (registering one again replaces it)."""
     given = {
         "hand_settings": hand_settings,
         "tournament_group": tournament_group,
         "seat_elsewhere": seat_elsewhere,
+        "table_panel": table_panel,
     }
     _hooks.update({name: hook for name, hook in given.items() if hook is not None})
 
@@ -86,3 +93,9 @@ def seat_elsewhere(group: str, player: str) -> tuple[int, int, int] | None:
     """See the module doc; ``None`` when no hook is registered."""
     hook: SeatElsewhere | None = _hooks.get("seat_elsewhere")
     return hook(group, player) if hook is not None else None
+
+
+def table_panel(request: Any, loaded: Any) -> str:
+    """See the module doc; ``""`` when no hook is registered."""
+    hook: TablePanel | None = _hooks.get("table_panel")
+    return hook(request, loaded) if hook is not None else ""

@@ -15,7 +15,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tables import access, preferences, rendering, service
+from tables import access, hooks, preferences, rendering, service
 from tables.models import Table
 
 TOURNAMENT_SUFFIX = " — tavolo "
@@ -84,6 +84,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "is_director": access.may_direct(request.user),
             "stream_id": service.stream_id(table_id),
             "preferences": preferences_context(request) if access.may_play(request.user) else None,
+            "panel": hooks.table_panel(request, loaded),  # a cash table's seat forms (issue 21)
         },
     )
 

@@ -32,6 +32,7 @@ from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from cashier import cash_tables
 from config.routing import websocket_urlpatterns
 from engine.tournament.mtt import Level as MttLevel
 from engine.tournament.mtt import MttConfig
@@ -148,6 +149,13 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     # the cashier (issue 21): a player's own balance and transfers; the operator (director) manages balances.
     # At a tournament's table a transfer is refused by the cashier (400); a debit above the balance is 400
     ("api/cashier/", "GET", "/api/cashier/", None, (W, "200", "200", W, W, W)),
+    ("api/cashier/cash-tables/", "GET", "/api/cashier/cash-tables/", None,
+     (W, "200", "200", "200", "200", W)),
+    ("api/cashier/cash-tables/", "POST", "/api/cashier/cash-tables/",
+     {"name": "Matrice", "game": "NT", "stakes": "5/10", "seats": 6, "min_buy_in": 100, "max_buy_in": 500},
+     (W, W, W, "201", W, W)),
+    ("api/cashier/cash-tables/<int:table_id>/close/", "POST", "/api/cashier/cash-tables/{missing}/close/", {},
+     (W, W, W, "400", W, W)),
     ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{player}/", None,
      (W, W, W, "200", W, W)),
     ("api/cashier/players/<int:user_id>/", "GET", "/api/cashier/players/{missing}/", None,
@@ -166,6 +174,19 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
      {"amount": 100}, (W, "400", "400", W, W, W)),
     ("api/cashier/tables/<int:table_id>/cash-out/", "POST", "/api/cashier/tables/{table}/cash-out/", {},
      (W, "400", "400", W, W, W)),
+    # the cash tables' pages (issue 21): the lobby for watchers, the operator's form and close button (a close
+    # of a table that is no cash table: a message, 302), the players' waiting lists and transfers (a refusal
+    # is a message on the table's page: 302 either way)
+    ("cash/", "GET", "/cash/", None, ("login", "200", "200", "200", "200", W)),
+    ("cash/new/", "GET", "/cash/new/", None, ("login", W, W, "200", W, W)),
+    ("cash/wait/", "POST", "/cash/wait/", {"table": "{cash}", "action": "join"},
+     ("login", "302", "302", W, W, W)),
+    ("cash/<int:table_id>/close/", "POST", "/cash/{missing}/close/", {}, ("login", W, W, "302", W, W)),
+    ("cash/<int:table_id>/sit/", "POST", "/cash/{cash}/sit/", {"seat": 0, "amount": 100},
+     ("login", "302", "302", W, W, W)),
+    ("cash/<int:table_id>/top-up/", "POST", "/cash/{cash}/top-up/", {"amount": 100},
+     ("login", "302", "302", W, W, W)),
+    ("cash/<int:table_id>/stand/", "POST", "/cash/{cash}/stand/", {}, ("login", "302", "302", W, W, W)),
     # the API's description is public (drf-spectacular's default): no data in it
     ("api/schema/", "GET", "/api/schema/", None, ("200",) * 6),
     ("api/docs/", "GET", "/api/docs/", None, ("200",) * 6),
@@ -291,6 +312,9 @@ def world() -> tuple[dict[str, User | None], dict[str, int]]:
         "missing": 987_654,
         "version": version,
         "player": players["anna"].pk,  # the cashier's operator pages (issue 21)
+        "cash": cash_tables.open_cash_table(  # a cash table (issue 21)
+            name="Cash", game="NT", stakes="5/10", seats=6, min_buy_in=100, max_buy_in=1000, actor="diego"
+        ),
     }
     return users, ids
 

@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from engine.core import ForcedBets, find_game
+from cashier import cash_tables
+from engine.core import ForcedBets
 from tables import access
 from tables import service as tables
 from tests.tables import helpers
@@ -28,13 +29,18 @@ def player(name: str, groups: tuple[str, ...] = (access.PLAYER,)) -> Any:
     return user
 
 
-def cash_table(code: str = "NT", seats: int = 6) -> int:
-    """An empty table of ``code`` with ring-game rules (``tournament=False``), as the cash tables will be."""
-    game = find_game(code)
-    config = game.table_config(
-        seats=seats, tournament=False, forced=FORCED[code], action_time_ms=30_000, time_bank_ms=0
+def cash_table(code: str = "NT", seats: int = 6, minimum: int = 1, maximum: int = 10**6) -> int:
+    """An empty cash table of ``code`` (ring-game rules, ``tournament=False``, and its record: buy-ins from
+    ``minimum`` to ``maximum``), opened as the operator does (:func:`cashier.cash_tables.open_cash_table`)."""
+    return cash_tables.open_cash_table(
+        name=f"cash {code}",
+        game=code,
+        stakes=FORCED[code],
+        seats=seats,
+        min_buy_in=minimum,
+        max_buy_in=maximum,
+        actor="direttore",
     )
-    return tables.open_table(f"cash {code}", config, game=code).table_id
 
 
 def play_hand(table_id: int, rng: random.Random, seed: int) -> None:

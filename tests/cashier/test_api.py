@@ -135,3 +135,28 @@ def test_the_auditors_read_a_ledger_stream(world: dict[str, Any]) -> None:
     assert page.status_code == 200
     text = page.content.decode()
     assert "BalanceGranted" in text and "benvenuto" in text
+
+
+def test_the_operator_opens_lists_and_closes_cash_tables_through_the_api(world: dict[str, Any]) -> None:
+    """``/api/cashier/cash-tables/``: the operator opens (201, refusals 400 opening nothing), anyone lists
+    with the numbers, the operator closes (a second close 400); a player may not open one (403)."""
+    operator, anna = client(world["diego"]), client(world["anna"])
+    body = {"name": "Api", "game": "NT", "stakes": "5/10", "seats": 6, "min_buy_in": 100, "max_buy_in": 500}
+    assert anna.post("/api/cashier/cash-tables/", body, format="json").status_code == 403
+    bad = operator.post("/api/cashier/cash-tables/", body | {"min_buy_in": 600}, format="json")
+    assert bad.status_code == 400 and "above the maximum" in bad.json()["english"]
+    url = "/api/cashier/cash-tables/"
+    assert operator.post(url, body | {"stakes": "7"}, format="json").status_code == 201
+    opened = operator.post(url, body | {"game": "F7S", "stakes": "20"}, format="json")
+    assert opened.status_code == 201, opened.json()
+    table_id = opened.json()["table_id"]
+    assert opened.json()["stakes"] == "Stud FL 20/40, ante 4, bring-in 6" and opened.json()["seated"] == 0
+    listed = anna.get("/api/cashier/cash-tables/?game=F7S").json()
+    assert [t["table_id"] for t in listed] == [table_id] and listed[0]["max_buy_in"] == 500
+    assert len(anna.get("/api/cashier/cash-tables/").json()) == 2
+    closed = operator.post(f"/api/cashier/cash-tables/{table_id}/close/", {}, format="json")
+    assert closed.status_code == 200 and closed.json() == {"status": "closed"}
+    again = operator.post(f"/api/cashier/cash-tables/{table_id}/close/", {}, format="json")
+    assert again.status_code == 400 and "closed or closing" in again.json()["english"]
+    assert [t["game"] for t in anna.get("/api/cashier/cash-tables/").json()] == ["NT"]
+    assert anna.post(f"/api/cashier/cash-tables/{table_id}/close/", {}, format="json").status_code == 403

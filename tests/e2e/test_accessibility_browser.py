@@ -141,7 +141,7 @@ def test_main_pages_have_no_serious_axe_violations_and_every_control_takes_the_f
             if url:
                 page.goto(url)
             if url.startswith("/tables/"):
-                page.wait_for_timeout(1500)  # the socket's first fragments
+                page.wait_for_function("window.__fragments.length >= 1")  # the socket's first fragment
                 paint = page.evaluate(
                     "() => { const p = performance.getEntriesByName('first-contentful-paint')[0];"
                     " const n = performance.getEntriesByType('navigation')[0];"

@@ -101,7 +101,7 @@ def test_a_player_who_lets_the_clock_run_out_gets_the_solvers_arrangement(
     time to arrange runs out the service's time-out arranges the phone player's cards with the solver, and
     both pages show the reveal with the phone player's rows filled with exactly their 15 cards."""
     in_thread(make_players)
-    table_id = in_thread(lambda: open_table((PLAYER, PLAYER2), action_seconds=30))
+    table_id = in_thread(lambda: open_table((PLAYER, PLAYER2), action_seconds=15))
     pages = open_pages(browser, asgi_live_server, table_id, [(PLAYER, DESKTOP), (PLAYER2, PHONE)])
     try:
         for page in pages:

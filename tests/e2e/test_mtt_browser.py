@@ -30,8 +30,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timers, pytest.mark.slow, pytest.mark
 DIRECTOR, PLAYER = "direttore", "ospite"  # demo accounts: the password is the user name
 BOTS = 15
 FINISH_SECONDS = 300  # the whole tournament, to a winner
-# 15-second levels; the invito reaches the starting stack of 300 by the fifth level
-LEVELS = "20 0.25\n40 0.25\n80 0.25\npausa 0.05\n160 0.25\n300 10"
+# 9-second levels; the invito reaches the starting stack of 300 by the fifth level
+LEVELS = "20 0.15\n40 0.15\n80 0.15\npausa 0.05\n160 0.15\n300 10"
 
 
 @pytest.fixture

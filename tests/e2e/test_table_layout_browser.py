@@ -104,7 +104,8 @@ def wait_for_turn(page: Any) -> bool:
     while not my_turn(page):
         if page.locator(".seat.me.busted").count() or page.locator(".seat:not(.busted)").count() <= 1:
             return False
-        assert time.monotonic() < deadline, ("the player's turn never came", page.locator("#table").inner_text())
+        table = page.locator("#table").inner_text()
+        assert time.monotonic() < deadline, ("the player's turn never came", table)
         back = page.locator('#actions button[data-action="return"]')
         if back.count():
             back.click()

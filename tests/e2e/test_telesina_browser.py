@@ -148,3 +148,55 @@ def test_a_croce_hand_from_two_browsers(
                 assert f"cards/{card}.svg" not in frame and f'"{card}"' not in frame, (index, card)
     print(f"\ne2e telesina: pressed {pressed}; best hands {best}; frames {[len(f) for f in frames]}")
     live_service.assert_no_errors()
+
+
+BOXES_APART = """() => {
+  const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const vele = [...document.querySelectorAll('.vela')].map(box);
+  const side = [...document.querySelectorAll('.pot .combos, .pot .pot-amount')].map(box);
+  const seats = [...document.querySelectorAll('.seat')].map(box);
+  return {vele, side, seats, width: document.documentElement.scrollWidth};
+}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+@pytest.mark.parametrize("layout", ["piramide", "ascensore"])
+def test_a_tall_vele_layout_keeps_clear_of_the_seats_heads_up(
+    layout: str, request: pytest.FixtureRequest, asgi_live_server: str, browser: Any, output_dir: Path
+) -> None:
+    """TL-VELE-1's four-row layouts heads-up on a laptop (1280×800, 1366×768): no vela, combination or pot
+    amount lies under a seat box (the top and bottom seats leave the middle of the felt about 150 px), and on
+    a phone (390×844) nothing overflows sideways."""
+
+    def setup() -> int:
+        ensure_accounts()
+        config = find_game("PTL").table_config(
+            seats=2, tournament=False, forced=ForcedBets(invito=10), action_time_ms=600_000, time_bank_ms=0,
+            layout=layout, distribution="mai",
+        )  # fmt: skip
+        seated = [(0, PLAYER, 1000), (1, PLAYER2, 1000)]
+        opened = tables.open_table(f"Telesina {layout}", config, seated, game="PTL", first_button=0)
+        table_id = opened.table_id
+        tables.handle(table_id, lambda loaded, at: tables.start_command(loaded, at, None))
+        return table_id
+
+    table_id = in_thread(setup)
+    for width, height in ((1280, 800), (1366, 768), (390, 844)):
+        page = new_context(browser, asgi_live_server, width, height).new_page()
+        log_in(page, PLAYER, PLAYER)
+        page.goto(f"/tables/{table_id}/")
+        page.locator(f'.vele[data-layout="{layout}"] .vela').first.wait_for()
+        boxes = page.evaluate(BOXES_APART)
+        screenshot(page, output_dir / artifact_name(request, f"{layout}-{width}x{height}"))
+        assert len(boxes["vele"]) == (7 if layout == "piramide" else 9)
+        assert boxes["width"] <= width, boxes
+        if width > 900:
+            clashes = [
+                (thing, seat) for thing in boxes["vele"] + boxes["side"] for seat in boxes["seats"]
+                if _overlap(thing, seat)
+            ]  # fmt: skip
+            assert not clashes, clashes
+        page.context.close()

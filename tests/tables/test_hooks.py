@@ -12,10 +12,14 @@ from tournaments import hooks as answers
 
 
 def test_the_tournaments_app_registers_its_answers() -> None:
+    """...and the cashier its cash tables' panel (issue 21)."""
+    from cashier import views
+
     assert hooks._hooks == {
         "hand_settings": answers.hand_settings,
         "tournament_group": answers.tournament_group,
         "seat_elsewhere": answers.seat_elsewhere,
+        "table_panel": views.table_panel,
     }
 
 
@@ -24,6 +28,7 @@ def test_without_hooks_a_tournament_table_waits(monkeypatch: pytest.MonkeyPatch)
     assert hooks.hand_settings(1, 2, 0) == hooks.NextHand(False)
     assert hooks.tournament_group(1) == ""
     assert hooks.seat_elsewhere("mtt-1", "anna") is None
+    assert hooks.table_panel(None, None) == ""
     hooks.register(tournament_group=lambda tournament_id: f"group-{tournament_id}")
     assert hooks.tournament_group(7) == "group-7"
     assert hooks.hand_settings(1, 2, 0) == hooks.NextHand(False)
