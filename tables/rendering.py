@@ -97,7 +97,8 @@ DISTRIBUTION_NAMES = {
 
 def vele_context(table_view: Any) -> dict[str, Any] | None:
     """The vele of a Telesina view (TL-VELE-1) as the page draws them: ``None`` for a view without;
-    else ``layout``/``distribution`` (names), ``rows``/``columns`` of the layout's grid, ``vele``
+    else ``layout``/``distribution`` (names), ``rows``/``columns`` of the layout's grid (``tall``: four
+    rows or more), ``vele``
     (``letter``, ``card`` (text, ``None`` face down), ``step``, CSS ``area`` ``row / column / row end /
     column end`` (1-based) and ``combos``: the indexes of the combinations it belongs to) and
     ``combinations`` (``[(index, letters)]``), ``best_hand``: the viewer's hand named in the page's
@@ -120,12 +121,14 @@ def vele_context(table_view: Any) -> dict[str, Any] | None:
         )
     layout = getattr(table_view, "layout", "")
     distribution = getattr(table_view, "distribution", "")
+    rows = max((v.row + v.rows for v in vele), default=0)
     return {
         "layout": layout,
         "layout_name": LAYOUT_NAMES.get(layout, layout),
         "distribution": distribution,
         "distribution_name": DISTRIBUTION_NAMES.get(distribution, distribution),
-        "rows": max((v.row + v.rows for v in vele), default=0),
+        "rows": rows,
+        "tall": rows >= 4,  # piramide, ascensore: the pot beside the vele on a laptop (mazziere.css)
         "columns": max((v.column + v.columns for v in vele), default=0),
         "vele": drawn,
         "combinations": [(i, " + ".join(letters)) for i, letters in combinations],
