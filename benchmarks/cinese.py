@@ -24,12 +24,12 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from engine.cards import Deck
 from engine.cinese.model import DEFAULT_TOKENS
 from engine.cinese.solver import estimate, solve_with
 from engine.evaluation import standard_evaluator
+from eventstore.machine import cpu_model
 
 SEED = 20261125
 CASES = (
@@ -38,16 +38,6 @@ CASES = (
     ("15 cards (3 players)", 15, 2, 100.0),
 )
 """(name, cards, opponents, target median in ms)."""
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def measure(

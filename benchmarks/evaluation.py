@@ -57,6 +57,7 @@ from treys import Evaluator
 
 from engine.cards import Card, Deck
 from engine.evaluation import evaluate_italian, evaluate_standard, italian_evaluator, standard_evaluator
+from eventstore.machine import cpu_model
 
 try:  # phevaluator's private C core, timed for reference only (the comparison uses evaluate_cards)
     from phevaluator import _pheval
@@ -129,20 +130,7 @@ print(json.dumps({"current": current, "peak": peak}))
 
 
 # --- machine ------------------------------------------------------------------------------------------
-
-
-def cpu_model() -> str:
-    """CPU model name from /proc/cpuinfo (``model name``, or ``Hardware``/``Processor`` on ARM)."""
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return platform.processor() or "unknown"
-    for key in ("model name", "Hardware", "Processor", "cpu model"):
-        for line in text.splitlines():
-            name, _, value = line.partition(":")
-            if name.strip() == key and value.strip():
-                return value.strip()
-    return platform.processor() or "unknown"
+# (the CPU's model: eventstore.machine.cpu_model)
 
 
 def package_version(name: str) -> str:

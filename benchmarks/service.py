@@ -98,6 +98,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from eventstore.machine import cpu_model
+
 try:
     import psutil
 except ImportError:  # pragma: no cover - psutil is a dependency of pgserver, so normally present
@@ -149,14 +151,6 @@ def package_version(name: str) -> str:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "?"
-
-
-def cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
 
 
 # --- CPU accounting -------------------------------------------------------------------------------------

@@ -41,8 +41,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -51,6 +49,7 @@ from cashier import cash_tables, service
 from cashier.ledger import LedgerRefused
 from engine.core import UnknownGame, find_game, is_betting
 from engine.tournament.structure import forced_at
+from eventstore.machine import cpu_model
 from eventstore.models import Event
 from tables import access
 from tables import service as tables
@@ -132,19 +131,8 @@ def check_games(codes: Sequence[str]) -> tuple[str, ...]:
 
 def bots(count: int, tag: str) -> dict[str, Any]:
     """``count`` bot accounts ``bot-<tag>-<n>`` (groups *player* and *bot*, no usable password; created once)
-    by name."""
-    user_model = get_user_model()
-    names = [f"bot-{tag}-{n}" for n in range(1, count + 1)]
-    existing = set(user_model.objects.filter(username__in=names).values_list("username", flat=True))
-    fresh = [user_model(username=name) for name in names if name not in existing]
-    for user in fresh:
-        user.set_unusable_password()
-    user_model.objects.bulk_create(fresh)
-    users = {user.get_username(): user for user in user_model.objects.filter(username__in=names)}
-    for group_name in (access.PLAYER, access.BOT):
-        group, _ = Group.objects.get_or_create(name=group_name)
-        group.user_set.add(*users.values())
-    return {name: users[name] for name in names}
+    by name: :func:`tables.access.bot_accounts`."""
+    return access.bot_accounts(count, tag)
 
 
 @dataclass
@@ -473,8 +461,6 @@ def summary(
 def machine() -> dict[str, Any]:
     """The machine and the database the run used, and the load average at the end (other processes
     included)."""
-    from benchmarks.service import cpu_model
-
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         postgres = cursor.fetchone()[0]

@@ -43,8 +43,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.models import F, Func, IntegerField
 
@@ -55,6 +53,7 @@ from engine.tournament.matches import Format, MatchesConfig
 from engine.tournament.mtt import Level, MttConfig, Status
 from engine.tournament.structure import forced_at
 from eventstore import projections
+from eventstore.machine import cpu_model
 from eventstore.models import Event
 from tables import access, timers
 from tables.models import Table
@@ -79,19 +78,9 @@ def fast_inviti(players: int, starting_stack: int) -> tuple[int, ...]:
 
 
 def bots(count: int, tag: str) -> list[str]:
-    """``count`` bot accounts ``bot-<tag>-<n>`` (created once, no usable password)."""
-    user_model = get_user_model()
-    names = [f"bot-{tag}-{n}" for n in range(1, count + 1)]
-    existing = set(user_model.objects.filter(username__in=names).values_list("username", flat=True))
-    fresh = [user_model(username=name) for name in names if name not in existing]
-    for user in fresh:
-        user.set_unusable_password()
-    user_model.objects.bulk_create(fresh)
-    users = list(user_model.objects.filter(username__in=names))
-    for group_name in (access.PLAYER, access.BOT):
-        group, _ = Group.objects.get_or_create(name=group_name)
-        group.user_set.add(*users)
-    return names
+    """``count`` bot accounts ``bot-<tag>-<n>`` (created once, no usable password):
+    :func:`tables.access.bot_accounts`."""
+    return list(access.bot_accounts(count, tag))
 
 
 def config_for(
@@ -651,7 +640,7 @@ def _role(process: Any) -> str:
 
 def machine() -> dict[str, Any]:
     """The machine and the servers the run used."""
-    from benchmarks.service import cpu_model, redis_info
+    from benchmarks.service import redis_info
 
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
