@@ -361,11 +361,12 @@ def balances(request: HttpRequest) -> HttpResponse:
         _operate(request)
         target = reverse("cash-balances")
         return redirect(f"{target}?{urlencode({'q': query})}" if query else target)
-    rows = {row.user_id: row for row in Balance.objects.all()}
-    people = get_user_model().objects.filter(Q(groups__name=access.PLAYER) | Q(pk__in=list(rows)))
+    ledgers = Balance.objects.values("user_id")
+    people = get_user_model().objects.filter(Q(groups__name=access.PLAYER) | Q(pk__in=ledgers))
     if query:
         people = people.filter(username__icontains=query)
     found = list(people.distinct().order_by("username")[: BALANCES_SHOWN + 1])
+    rows = {row.user_id: row for row in Balance.objects.filter(user_id__in=[u.pk for u in found])}
     players = [
         {"user": user, "row": rows.get(user.pk) or Balance(user_id=user.pk, player=user.get_username())}
         for user in found[:BALANCES_SHOWN]
