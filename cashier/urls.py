@@ -8,6 +8,9 @@ from cashier import api, views
 urlpatterns = [
     path("cash/", views.lobby, name="cash-lobby"),
     path("cash/new/", views.new, name="cash-new"),
+    path("cash/balances/", views.balances, name="cash-balances"),
+    path("cash/history/", views.history, name="cash-history"),
+    path("cash/history/<int:user_id>/", views.history, name="cash-history-of"),
     path("cash/wait/", views.wait, name="cash-wait"),
     path("cash/<int:table_id>/close/", views.close, name="cash-close"),
     path("cash/<int:table_id>/sit/", views.sit, name="cash-sit"),

@@ -4,26 +4,37 @@ table (``/cash/new/``) and the close button, and on a cash table's own page the 
 buy-in, top up and stand up (:func:`table_panel`, registered as :func:`tables.hooks.register`'s
 ``table_panel``). Every form posts, and comes back to its page with a message: a refusal (over the balance,
 outside the limits, during a hand…) is said in words, and nothing changed.
+
+The balances (``/cash/balances/``): the operator sees every player's balance and its parts and sets the
+opening grant, credits and debits with a reason. The ledger's history (``/cash/history/``: the player's own;
+``/cash/history/<user id>/``: any player's, for the operator and the auditors) lists every ledger event with
+its signed amount and the balance after it, newest first.
 """
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from cashier import cash_tables, records, ring, service
+from cashier import ledger as rules
 from cashier.ledger import MAX_CHIPS, LedgerRefused
-from cashier.models import CashTable
+from cashier.models import Balance, CashTable
 from engine.core import find_game
 from tables import access
 from tables import service as tables
@@ -321,3 +332,147 @@ def table_panel(request: HttpRequest, loaded: tables.Loaded) -> str:
         "held_for": holder if holder not in (None, player) else "",  # CASH-WAIT-1
     }
     return render_to_string("cashier/_panel.html", context, request=request)
+
+
+# --- the operator's balances --------------------------------------------------------------------------------
+
+BALANCES_SHOWN = 200
+"""The most players the balances page lists at once (the filter by name finds the others)."""
+OPERATIONS = {"grant": service.grant, "credit": service.credit, "debit": service.debit}
+
+
+def _balances_operator(request: HttpRequest) -> None:
+    user = request.user
+    if not (getattr(user, "is_staff", False) or access.may_direct(user)):
+        raise PermissionDenied(_("Only the operator manages the players' balances."))
+
+
+@login_required
+def balances(request: HttpRequest) -> HttpResponse:
+    """``GET /cash/balances/?q=``: every player with a ledger and every member of the *player* group without
+    one (filtered by a part of the name, at most :data:`BALANCES_SHOWN`), each with the balance and its parts
+    (the read model :class:`cashier.models.Balance`) and a form. ``POST {user, operation: grant|credit|debit,
+    amount, reason, q?}``: the operator's operation (:mod:`cashier.service`), then back to the page with the
+    outcome or the refusal in words (nothing changed). The operator only: a director or a staff account."""
+    _balances_operator(request)
+    query = (request.POST.get("q") if request.method == "POST" else request.GET.get("q", "")) or ""
+    query = query.strip()[:150]
+    if request.method == "POST":
+        _operate(request)
+        target = reverse("cash-balances")
+        return redirect(f"{target}?{urlencode({'q': query})}" if query else target)
+    ledgers = Balance.objects.values("user_id")
+    people = get_user_model().objects.filter(Q(groups__name=access.PLAYER) | Q(pk__in=ledgers))
+    if query:
+        people = people.filter(username__icontains=query)
+    found = list(people.distinct().order_by("username")[: BALANCES_SHOWN + 1])
+    rows = {row.user_id: row for row in Balance.objects.filter(user_id__in=[u.pk for u in found])}
+    players = [
+        {"user": user, "row": rows.get(user.pk) or Balance(user_id=user.pk, player=user.get_username())}
+        for user in found[:BALANCES_SHOWN]
+    ]
+    context = {"players": players, "q": query, "more": len(found) > BALANCES_SHOWN, "shown": BALANCES_SHOWN}
+    return render(request, "cashier/balances.html", context)
+
+
+def _operate(request: HttpRequest) -> None:
+    """The operator's grant, credit or debit posted from the balances page: a message either way."""
+    operation = request.POST.get("operation", "")
+    user_text = request.POST.get("user", "")
+    user = (
+        get_user_model().objects.filter(pk=int(user_text)).first()
+        if user_text.isdigit() and len(user_text) < 12
+        else None
+    )
+    if operation not in OPERATIONS or user is None:
+        messages.error(request, _("Refused, nothing changed: %(reason)s") % {"reason": _("no such player.")})
+        return
+    text = request.POST.get("amount", "").strip()
+    amount: Any = int(text) if text.isdigit() and len(text) <= 13 else text[:20]
+    try:
+        receipt = OPERATIONS[operation](
+            user, amount, request.POST.get("reason", "")[:200], request.user.get_username()
+        )
+    except LedgerRefused as error:
+        messages.error(request, _("Refused, nothing changed: %(reason)s") % {"reason": words(error)})
+        return
+    done = {
+        "grant": _("Opening grant of %(amount)s chips to %(player)s; the balance is %(balance)s."),
+        "credit": _("%(amount)s chips credited to %(player)s; the balance is %(balance)s."),
+        "debit": _("%(amount)s chips debited from %(player)s; the balance is %(balance)s."),
+    }[operation]
+    shown = {"amount": receipt.amount, "player": user.get_username(), "balance": receipt.ledger.balance}
+    messages.success(request, done % shown)
+
+
+# --- the ledger's history -----------------------------------------------------------------------------------
+
+SIGNS = {
+    rules.GRANTED: 1,
+    rules.CREDITED: 1,
+    rules.DEBITED: -1,
+    rules.BOUGHT_IN: -1,
+    rules.TOPPED_UP: -1,
+    rules.CASHED_OUT: 1,
+}
+
+
+def history_rows(user_id: int) -> list[dict[str, Any]]:
+    """The user's ledger events newest first, for the page: ``{version, kind (the event type), at (an aware
+    datetime or None), actor, amount (signed chips: + to the balance, − from it), balance (after it),
+    reason, table_id, table (its name), seat (1-based, as the table page shows it), table_stream,
+    by_operator}``."""
+    events = service.history(user_id)
+    ids = {int(e["table_id"]) for e in events if e.get("table_id") is not None}
+    names = dict(CashTable.objects.filter(table_id__in=ids).values_list("table_id", "name"))
+    rows = []
+    for event in reversed(events):
+        table_id = event.get("table_id")
+        at = event.get("at")
+        rows.append(
+            {
+                "version": event["version"],
+                "kind": event["type"],
+                "at": datetime.datetime.fromtimestamp(at / 1000, tz=datetime.UTC) if at else None,
+                "actor": event.get("actor") or "",
+                "amount": SIGNS.get(event["type"], 0) * int(event.get("amount", 0)),
+                "balance": event.get("balance"),
+                "reason": event.get("reason", ""),
+                "table_id": table_id,
+                "table": names.get(int(table_id), "") if table_id is not None else "",
+                "seat": int(event["seat"]) + 1 if event.get("seat") is not None else None,
+                "table_stream": tables.stream_id(int(table_id)) if table_id is not None else "",
+                "by_operator": event["type"] in rules.OPERATOR_EVENTS,
+            }
+        )
+    return rows
+
+
+@login_required
+def history(request: HttpRequest, user_id: int | None = None) -> HttpResponse:
+    """``GET /cash/history/``: the caller's own ledger (players); ``GET /cash/history/<user id>/``: any
+    player's (the operator — a director or a staff account — and the auditors; a player asking for their
+    own id sees it too). Every event newest first with its time, kind in words, signed amount and the
+    balance after it; a table links to its page (and, for auditors, to its stream's audit page). 404: no such
+    user."""
+    viewer = request.user
+    if user_id is None or user_id == viewer.pk:
+        if not access.may_play(viewer):
+            raise PermissionDenied(_("Only players have a balance."))
+        subject: Any = viewer
+    else:
+        if not (getattr(viewer, "is_staff", False) or access.may_direct(viewer) or access.may_audit(viewer)):
+            raise PermissionDenied(_("Only the operator and the auditors see another player's chips."))
+        subject = get_user_model().objects.filter(pk=user_id).first() if user_id < 2**62 else None
+        if subject is None:
+            raise Http404(_("No such player."))
+    row = service.balance_of(subject.pk)
+    context = {
+        "subject": subject,
+        "own": subject.pk == viewer.pk,
+        "row": row,
+        "rows": history_rows(subject.pk),
+        "ledger_stream": rules.stream_id(subject.pk),
+        "is_operator": getattr(viewer, "is_staff", False) or access.may_direct(viewer),
+    }
+    return render(request, "cashier/history.html", context)

@@ -179,6 +179,17 @@ MATRIX: list[tuple[str, str, str, dict[str, Any] | None, tuple[str, ...]]] = [
     # is a message on the table's page: 302 either way)
     ("cash/", "GET", "/cash/", None, ("login", "200", "200", "200", "200", W)),
     ("cash/new/", "GET", "/cash/new/", None, ("login", W, W, "200", W, W)),
+    # the operator's balances page (a refusal is a message too: 302) and the ledger's history: a player's own,
+    # any player's for the operator and the auditors ({carla}: the unseated player's id)
+    ("cash/balances/", "GET", "/cash/balances/", None, ("login", W, W, "200", W, W)),
+    ("cash/balances/", "POST", "/cash/balances/",
+     {"user": "{carla}", "operation": "credit", "amount": "10", "reason": "matrice"},
+     ("login", W, W, "302", W, W)),
+    ("cash/history/", "GET", "/cash/history/", None, ("login", "200", "200", W, W, W)),
+    ("cash/history/<int:user_id>/", "GET", "/cash/history/{carla}/", None,
+     ("login", W, "200", "200", "200", W)),
+    ("cash/history/<int:user_id>/", "GET", "/cash/history/{missing}/", None,
+     ("login", W, W, "404", "404", W)),
     ("cash/wait/", "POST", "/cash/wait/", {"table": "{cash}", "action": "join"},
      ("login", "302", "302", W, W, W)),
     ("cash/<int:table_id>/close/", "POST", "/cash/{missing}/close/", {}, ("login", W, W, "302", W, W)),
@@ -312,6 +323,7 @@ def world() -> tuple[dict[str, User | None], dict[str, int]]:
         "missing": 987_654,
         "version": version,
         "player": players["anna"].pk,  # the cashier's operator pages (issue 21)
+        "carla": User.objects.get(username="carla").pk,  # the ledger's history page (issue 21)
         "cash": cash_tables.open_cash_table(  # a cash table (issue 21)
             name="Cash", game="NT", stakes="5/10", seats=6, min_buy_in=100, max_buy_in=1000, actor="diego"
         ),
