@@ -473,7 +473,13 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
                             comma = item["comma"] is not None
                     table[key] = items
                 elif value[0] == "[":
-                    table[key] = [_toml_scalar(item) for item in _TOML_ITEM.findall(value, 1)]
+                    parts = value.split("'")
+                    if '"' not in value and not "".join(parts[::2]).strip("[], \t"):
+                        # only literal strings (the line is valid: between them only commas, blanks, the
+                        # brackets): the texts between the quotes, which a literal string cannot hold
+                        table[key] = parts[1::2]
+                    else:
+                        table[key] = [_toml_scalar(item) for item in _TOML_ITEM.findall(value, 1)]
                 else:
                     table[key] = _toml_scalar(value)
             elif match["table"] is not None:
@@ -859,6 +865,8 @@ def _decimal_places(value: Decimal) -> int:
 
 def _scaled(value: Decimal | int, decimals: int) -> int:
     """``value`` in chips: × ``10**decimals``, exact (the caller chose ``decimals`` large enough)."""
+    if type(value) is int:
+        return value * 10**decimals if decimals else value
     if isinstance(value, int):
         return value * 10**decimals if decimals else value
     return int(value.scaleb(decimals))
@@ -874,6 +882,8 @@ def format_amount(chips: int, decimals: int) -> str:
 
 
 def _amount(value: object, key: str, where: str) -> Decimal | int:
+    if type(value) is int and value >= 0:  # the usual amount (bool is not int's type)
+        return value
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise MalformedHistory(where, f"{key} must be an amount >= 0 (an integer or a decimal)")
     if isinstance(value, Decimal) and not value.is_finite():
@@ -918,7 +928,7 @@ def _card_lists(text: str, where: str) -> tuple[tuple[Card | None, ...], tuple[C
 _PLAYERS = {f"p{i}": i - 1 for i in range(1, 100)}
 
 
-def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action, Decimal | None]:
+def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action, Decimal | int | None]:
     if not isinstance(text, str):
         raise MalformedHistory(where, f"an action must be a string, not {text!r}")
     if "#" in text:
@@ -949,7 +959,7 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
     verb, rest = body[1], body[2:]
     if verb == "cbr":
         if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():  # a whole amount: no decimals
-            return Action(text, actor, verb, illegal=illegal), Decimal(int(rest[0]))
+            return Action(text, actor, verb, illegal=illegal), int(rest[0])
         if len(rest) != 1 or not _AMOUNT.fullmatch(rest[0]):
             raise MalformedHistory(where, f"{text!r}: 'cbr' takes one amount, like 40 or 3.50")
         amount = Decimal(rest[0])
@@ -977,11 +987,13 @@ _ACTIONS: dict[tuple[str, int], tuple[Action, None]] = {}
 _ACTIONS_MAX = 65_536
 
 
-def _standard_actions(texts: list[Any], players: int, where: str) -> list[tuple[Action, Decimal | None]]:
+def _standard_actions(
+    texts: list[Any], players: int, where: str
+) -> list[tuple[Action, Decimal | int | None]]:
     """:func:`_parse_standard_tokens` of each of a hand's action texts (``where``: the hand). The actions
     that name no card and no amount (``p3 f``, ``p1 cc``, ``d dh p2 ????``, ``p4 sm``…) recur from hand to
     hand: read once, kept (by text and player count) in a bounded memo; the others are read each time."""
-    parsed: list[tuple[Action, Decimal | None]] = []
+    parsed: list[tuple[Action, Decimal | int | None]] = []
     memo = _ACTIONS
     for index, text in enumerate(texts):
         key = (text, players) if type(text) is str else None
@@ -1003,7 +1015,7 @@ def parse_standard_action(text: str, players: int, where: str = "action", decima
     action, amount = _parse_standard_tokens(text, players, where)
     if amount is None:
         return action
-    if _decimal_places(amount) > decimals:
+    if isinstance(amount, Decimal) and _decimal_places(amount) > decimals:
         raise MalformedHistory(where, f"{text!r}: the amount has more than the hand's {decimals} decimals")
     return Action(
         action.text, action.actor, action.verb, amount=_scaled(amount, decimals), illegal=action.illegal
@@ -1050,8 +1062,9 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
     every: list[Decimal | int] = [*starting, *antes, *(blinds or ()), *(finishing or ()), *(winnings or ())]
     every += [v for v in single.values() if v is not None]
     every += [amount for _, amount in parsed if amount is not None]
-    decimals = max((_decimal_places(v) for v in every if isinstance(v, Decimal)), default=0)
-    if any(_scaled(v, decimals) == 0 for v in starting):
+    whole = all(type(v) is int for v in every)  # no Decimal (``_amount`` refused the rest): nothing to scale
+    decimals = 0 if whole else max((_decimal_places(v) for v in every if isinstance(v, Decimal)), default=0)
+    if (0 in starting) if whole else any(_scaled(v, decimals) == 0 for v in starting):
         raise MalformedHistory(where, "starting_stacks must be amounts > 0")
     actions = tuple(
         action
@@ -1088,6 +1101,8 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
     hand = raw.get("hand", "")
 
     def chips(values: Sequence[Decimal | int] | None) -> tuple[int, ...]:
+        if whole:
+            return tuple(cast(list[int], values or ()))
         return tuple(_scaled(v, decimals) for v in values or ())
 
     def one(key: str) -> int | None:
@@ -1120,7 +1135,7 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
         decimals=decimals,
         metadata=tuple((key, value) for key, value in raw.items() if key not in _TYPED_KEYS),
         amount_texts=tuple(
-            (key, tuple(str(v) for v in (value if isinstance(value, list) else [value])))
+            (key, tuple(map(str, value if isinstance(value, list) else [value])))
             for key in _AMOUNT_KEYS
             if (value := raw.get(key)) is not None
         ),
