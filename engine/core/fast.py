@@ -457,7 +457,9 @@ def _taken(stock: tuple[Card, ...], named: tuple[Card, ...]) -> tuple[Card, ...]
     if stock[:count] == named:  # the top of the stock (both checks' first test)
         return stock[count:]
     rest = list(stock)
-    codes = list(map(_CODE, stock))  # compared in C (a card's __eq__ and __hash__ are Python's)
+    last = _LAST_TAKEN[0]  # a replay's next deal takes from the stock this one left: its codes are known
+    # the codes are compared in C (a card's __eq__ and __hash__ are Python's)
+    codes = last[1][:] if last[0] is stock else list(map(_CODE, stock))
     for card in named:
         if type(card) is not Card:
             return None
@@ -466,7 +468,14 @@ def _taken(stock: tuple[Card, ...], named: tuple[Card, ...]) -> tuple[Card, ...]
         except ValueError:  # not in the stock, or named twice
             return None
         del rest[index], codes[index]
-    return tuple(rest)
+    result = tuple(rest)
+    _LAST_TAKEN[0] = (result, codes)  # one tuple, swapped whole; the list is copied before any change
+    return result
+
+
+_LAST_TAKEN: list[tuple[tuple[Card, ...] | None, list[int]]] = [(None, [])]
+"""The last stock :func:`_taken` returned and its cards' codes (a stock is a tuple: the same object, the
+same codes)."""
 
 
 def _deal_cards(b: _Builder, c: DealCards) -> None:

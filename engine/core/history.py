@@ -550,6 +550,7 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
     cards = _Cards.scan(history)
     deck_cards = game.deck(n).cards if spec is not None and spec.deck_hook is not None else None
     pending: list[tuple[int, Action]] = []  # shows the engine has not asked for yet
+    used_update = cards.used.update
 
     def settle() -> Difference | None:
         """Answer every show-or-muck the engine asks for, from the pending shows or by default; check the
@@ -634,15 +635,19 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
             assert action.actor is not None
             dealt = _discards(action.written, run.holding(action.actor))
         elif verb == "dh" or verb == "db":
-            target = action.target if verb == "dh" else -1
-            dealt = cards.fill(
-                spec,
-                target if target is not None else -1,
-                action.written,
-                action.cards,
-                deck_cards,
-                run.state.hand,
-            )
+            dealt = action.cards
+            if len(dealt) == len(action.written):  # every card known (the usual case): fill's first test
+                used_update(map(_CODE, dealt))
+            else:
+                target = action.target if verb == "dh" else -1
+                dealt = cards.fill(
+                    spec,
+                    target if target is not None else -1,
+                    action.written,
+                    action.cards,
+                    deck_cards,
+                    run.state.hand,
+                )
         elif verb == "tu":  # TL-DEAL-2: the card turned up, as its index among the down cards
             assert action.actor is not None
             hand = run.state.hand
