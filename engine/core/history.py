@@ -342,12 +342,22 @@ class _Cards:
             )
             if plain and len(known_hole) + missing + len(self.board) >= 5:
                 # _value's standard case, its codes read once: the key of a set of codes (any order)
-                key = standard_evaluator().key
+                evaluator = standard_evaluator()
+                key = evaluator.key
                 base = [card.code for card in (*known_hole, *self.board)]
-                for combo in itertools.combinations(pool, missing):
-                    code_value = key(base + [card.code for card in combo])
-                    if best is None or code_value < best:
-                        best, chosen = code_value, combo
+                combos = itertools.combinations(pool, missing)
+                codes = itertools.combinations([card.code for card in pool], missing)
+                if len(base) + missing == 7:  # hold'em's two cards and five on the board: key7, same value
+                    key7 = evaluator.key7
+                    for combo, combo_codes in zip(combos, codes, strict=True):
+                        code_value = key7(*base, *combo_codes)
+                        if best is None or code_value < best:
+                            best, chosen = code_value, combo
+                else:
+                    for combo, combo_codes in zip(combos, codes, strict=True):
+                        code_value = key(base + list(combo_codes))
+                        if best is None or code_value < best:
+                            best, chosen = code_value, combo
             else:
                 for combo in itertools.combinations(pool, missing):
                     value = _value(spec, [*known_hole, *combo], self.board, hand, seat)
