@@ -86,7 +86,7 @@ from engine.core.model import (
     TurnUp,
     UncalledBetReturned,
 )
-from engine.core.rules import InPlaceRun
+from engine.core.rules import InPlaceRun, seat_players
 from engine.core.spec import Evaluation, GameSpec
 from engine.evaluation.standard import standard_evaluator
 from engine.phh import Action, Difference, HandHistory, format_amount, parse_standard_action
@@ -178,7 +178,8 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     meta = dict(history.metadata)
     scale = 10**history.decimals
     entered = [meta.get(key) for key, _, _ in ENTRY_KEYS]
-    for i in range(n):  # CASH-1, CASH-2: a ring player's entry outside the blinds, in dealing order
+    # CASH-1, CASH-2: a ring player's entry outside the blinds, in dealing order (when the file has any)
+    for i in range(n) if entered.count(None) < len(entered) else ():
         for values, (key, kind, dead) in zip(entered, ENTRY_KEYS, strict=True):
             if values is None:
                 continue
@@ -545,8 +546,11 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
     if all(type(stack) is int and stack > 0 for _, (_, stack) in seating):
         # seated in one step: the names are distinct (_names) and the stacks whole and positive, so each
         # SeatPlayer would be accepted and emit exactly this PlayerSeated (a command each costs 4 µs)
-        for seat, (name, stack) in seating:
-            state = game.evolve(state, PlayerSeated(seat, name, stack))
+        if type(state) is CoreState and getattr(game, "applies_core_rules", False):
+            state = seat_players(state, [(seat, name, stack) for seat, (name, stack) in seating])
+        else:
+            for seat, (name, stack) in seating:
+                state = game.evolve(state, PlayerSeated(seat, name, stack))
         seating = []
     core = getattr(game, "applies_core_rules", False)  # its apply is the core's own (CoreGame)
     run = _Run(game, state, fast=InPlaceRun(spec, state) if fast and core and spec is not None else None)

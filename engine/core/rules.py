@@ -234,6 +234,18 @@ def _ev_seated(state: Any, e: PlayerSeated) -> Any:
     return replace(state, seats=_set(state.seats, e.seat, seat))
 
 
+def seat_players(state: CoreState, players: Iterable[tuple[int, str, int]]) -> CoreState:
+    """``state`` after ``PlayerSeated(seat, player, stack)`` of each ``(seat, player, stack)`` (distinct
+    seats), folded as :func:`evolve` folds them one by one, in one copy of the state (a replay seats a
+    hand's players at once)."""
+    new = not state.config.tournament and state.hand_number > 0
+    bank = state.config.time_bank_ms
+    seats = list(state.seats)
+    for seat, player, stack in players:
+        seats[seat] = SeatState(player, stack, time_bank=bank, new=new)
+    return replace(state, seats=tuple(seats))
+
+
 def _ev_chips_added(state: Any, e: ChipsAdded) -> Any:
     return replace(state, seats=_with_stack(state.seats, e.seat, e.chips))
 

@@ -75,3 +75,21 @@ def test_table_and_hand_states_are_the_dataclasses(game: CoreGame) -> None:
     _same_object(hand, CoreHand)
     assert hand.dealt == started.dealt and hand.stock == started.deck and hand.number == started.number
     assert hand.folded == frozenset(range(seats)) - set(started.dealt)
+
+
+@pytest.mark.parametrize("tournament", [False, True])
+def test_seat_players_is_the_fold_of_player_seated(tournament: bool) -> None:
+    """``rules.seat_players`` (a replay seats a hand at once) gives the state that folding each
+    ``PlayerSeated`` gives, seats in any order, before and after a hand (CASH-1's ``new``)."""
+    from engine.core.model import PlayerSeated
+
+    game = next(game for game in GAMES if game.code == "NT")
+    config = game.table_config(
+        seats=6, tournament=tournament, forced=_forced(game), action_time_ms=1000, time_bank_ms=7000
+    )
+    for state in (game.initial_state(config), dataclasses.replace(game.initial_state(config), hand_number=3)):
+        players = [(4, "d", 40), (0, "a", 10), (2, "c", 30), (1, "b", 20)]
+        folded = state
+        for seat, name, stack in players:
+            folded = game.evolve(folded, PlayerSeated(seat, name, stack))
+        assert rules.seat_players(state, players) == folded
