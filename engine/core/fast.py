@@ -478,6 +478,23 @@ _LAST_TAKEN: list[tuple[tuple[Card, ...] | None, list[int]]] = [(None, [])]
 same codes)."""
 
 
+def _after_deal(b: _Builder) -> None:
+    """``_advance`` after a named deal: when the dealer has more to deal (nobody to act, not the showdown,
+    not the betting, more than one player in, a deal due and no ``supply_hook`` to ask), its first step
+    emits nothing and stops; else ``_advance`` itself."""
+    state = b.state
+    hand: Any = state.hand
+    if (
+        b.spec.supply_hook is not None
+        or hand.to_act is not None
+        or hand.showdown
+        or hand.betting
+        or len(hand.folded) + 1 == len(state.seats)
+        or next_deal(b.spec, state) is None
+    ):
+        _advance(b)
+
+
 def _deal_cards(b: _Builder, c: DealCards) -> None:
     """A player's named cards (a replay's ``d dh``, ST-1 / TH-1): when they are the cards due to the seat
     due, from the stock (``_on_deal``'s checks), one ``CardsDealt`` folded as ``_cards_dealt`` does; then
@@ -504,7 +521,7 @@ def _deal_cards(b: _Builder, c: DealCards) -> None:
                         burned=hand.burned + burnt if burnt else hand.burned,
                         street_dealt=True,
                     )
-                    _advance(b)
+                    _after_deal(b)
                     return
     _on_deal(b, c)
     _advance(b)
@@ -533,7 +550,7 @@ def _deal_board(b: _Builder, c: DealBoard) -> None:
                         burned=hand.burned + burnt if burnt else hand.burned,
                         street_dealt=True,
                     )
-                    _advance(b)
+                    _after_deal(b)
                     return
     _on_board(b, c)
     _advance(b)
