@@ -53,6 +53,19 @@ def drag(page: Any, source: str, target: str) -> None:
     page.mouse.up()
 
 
+def drag_until(page: Any, source: str, target: str, landed: str, tries: int = 3) -> None:
+    """:func:`drag` until ``landed`` shows (a person drags again when a drag did not take; on a loaded
+    machine SortableJS can miss a synthetic drag's first moves). Fails after ``tries`` drags."""
+    for attempt in range(1, tries + 1):
+        drag(page, source, target)
+        try:
+            page.wait_for_selector(landed, timeout=5_000)
+            return
+        except Exception:
+            if attempt == tries:
+                raise
+
+
 def cards_in(page: Any) -> set[str]:
     return set(CARD.findall(page.content()))
 
@@ -92,8 +105,12 @@ def test_two_players_arrange_and_submit_in_two_browsers(
             ".then(r => r.json())"
         )
         first = plan["rows"][0][0]
-        drag(pages[0], f'.cn-pool [data-card="{first}"]', '[data-zone="0"]')
-        pages[0].wait_for_selector(f'[data-zone="0"] [data-card="{first}"]')
+        drag_until(
+            pages[0],
+            f'.cn-pool [data-card="{first}"]',
+            '[data-zone="0"]',
+            f'[data-zone="0"] [data-card="{first}"]',
+        )
         for row, cards in enumerate(plan["rows"]):
             for card in cards:
                 if card == first:
