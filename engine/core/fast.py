@@ -361,12 +361,19 @@ def _turn_up_round(b: _Builder) -> None:
     if next_deal(spec, state) is not None or not turn_up(state, hand):
         _advance(b)
         return
+    _next_turn_up(b, state, hand)
+
+
+def _next_turn_up(b: _Builder, state: Any, hand: Any) -> None:
+    """The next player to turn a card up (TL-DEAL-2; ``_step`` has nothing else to do): the first in
+    ``in_hand``'s order who has not, their ``TurnStarted`` folded in place. Everyone has (the betting), or
+    that player sits out (the automatic turn-up): ``_advance``."""
     folded = hand.folded
     declared = hand.declared
     for waiting in hand.dealt:  # the first in in_hand's order still to turn a card up
         if waiting not in folded and waiting not in declared:
             break
-    else:
+    else:  # everyone has turned a card up: the betting
         _advance(b)
         return
     occupant: Any = state.seats[waiting]
@@ -423,28 +430,7 @@ def _turn_up(b: _Builder, c: TurnUp) -> None:
     ):
         _advance(b)
         return
-    declared = hand.declared
-    folded = hand.folded
-    for waiting in hand.dealt:  # the first in in_hand's order still to turn a card up
-        if waiting not in folded and waiting not in declared:
-            break
-    else:  # everyone has turned a card up: the betting
-        _advance(b)
-        return
-    occupant: Any = seats[waiting]
-    if occupant.sitting_out:  # the turn, then the automatic turn-up: the general loop
-        _advance(b)
-        return
-    event = TurnStarted(
-        waiting,
-        b.at + state.config.action_time_ms,
-        occupant.time_bank,
-        hand.round_bets[waiting] < hand.current_bet,
-    )
-    b.events.append(event)
-    if _LAST_DEAL[0][0] is state:
-        _LAST_DEAL[0] = _NO_DEAL
-    _turn_started(state, hand, event)
+    _next_turn_up(b, state, hand)
 
 
 _CODE = rules._CODE
