@@ -48,9 +48,15 @@ AFTER_END = ("PlayerEliminated", "SeedRevealed")
 """Events that belong to a hand although they follow its ``HandEnded``."""
 
 
-def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
+Steps = Sequence[tuple[Any, "service.Loaded | None"]]
+"""The table stream folded once (:func:`tables.service.fold`'s ``steps``): for each event, the game's
+event as the fold decoded it (``None`` for the table's own) and the table after it."""
+
+
+def hands(table_id: int, recorded: Sequence[RecordedEvent], steps: Steps | None = None) -> Iterator[Hand]:
     """The finished hands of a table stream ``recorded`` (all its events, in version order); a hand still
-    running at the end is not yielded."""
+    running at the end is not yielded. ``steps``: the stream already folded (:data:`Steps`), used instead
+    of folding and decoding it again."""
     loaded = None
     open_hand: tuple[Any, int] | None = None  # (the table before it, its first version)
     events: list[Any] = []
@@ -58,7 +64,7 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
     ended = False
     last = 0
     started = 0  # hands started at the table
-    for event in recorded:
+    for index, event in enumerate(recorded):
         belongs = open_hand is not None and (not ended or event.type in AFTER_END)
         if open_hand is not None and not belongs and loaded is not None:
             yield _hand(started, open_hand[0], events, loaded, open_hand[1], last, marks)
@@ -67,12 +73,16 @@ def hands(table_id: int, recorded: Sequence[RecordedEvent]) -> Iterator[Hand]:
             started += 1
             open_hand, events, marks, ended = (loaded.state, event.version), [], [], False
         before = loaded
-        loaded = service.fold(loaded, [event], table_id)
+        if steps is None:
+            decoded = None
+            loaded = service.fold(loaded, [event], table_id)
+        else:
+            decoded, loaded = steps[index]
         cls = loaded.rules.events.get(event.type) if loaded is not None else None
         if open_hand is not None and cls is not None:
             if before is not None and preferences.answered_by_preference(event, _player_at(before)):
                 marks.append(len(events))
-            events.append(from_data(cls, event.data))
+            events.append(decoded if type(decoded) is cls else from_data(cls, event.data))
             ended = ended or event.type == "HandEnded"
             last = event.version
     if open_hand is not None and ended and loaded is not None:
@@ -120,13 +130,16 @@ def history(hand: Hand) -> HandHistory:
     return history
 
 
-def verify(stream_id: str, recorded: Sequence[RecordedEvent]) -> list[HandProblem]:
+def verify(
+    stream_id: str, recorded: Sequence[RecordedEvent], steps: Steps | None = None
+) -> list[HandProblem]:
     """Chip conservation and engine replay for every finished hand of a table stream; each problem names
     the version of the hand's last event. A hand is conserved when the chips on the table after it equal the
-    chips before it (seating and removing players happen between hands, outside the hand's events)."""
+    chips before it (seating and removing players happen between hands, outside the hand's events).
+    ``steps``: the stream already folded (:data:`Steps`)."""
     table_id = int(stream_id.removeprefix("table-"))
     problems: list[HandProblem] = []
-    for hand in hands(table_id, recorded):
+    for hand in hands(table_id, recorded, steps):
         before, after = chips_on_table(hand.before, hand.game), chips_on_table(hand.after, hand.game)
         if before != after:
             problems.append(

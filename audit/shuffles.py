@@ -79,13 +79,17 @@ class _Hand:
     after_end: list[tuple[int, str]] = field(default_factory=list)  # (version, type) after HandEnded
 
 
-def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None) -> list[Problem]:
+def verify_table_stream(
+    events: Sequence[RecordedEvent], game: str | None = None, decoded: Sequence[Any] | None = None
+) -> list[Problem]:
     """Check the shuffle of every finished hand of one table stream (see the module doc).
 
     ``events``: the stream's recorded events in version order (the whole stream, or from a hand's start).
     ``game``: the table's game code when ``events`` do not start with its ``TableOpened`` (``None``: poker
     all'italiana, pot limit). Returns the problems, one per failing hand (empty: the stream checks). Never
-    raises for bad data: a malformed event is a problem.
+    raises for bad data: a malformed event is a problem. ``decoded``: for each event, the engine event a
+    fold of the stream decoded from it (:data:`audit.hands.Steps`; ``None`` for the table's own), taken
+    instead of decoding the event again when it is of the class this check reads the event as.
     """
     problems: list[Problem] = []
     stream = events[0].stream_id if events else ""
@@ -105,7 +109,7 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
         except _Failed as failed:
             problems.append(Problem(stream, failed.version, failed.message))
 
-    for recorded in events:
+    for index, recorded in enumerate(events):
         if recorded.type == "TableGameChanged":  # mixed games: the events after it are the new game's
             close(hand)
             hand = None
@@ -127,8 +131,9 @@ def verify_table_stream(events: Sequence[RecordedEvent], game: str | None = None
             if table is not None:
                 rules = table.rules
             continue
+        known = decoded[index] if decoded is not None else None
         try:
-            event: object = from_data(cls, recorded.data)
+            event: object = known if type(known) is cls else from_data(cls, recorded.data)
         except CodecError as error:
             message = f"v{recorded.version}: unreadable event: {error}"
             problems.append(Problem(stream, recorded.version, message))

@@ -2,7 +2,9 @@
 
 :func:`verify` runs, over every stream (or the ones asked for):
 
-1. **hash chains** (:mod:`eventstore.chain`): no event edited, deleted, reordered or swapped;
+1. **hash chains** (:mod:`eventstore.chain`): no event edited, deleted, inserted, reordered or swapped;
+   and, given the heads a tournament's results published (an auditor's saved copy), no stream cut short or
+   rewritten from some version on with every hash recomputed (``head`` failures);
 2. **shuffles** (:mod:`audit.shuffles`): every hand's seed matches its commitment, the deck is the seed's
    shuffle and every card dealt (replacements included) came from it in order, no card twice;
 3. **hands** (:mod:`audit.hands`): chips conserved at every hand's end, and the engine replaying the hand's
@@ -42,6 +44,7 @@ from typing import Any
 
 from audit import hands, shuffles, tokens
 from eventstore import catalog, chain, projections
+from eventstore.parallel import map_streams
 from eventstore.store import RecordedEvent, read_stream, snapshots, streams
 from tables import service
 
@@ -68,70 +71,149 @@ class Report:
         return not self.failures
 
 
-def verify(only: list[str] | None = None, progress: Callable[[str, int], None] | None = None) -> Report:
-    """Run every check over the streams ``only`` (default: all). ``progress(stage, n)``: n more units done."""
+def verify(
+    only: list[str] | None = None,
+    progress: Callable[[str, int], None] | None = None,
+    jobs: int = 1,
+    published: Sequence[chain.PublishedHead] = (),
+) -> Report:
+    """Run every check over the streams ``only`` (default: all). ``progress(stage, n)``: n more units done.
+    ``jobs``: the processes checking the table and tournament streams
+    (:func:`eventstore.parallel.map_streams`; default 1, this process: ``manage.py verify_all`` passes the
+    machine's cores; the progress of those stages is reported when all are done). ``published``: heads an
+    auditor saved (a finished tournament's results, :func:`eventstore.chain.parse_heads`), each checked
+    against its stream (:func:`eventstore.chain.check_heads`: ``head`` failures, a cut tail or a stream
+    rewritten with every hash recomputed); their streams are verified too."""
     report = Report()
+    if only is not None:
+        only = sorted({*only, *(head.stream_id for head in published)}, key=str.encode)
 
     def step(stage: str) -> Callable[[int], None]:
         return lambda n: progress(stage, n) if progress is not None else None
 
-    problems, report.heads = chain.verify_chains(only, progress=step("events"))
+    table_streams = [s for s in (only or streams("table-")) if s.startswith("table-")]
+    foldings = catalog.foldings()
+    owned = [[s for s in (only or streams(f.prefix)) if s.startswith(f.prefix)] for f in foldings]
+    # Every table and folded stream is checked by one task (its chain, then, if the chain holds, its
+    # content), the tasks spread over the cores (eventstore.parallel); the tournaments' streams first (the
+    # longest folds). This process checks the chains of every other stream (cashier, preferences, and any
+    # stream whose version 1 is gone, which streams() does not list) before. Results in stream order.
+    tasks = [f"{index}:{s}" for index, ids in enumerate(owned) for s in ids]
+    tasks += [f"t:{s}" for s in table_streams]
+    in_tasks = sorted({task.split(":", 1)[1] for task in tasks})
+    problems, heads = chain.verify_chains(only, progress=step("events"), exclude=in_tasks)
+    results = dict(map_streams(_check_stream, tasks, jobs))
+    chains: dict[str, tuple[list[chain.ChainProblem], dict[str, str]]] = {}
+    for task, (checked, stream_problems, stream_heads, _, _) in results.items():
+        chains[task.split(":", 1)[1]] = (stream_problems, stream_heads)
+        step("events")(checked)
+    for stream_problems, stream_heads in chains.values():
+        problems += stream_problems
+        heads.update(stream_heads)
+    problems.sort(key=lambda p: p.stream_id.encode())  # PostgreSQL's order of stream ids (collation C)
+    report.heads = {stream_id: heads[stream_id] for stream_id in sorted(heads, key=str.encode)}
     report.failures += [Failure("chain", p.stream_id, p.version, p.message) for p in problems]
     report.counts["streams"] = len(report.heads) + len(problems)
-    table_streams = [s for s in (only or streams("table-")) if s.startswith("table-")]
-    hand_count = 0
     broken = {p.stream_id for p in problems}  # a broken chain: its content is not evidence of anything
+    if published:  # a broken chain is named as such above; the published heads of the others are compared
+        heads_checked = chain.check_heads(h for h in published if h.stream_id not in broken)
+        report.failures += [Failure("head", p.stream_id, p.version, p.message) for p in heads_checked]
+        report.counts["published heads"] = len(published)
+    hand_count = 0
     for stream_id in table_streams:
         step("tables")(1)
         if stream_id in broken:
             continue
-        events = read_stream(stream_id)
-        hand_count += sum(1 for e in events if e.type == "HandEnded")
-        report.failures += _table_checks(stream_id, events)
+        _, _, _, failures, hands_ended = results[f"t:{stream_id}"]
+        hand_count += hands_ended
+        report.failures += failures
     report.counts["tables"] = len(table_streams)
     report.counts["hands"] = hand_count
     report.counts["tournaments"] = 0
-    for folding in catalog.foldings():
-        owned = [s for s in (only or streams(folding.prefix)) if s.startswith(folding.prefix)]
-        for stream_id in owned:
+    for index, folding in enumerate(foldings):
+        for stream_id in owned[index]:
             step(folding.counted)(1)
             if stream_id in broken:
                 continue
-            report.failures += _folded(folding, stream_id)
-        report.counts[folding.counted] = report.counts.get(folding.counted, 0) + len(owned)
+            report.failures += results[f"{index}:{stream_id}"][3]
+        report.counts[folding.counted] = report.counts.get(folding.counted, 0) + len(owned[index])
     if only is None:
         for check in catalog.checks():
             problems, counts = check.run()
             report.failures += [Failure(check.name, s, v, m) for s, v, m in problems]
             report.counts.update(counts)
         for projection in projections.registered():
-            for difference in projections.differences(projections.computed(projection), projection.current()):
+            rows, unreadable = _computed(projection)
+            report.failures += unreadable
+            for difference in projections.differences(rows, projection.current()):
                 report.failures.append(Failure("projection", projection.name, 0, difference))
     return report
 
 
-def _shuffles(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
-    problems = shuffles.verify_table_stream(events)
+def _computed(projection: projections.Projection) -> tuple[projections.Rows, list[Failure]]:
+    """Every row of ``projection`` recomputed from the log, stream by stream, and a ``projection`` failure
+    naming each stream that cannot be folded (a forged log, issue 23: an event deleted, inserted or
+    reordered can leave a fold the engine refuses; the run goes on, that stream's rows missing)."""
+    rows: projections.Rows = {}
+    failures: list[Failure] = []
+    for stream_id in streams(projection.prefix):
+        try:
+            projections.merge(rows, projection.compute(stream_id))
+        except Exception as error:  # the log, not the run, is at fault: report it and go on
+            message = f"{projection.name}: cannot be rebuilt from the log: {error!r}"
+            failures.append(Failure("projection", stream_id, 0, message))
+    return rows, failures
+
+
+def _check_stream(task: str) -> tuple[int, list[chain.ChainProblem], dict[str, str], list[Failure], int]:
+    """One task of :func:`verify` (``t:<stream>``: a table stream; ``<i>:<stream>``: a stream of the i-th
+    folding of :func:`eventstore.catalog.foldings`): the stream's hash chain (the events checked, its
+    problem, its head), then, if the chain holds, its content: the failures and the hands it ended."""
+    kind, stream_id = task.split(":", 1)
+    checked: list[int] = []
+    problems, heads = chain.verify_chains([stream_id], progress=checked.append)
+    if problems:
+        return sum(checked), problems, heads, [], 0
+    if kind == "t":
+        events = read_stream(stream_id, lean=True)  # the checks read no time, transaction or event id
+        hands_ended = sum(1 for e in events if e.type == "HandEnded")
+        return sum(checked), problems, heads, _table_checks(stream_id, events), hands_ended
+    return sum(checked), problems, heads, _folded(catalog.foldings()[int(kind)], stream_id), 0
+
+
+def _shuffles(stream_id: str, events: Sequence[RecordedEvent], steps: hands.Steps | None) -> list[Failure]:
+    decoded = None if steps is None else [event for event, _ in steps]
+    problems = shuffles.verify_table_stream(events, decoded=decoded)
     return [Failure("shuffle", p.stream_id, p.version, p.message) for p in problems]
 
 
-def _hands(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
-    return [Failure("hand", p.stream_id, p.version, p.message) for p in hands.verify(stream_id, events)]
+def _hands(stream_id: str, events: Sequence[RecordedEvent], steps: hands.Steps | None) -> list[Failure]:
+    problems = hands.verify(stream_id, events, steps)
+    return [Failure("hand", p.stream_id, p.version, p.message) for p in problems]
 
 
-def _tokens(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
+def _tokens(stream_id: str, events: Sequence[RecordedEvent], steps: hands.Steps | None) -> list[Failure]:
     """Every token accounted for (poker cinese, :mod:`audit.tokens`)."""
     return [Failure("tokens", p.stream_id, p.version, p.message) for p in tokens.verify(stream_id, events)]
 
 
 def _table_checks(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
     """The shuffles, the hands and the snapshots of a table stream, each on its own: a check that cannot
-    fold the stream (the engine raises) is one ``replay`` failure naming it; the other checks still run."""
+    fold the stream (the engine raises) is one ``replay`` failure naming it; the other checks still run.
+
+    The stream is folded once (:func:`tables.service.fold` with ``steps``: each event decoded once, the
+    table after each) and the checks share that fold; if the fold itself raises, each check folds the
+    stream on its own as before, so that each failure is reported as it was."""
     failures: list[Failure] = []
+    steps: list[tuple[Any, service.Loaded | None]] | None = []
+    try:
+        service.fold(None, events, int(stream_id.removeprefix("table-")), steps)
+    except Exception:  # each check below then meets the error on its own
+        steps = None
     checks = (("shuffle", _shuffles), ("hand", _hands), ("tokens", _tokens), ("snapshot", _table_snapshots))
     for name, check in checks:
         try:
-            failures += check(stream_id, events)
+            failures += check(stream_id, events, steps)
         except Exception as error:  # a stream the engine cannot fold: a failure of it, not of the run
             failures.append(Failure("replay", stream_id, 0, f"cannot be replayed ({name} check): {error!r}"))
     return failures
@@ -142,16 +224,19 @@ def _json(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
-def _table_snapshots(stream_id: str, events: Sequence[RecordedEvent]) -> list[Failure]:
-    """Each snapshot of the table stream against the fold of its events up to the snapshot's version."""
+def _table_snapshots(
+    stream_id: str, events: Sequence[RecordedEvent], steps: hands.Steps | None = None
+) -> list[Failure]:
+    """Each snapshot of the table stream against the fold of its events up to the snapshot's version
+    (``steps``: the stream already folded, :data:`audit.hands.Steps`)."""
     stored = snapshots(stream_id, service.SNAPSHOT_SCHEMA)
     failures: list[Failure] = []
     table_id = int(stream_id.removeprefix("table-"))
     loaded = None
-    for recorded in events:
+    for index, recorded in enumerate(events):
         if not stored:
             break
-        loaded = service.fold(loaded, [recorded], table_id)
+        loaded = service.fold(loaded, [recorded], table_id) if steps is None else steps[index][1]
         data = stored.pop(recorded.version, None)
         if data is not None and loaded is not None and not _same_snapshot(loaded, data):
             failures.append(Failure("snapshot", stream_id, recorded.version, _SNAPSHOT_DIFFERS))

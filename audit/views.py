@@ -52,6 +52,7 @@ from engine.core import Game, GameFamily, find_game
 from engine.core.indexed import fields
 from eventstore import catalog
 from eventstore.catalog import Listed
+from eventstore.chain import MalformedHeads, PublishedHead, parse_heads
 from eventstore.store import RecordedEvent, read_stream
 from tables import access, rendering, service
 from tables.models import Table
@@ -847,8 +848,29 @@ class ReportFailure:
     linked: bool
 
 
+def _published_heads(request: HttpRequest) -> tuple[list[PublishedHead], str]:
+    """The heads an auditor saved (issue 23 §3), pasted (``heads``) or uploaded (``heads_file``, UTF-8), in
+    either form :func:`eventstore.chain.parse_heads` reads; or the error to show."""
+    upload = request.FILES.get("heads_file")
+    text = request.POST.get("heads", "")
+    if upload is not None:
+        try:
+            text = upload.read().decode("utf-8")
+        except UnicodeDecodeError:
+            return [], _("The file of heads is not UTF-8 text.")
+    if not text.strip():
+        return [], _("Paste the published heads or choose their file.")
+    try:
+        return parse_heads(text), ""
+    except MalformedHeads as error:
+        return [], _("The published heads cannot be read: %(error)s") % {"error": error}
+
+
 @auditor_only
 def verify(request: HttpRequest) -> HttpResponse:
+    """The verification page: a tournament and its tables, a table, the whole log, or the streams of the heads
+    an auditor saved from a tournament's results (checked against them: a cut tail or a stream rewritten with
+    every hash recomputed is a ``head`` failure)."""
     context: dict[str, Any] = {
         "heads_shown": HEADS_SHOWN,
         "tournament_value": request.POST.get("tournament") or request.GET.get("tournament", ""),
@@ -857,6 +879,7 @@ def verify(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         scope = request.POST.get("scope", "")
         only: list[str] | None = None
+        published: list[PublishedHead] = []
         error = ""
         if scope == "tournament":
             directory = catalog.directory("tournament")
@@ -879,12 +902,21 @@ def verify(request: HttpRequest) -> HttpResponse:
                 context["target"] = _("table %(table)s") % {"table": table_id}
         elif scope == "all":
             context["target"] = _("the whole event log")
+        elif scope == "heads":
+            published, error = _published_heads(request)
+            context["heads_value"] = request.POST.get("heads", "")
+            if published:
+                only = sorted({head.stream_id for head in published}, key=str.encode)
+                context["target"] = _("%(heads)s published heads of %(streams)s streams") % {
+                    "heads": len(published),
+                    "streams": len(only),
+                }
         else:
             error = _("Choose what to verify.")
         if error:
             context["error"] = error
             return render(request, "audit/verify.html", context, status=400)
-        report = verification.verify(only)
+        report = verification.verify(only, published=published)
         context["report"] = report
         context["failures"] = [
             ReportFailure(f.check, f.stream_id, f.version, f.message, bool(KNOWN_STREAM.match(f.stream_id)))

@@ -76,7 +76,7 @@ from benchmarks.evaluation import (
     yes_no,
 )
 from engine.cards import Deck
-from engine.italian import bot, dealer_command, decide, evolve, initial_state
+from engine.italian import dealer_command, decide, evolve, initial_state
 from engine.italian.bot import bot_command, play_hand
 from engine.italian.model import (
     HandEnded,
@@ -228,7 +228,9 @@ def count_ours(seeds: Sequence[bytes]) -> tuple[Stats, TableState]:
     rng = random.Random(SEED + 1)
     cards = Deck.standard().cards
     state = new_table()
-    with mock.patch.object(bot, "bot_command", counting_bot):
+    # the module that defines play_hand (engine.italian.bot only re-exports it): its bot_command is the one
+    # play_hand calls, so that is the name to wrap (wrapping the re-export counted nothing)
+    with mock.patch.object(sys.modules[play_hand.__module__], "bot_command", counting_bot):
         for index, seed in enumerate(seeds):
             if with_chips(state) < 2:
                 state = new_table()

@@ -11,8 +11,10 @@ What it does, and how it measures:
 - **The service.** Unless ``--url`` points at a running one, the script starts it as ``make run`` would
   (``Procfile``), each process in its own session and stopped at the end (Ctrl-C and errors included):
   ``uvicorn config.asgi:application`` on a free port (``--web-workers`` processes), a Celery worker
-  (``--pool threads --concurrency 8``) and ``manage.py run_subscribers`` (the broadcaster); the timekeeper
-  (the sweep of lost timers) is not started: nothing is lost in a run. ``manage.py migrate`` runs first.
+  (``--pool threads --concurrency 8``), ``manage.py run_subscribers`` (the broadcaster) and ``manage.py
+  run_timekeeper`` (it fires the action deadlines that pass, issue 22, and sweeps lost timers; its CPU is the
+  service's; started once the clients are connected, so that its sweep does not start the first hands
+  before the players are there). ``manage.py migrate`` runs first.
   Databases: ``DATABASE_URL`` / ``REDIS_URL`` when set; ``--external``: PostgreSQL at 127.0.0.1:5432
   (database ``mazziere_bench``) and Redis at 127.0.0.1:6379/5; else the embedded ones of
   :mod:`config.devservices` (``ensure_environment("test")``: the ``.dev/`` PostgreSQL, a throw-away Redis),
@@ -353,6 +355,7 @@ class Services:
         self.env = env
         self.logs = logs
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.timekeeper: list[str] = []  # its command line, started once the clients are connected
 
     def spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - kept open by the child
@@ -1018,6 +1021,9 @@ async def drive(
     ]
     profilers: list[subprocess.Popen[bytes]] = []
     try:
+        if services is not None and services.timekeeper:
+            pids["timekeeper"] = (services.spawn("timekeeper", services.timekeeper).pid, True, True)
+            await loop.run_in_executor(db, wait_for_log, services, "timekeeper", "timekeeper running")
         started_hands = await loop.run_in_executor(db, start_first_hands, [s.table_id for s in specs])
         say(f"First hands started at {started_hands} tables; warming up for {options.warmup:g} s…")
         await asyncio.sleep(options.warmup)
@@ -1064,7 +1070,7 @@ def start_profilers(
     out = Path(options.py_spy)
     out.mkdir(parents=True, exist_ok=True)
     started = []
-    for name in ("web", "worker", "subscribers"):
+    for name in ("web", "worker", "subscribers", "timekeeper"):
         pid = pids.get(name, (None, False, False))[0]
         if pid is None:
             continue
@@ -1238,7 +1244,7 @@ def report(result: dict[str, Any]) -> None:
             "",
         ),
         (
-            "service CPU per action (web, worker, subscribers, PostgreSQL, Redis), ms",
+            "service CPU per action (web, worker, subscribers, timekeeper, PostgreSQL, Redis), ms",
             "—"
             if result["service_cpu_ms_per_action"] is None
             else f"{result['service_cpu_ms_per_action']:,}",
@@ -1451,6 +1457,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
             worker += ["--loglevel", "WARNING", "-n", worker_name]
             subscribers = [sys.executable, "manage.py", "run_subscribers"]
+            # the timekeeper starts once the clients are connected (run_clients): its sweep would start
+            # the waiting tables' first hands before their players are there, and their turns time out
+            services.timekeeper = [sys.executable, "manage.py", "run_timekeeper"]
             say("Starting uvicorn, the Celery worker and the subscribers…")
             for name, argv in (("web", web), ("worker", worker), ("subscribers", subscribers)):
                 pids[name] = (services.spawn(name, argv).pid, True, True)

@@ -121,6 +121,10 @@ DATABASES = {"default": env.db("DATABASE_URL")}
 # Connections come from a psycopg pool per process (opening one costs 7-12 ms, and under ASGI every request
 # runs on a thread of its own, so Django's persistent connections never get reused: docs/performance.md).
 # ``DB_POOL_SIZE=0`` turns the pool off (then ``CONN_MAX_AGE`` applies).
+# CONN_HEALTH_CHECKS: with the pool, Django has psycopg_pool check each connection as it leaves the pool (an
+# empty query, ~0.1 ms on loopback). After PostgreSQL restarts, the pool's idle connections are dead; without
+# the check each one failed the first request or task that took it (issue 23 §1, docs/reliability.md
+# "Issue 23 §1: faults under load").
 DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=20)
 if DB_POOL_SIZE:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -128,6 +132,7 @@ if DB_POOL_SIZE:
         "max_size": DB_POOL_SIZE,
         "timeout": 30,
     }
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
@@ -183,7 +188,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / ".dev" / "staticfiles"
+# where `manage.py collectstatic` puts the files that nginx serves (deploy/README.md)
+STATIC_ROOT = env.path("STATIC_ROOT", default=str(BASE_DIR / ".dev" / "staticfiles"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -247,6 +253,9 @@ MAZZIERE_BOT_THINK = env.float("MAZZIERE_BOT_THINK", default=1.0)
 MAZZIERE_BOT_THINK_MAX = env.float("MAZZIERE_BOT_THINK_MAX", default=None)
 # "celery": timers, bots and next hands are Celery tasks; "off": nothing is scheduled (tests driving tables)
 MAZZIERE_TIMERS = env.str("MAZZIERE_TIMERS", default="celery")
+# an open table socket joins its channel-layer groups again this often (s): Redis restarted empty has lost
+# them (tables.consumers.TableConsumer._rejoin; issue 23 §1)
+MAZZIERE_SOCKET_REJOIN_S = env.float("MAZZIERE_SOCKET_REJOIN_S", default=30.0)
 
 LOGGING = {
     "version": 1,

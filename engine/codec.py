@@ -11,6 +11,7 @@ its PHH code (``"Ah"``); an enum its value; a tuple a list; a frozenset a sorted
 
 from __future__ import annotations
 
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -19,11 +20,13 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from engine.cards import Card
+from engine.cards import _CARDS_BY_TEXT, Card
 
 __all__ = ["CodecError", "from_data", "registry", "to_data"]
 
 T = TypeVar("T")
+
+_BUILDING = threading.RLock()
 
 
 class CodecError(ValueError):
@@ -66,7 +69,7 @@ def registry(union: Any) -> dict[str, type]:
 @cache
 def _decoder(tp: Any) -> Callable[[Any], Any]:
     if tp is Any:
-        return lambda data: data
+        return _any
     if tp is int:
         return _int
     if tp is bool:
@@ -90,7 +93,9 @@ def _decoder(tp: Any) -> Callable[[Any], Any]:
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             item = _decoder(args[0])
-            return lambda data: tuple(item(x) for x in _list(data))
+            if item is _card:
+                return lambda data: tuple([_cards_get(x) or _card(x) for x in _list(data)])
+            return lambda data: tuple([item(x) for x in _list(data)])
         parts = [_decoder(arg) for arg in args]
 
         def fixed(data: Any) -> tuple[Any, ...]:
@@ -110,10 +115,9 @@ def _dataclass_decoder(cls: type) -> Callable[[Any], Any]:
     hints = typing.get_type_hints(cls)
     names = [field.name for field in fields(cls)]
     decoders: list[tuple[str, Callable[[Any], Any]]] = []
+    fast: list[Callable[[Any], Any]] = []
 
-    def build(data: Any) -> Any:
-        if not decoders:
-            decoders.extend((name, _decoder(hints[name])) for name in names)
+    def general(data: Any) -> Any:
         if not isinstance(data, dict):
             raise CodecError(f"{cls.__name__} needs an object, got {type(data).__name__}")
         unknown = set(data) - set(names)
@@ -121,7 +125,58 @@ def _dataclass_decoder(cls: type) -> Callable[[Any], Any]:
             raise CodecError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
         return cls(**{name: decode(data[name]) for name, decode in decoders if name in data})
 
+    def build(data: Any) -> Any:
+        if not fast:
+            # Generated on first use (the field types may name classes defined later), once, under a lock:
+            # threads decoding a type for the first time together must not see it half-built.
+            with _BUILDING:
+                if not fast:
+                    decoders.extend((name, _decoder(hints[name])) for name in names)
+                    fast.append(_all_fields_decoder(cls, decoders, general))
+        return fast[0](data)
+
     return build
+
+
+def _all_fields_decoder(
+    cls: type, decoders: list[tuple[str, Callable[[Any], Any]]], general: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """``cls``'s decoder, generated once: an object holding exactly every field (the usual case: what
+    :func:`to_data` writes) decoded in one function, an integer, string or card field checked inline
+    (the same checks as :func:`_int`, :func:`_str`, :func:`_card`: a value they would refuse goes to
+    them, which raise); any other object goes to ``general`` (missing or unknown fields, not an object)."""
+    namespace: dict[str, Any] = {
+        "_cls": cls,
+        "_general": general,
+        "_names": frozenset(name for name, _ in decoders),
+        "_dict": dict,
+        "_int": _int,
+        "_str": _str,
+        "_card": _card,
+        "_cards": _CARDS_BY_TEXT,
+    }
+    lines = [
+        "def build(data):",
+        f"    if type(data) is not _dict or len(data) != {len(decoders)} or not data.keys() <= _names:",
+        "        return _general(data)",
+    ]
+    for index, (name, decode) in enumerate(decoders):
+        lines.append(f"    v{index} = data[{name!r}]")
+        if decode is _int:
+            lines.append(f"    if type(v{index}) is not int: v{index} = _int(v{index})")
+        elif decode is _str:
+            lines.append(f"    if type(v{index}) is not str: v{index} = _str(v{index})")
+        elif decode is _card:
+            v = f"v{index}"
+            lines.append(f"    {v} = (_cards.get({v}) if type({v}) is str else None) or _card({v})")
+        elif decode is not _any:
+            namespace[f"_d{index}"] = decode
+            lines.append(f"    v{index} = _d{index}(v{index})")
+    arguments = ", ".join(f"{name}=v{index}" for index, (name, _) in enumerate(decoders))
+    lines.append(f"    return _cls({arguments})")
+    exec("\n".join(lines), namespace)
+    built: Callable[[Any], Any] = namespace["build"]
+    return built
 
 
 def _list(data: Any) -> list[Any]:
@@ -150,3 +205,12 @@ def _str(data: Any) -> str:
 
 def _card(data: Any) -> Card:
     return Card.parse(_str(data))
+
+
+def _any(data: Any) -> Any:
+    return data
+
+
+def _cards_get(data: Any) -> Card | None:
+    """The card of a card's text (``None`` for anything else: :func:`_card` then raises)."""
+    return _CARDS_BY_TEXT.get(data) if type(data) is str else None

@@ -40,6 +40,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import repeat
 from pathlib import Path
 from typing import Any, cast
 
@@ -426,6 +427,40 @@ def _toml_scalar(text: str) -> Any:
     return Decimal(text) if "." in text else int(text)
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_NUMBER = re.compile(r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
+_NOT_LITERAL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\"]")
+
+
+def _one_line_array(inside: str) -> list[Any] | None:
+    """The items of a one-line TOML array written the usual way, from the text between its brackets:
+    literal strings (``'a', 'b'``: no control character, no ``"``) or numbers (``0, 0.50, 1``: integers
+    and decimals as :data:`_TOML_SCALAR` reads them), separated by ``", "`` exactly; ``None`` for any
+    other text (the line's pattern then decides). Numbers as :func:`_toml_scalar` gives them."""
+    if not inside:
+        return None
+    if inside[0] == "'":
+        parts = inside.split("'")
+        between = parts[2:-1:2]  # what separates the strings: ", " each
+        if (
+            parts[0]
+            or parts[-1]
+            or len(parts) % 2 == 0  # an odd count of quotes: a string left open
+            or between.count(", ") != len(between)
+            or _NOT_LITERAL.search(inside)
+        ):
+            return None
+        return parts[1::2]
+    items = inside.split(", ")
+    number = _NUMBER.fullmatch
+    values: list[Any] = []
+    for item in items:
+        if number(item) is None:
+            return None
+        values.append(Decimal(item) if "." in item else int(item))
+    return values
+
+
 def _fast_toml(text: str) -> dict[str, Any] | None:
     """``tomllib.loads(text, parse_float=Decimal)`` for the TOML hand histories are written in — lines of
     ``key = value`` (bare keys; values: literal strings, basic strings without escapes, integers, decimals
@@ -444,8 +479,19 @@ def _fast_toml(text: str) -> dict[str, Any] | None:
     index = 0
     try:
         while index < count:
-            match = line_match(lines[index])
+            line = lines[index]
             index += 1
+            start = line.find(" = [")
+            if start > 0 and line[-1] == "]" and _BARE_KEY.fullmatch(line, 0, start):
+                # the usual one-line arrays, read without the line's pattern (same result: it would match)
+                array = _one_line_array(line[start + 4 : -1])
+                if array is not None:
+                    key = line[:start]
+                    if key in table:
+                        return None
+                    table[key] = array
+                    continue
+            match = line_match(line)
             if match is None:
                 return None
             key = match["key"]
@@ -901,6 +947,9 @@ def _amounts(raw: Mapping[str, Any], key: str, count: int, where: str) -> list[D
         return None
     if not isinstance(value, list) or len(value) != count:
         raise MalformedHistory(where, f"{key} must be a list of {count} amounts >= 0")
+    # whole amounts >= 0 (checked in C): what _amount gives for each
+    if set(map(type, value)) <= _INT_ONLY and min(value, default=0) >= 0:
+        return list(value)
     return [_amount(v, key, where) for v in value]
 
 
@@ -983,30 +1032,33 @@ def _parse_standard_tokens(text: str, players: int, where: str) -> tuple[Action,
     return Action(text, actor, verb, illegal=illegal), None
 
 
-_ACTIONS: dict[tuple[str, int], tuple[Action, None]] = {}
+_ACTIONS: dict[tuple[str, int], Action] = {}
 _ACTIONS_MAX = 65_536
 
 
 def _standard_actions(
     texts: list[Any], players: int, where: str
-) -> list[tuple[Action, Decimal | int | None]]:
-    """:func:`_parse_standard_tokens` of each of a hand's action texts (``where``: the hand). The actions
-    that name no card and no amount (``p3 f``, ``p1 cc``, ``d dh p2 ????``, ``p4 sm``…) recur from hand to
-    hand: read once, kept (by text and player count) in a bounded memo; the others are read each time."""
-    parsed: list[tuple[Action, Decimal | int | None]] = []
+) -> tuple[list[Action], list[tuple[int, Decimal | int]]]:
+    """:func:`_parse_standard_tokens` of each of a hand's action texts (``where``: the hand): the actions,
+    and the ``(index, amount)`` of those with an amount (``cbr``, not yet scaled). The actions that name no
+    card and no amount (``p3 f``, ``p1 cc``, ``d dh p2 ????``, ``p4 sm``…) recur from hand to hand: read
+    once, kept (by text and player count) in a bounded memo; the others are read each time."""
+    actions: list[Action] = []
+    amounts: list[tuple[int, Decimal | int]] = []
     memo = _ACTIONS
     for index, text in enumerate(texts):
         key = (text, players) if type(text) is str else None
         found = None if key is None else memo.get(key)
         if found is not None:
-            parsed.append(found)
+            actions.append(found)
             continue
-        result = _parse_standard_tokens(text, players, f"{where}, action {index + 1}")
-        action, amount = result
-        if key is not None and amount is None and not action.cards and len(memo) < _ACTIONS_MAX:
-            memo[key] = (action, None)
-        parsed.append(result)
-    return parsed
+        action, amount = _parse_standard_tokens(text, players, f"{where}, action {index + 1}")
+        if amount is not None:
+            amounts.append((index, amount))
+        elif key is not None and not action.cards and len(memo) < _ACTIONS_MAX:
+            memo[key] = action
+        actions.append(action)
+    return actions, amounts
 
 
 def parse_standard_action(text: str, players: int, where: str = "action", decimals: int = 0) -> Action:
@@ -1020,6 +1072,9 @@ def parse_standard_action(text: str, players: int, where: str = "action", decima
     return Action(
         action.text, action.actor, action.verb, amount=_scaled(amount, decimals), illegal=action.illegal
     )
+
+
+_INT_ONLY = frozenset({int})
 
 
 def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
@@ -1057,28 +1112,27 @@ def _parse_standard(raw: Mapping[str, Any], where: str) -> HandHistory:
     actions_raw = raw.get("actions")
     if not isinstance(actions_raw, list):
         raise MalformedHistory(where, "actions must be a list of strings")
-    parsed = _standard_actions(actions_raw, n, where)
+    parsed, bets = _standard_actions(actions_raw, n, where)
     # every amount of the hand in whole chips: scale by 10**decimals, the most decimals any amount has
     every: list[Decimal | int] = [*starting, *antes, *(blinds or ()), *(finishing or ()), *(winnings or ())]
     every += [v for v in single.values() if v is not None]
-    every += [amount for _, amount in parsed if amount is not None]
-    whole = all(type(v) is int for v in every)  # no Decimal (``_amount`` refused the rest): nothing to scale
+    every += [amount for _, amount in bets]
+    # no Decimal (``_amount`` refused the rest): nothing to scale (the types compared in C)
+    whole = set(map(type, every)) <= _INT_ONLY
     decimals = 0 if whole else max((_decimal_places(v) for v in every if isinstance(v, Decimal)), default=0)
     if (0 in starting) if whole else any(_scaled(v, decimals) == 0 for v in starting):
         raise MalformedHistory(where, "starting_stacks must be amounts > 0")
-    actions = tuple(
-        action
-        if amount is None
-        else Action(
+    for index, amount in bets:  # the actions with an amount: scaled
+        action = parsed[index]
+        parsed[index] = Action(
             action.text, action.actor, action.verb, amount=_scaled(amount, decimals), illegal=action.illegal
         )
-        for action, amount in parsed
-    )
+    actions = tuple(parsed)
     players = raw.get("players", [])
     if (
         not isinstance(players, list)
         or (players and len(players) != n)
-        or not all(isinstance(p, str) for p in players)
+        or not all(map(isinstance, players, repeat(str)))
     ):
         raise MalformedHistory(where, f"players must be a list of {n} names")
     table = raw.get("table", "")

@@ -10,8 +10,12 @@ same in Python, so an exported stream (JSON Lines) can be checked without the da
 
 :func:`verify_chains` walks the log stream by stream in version order and names, per stream, the first
 version that is missing (a deleted event), out of place or whose recomputed hash differs from the stored one
-(an edited, reordered or swapped event). A forger who rewrites a whole stream and recomputes every hash is
-caught only against a hash published earlier (the verification report prints each stream's head hash).
+(an edited, reordered or swapped event) or that was inserted after a later one. A forger who rewrites a
+stream from some version on and recomputes every hash, or cuts off its tail, is caught only against a hash
+published earlier: a finished tournament's results publish each of its streams' head
+(:func:`stored_heads`, :func:`heads_digest`); :func:`parse_heads` reads what an auditor saved of them and
+:func:`check_heads` compares them with the log (``manage.py verify_all --heads FILE``, the auditor's
+verification page).
 """
 
 from __future__ import annotations
@@ -106,23 +110,28 @@ def link(previous: bytes, canonical: str) -> bytes:
     return hashlib.sha256(previous + canonical.encode()).digest()
 
 
-def _rows(streams: list[str] | None, batch: int) -> Iterator[tuple[str, int, str, bytes | None]]:
-    """``(stream_id, version, canonical text, stored hash)`` in stream and version order, read in keyset
-    batches (the unique index on ``(stream_id, version)``)."""
+def _rows(
+    streams: list[str] | None, batch: int, exclude: list[str] | None = None
+) -> Iterator[tuple[str, int, str, bytes | None, int]]:
+    """``(stream_id, version, canonical text, stored hash, global position)`` in stream and version order,
+    read in keyset batches (the unique index on ``(stream_id, version)``)."""
     after: tuple[str, int] = ("", 0)
     where = "AND stream_id = ANY(%s)" if streams is not None else ""
+    where += " AND NOT stream_id = ANY(%s)" if exclude else ""
+    extra = ([streams] if streams is not None else []) + ([exclude] if exclude else [])
     while True:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT stream_id, version, eventstore_canonical(e), hash FROM eventstore_event e "
-                f"WHERE (stream_id, version) > (%s, %s) {where} ORDER BY stream_id, version LIMIT %s",
-                [*after, *([streams] if streams is not None else []), batch],
+                "SELECT stream_id, version, eventstore_canonical(e), hash, global_position "
+                f"FROM eventstore_event e WHERE (stream_id, version) > (%s, %s) {where} "
+                "ORDER BY stream_id, version LIMIT %s",
+                [*after, *extra, batch],
             )
             rows = cursor.fetchall()
         if not rows:
             return
-        for stream_id, version, text, stored in rows:
-            yield stream_id, version, text, bytes(stored) if stored is not None else None
+        for stream_id, version, text, stored, position in rows:
+            yield stream_id, version, text, bytes(stored) if stored is not None else None, position
         after = (rows[-1][0], rows[-1][1])
 
 
@@ -130,20 +139,27 @@ def verify_chains(
     streams: list[str] | None = None,
     progress: Callable[[int], None] | None = None,
     batch: int = BATCH,
+    exclude: list[str] | None = None,
 ) -> tuple[list[ChainProblem], dict[str, str]]:
-    """Check every stream's hash chain (or only ``streams``). Returns the problems (at most one per stream:
-    its first bad version) and each stream's head hash (hex) to publish. ``progress(n)``: n more events
-    checked."""
+    """Check every stream's hash chain (or only ``streams``; none of ``exclude``). Returns the problems (at
+    most one per stream: its first bad version) and each stream's head hash (hex) to publish, both in
+    stream order. ``progress(n)``: n more events checked.
+
+    Besides the hashes, the events of a stream must have been inserted in version order (their
+    ``global_position``, the insert order, grows with the version: every append inserts in version order
+    after the stream's last event): an event inserted later between two others, its hash computed by the
+    trigger and the later versions renumbered, is named itself ("recorded after version v + 1"), not only
+    the next one, whose hash no longer links."""
     problems: list[ChainProblem] = []
     heads: dict[str, str] = {}
-    current, expected_version, previous, broken = "", 0, b"", False
+    current, expected_version, previous, broken, last_position = "", 0, b"", False, 0
     done = 0
-    for stream_id, version, text, stored in _rows(streams, batch):
+    for stream_id, version, text, stored, position in _rows(streams, batch, exclude):
         done += 1
         if progress is not None and done % 1000 == 0:
             progress(1000)
         if stream_id != current:
-            current, expected_version, previous, broken = stream_id, 1, b"", False
+            current, expected_version, previous, broken, last_position = stream_id, 1, b"", False, 0
         if broken:
             continue
         if version != expected_version:
@@ -151,6 +167,12 @@ def verify_chains(
             problems.append(ChainProblem(stream_id, expected_version, f"version {expected_version} {what}"))
             broken = True
             continue
+        if position < last_position:
+            message = f"version {version - 1} was recorded after version {version} (inserted later?)"
+            problems.append(ChainProblem(stream_id, version - 1, message))
+            broken = True
+            continue
+        last_position = position
         computed = link(previous, text)
         if stored != computed:
             problems.append(
@@ -165,6 +187,159 @@ def verify_chains(
     for problem in problems:
         heads.pop(problem.stream_id, None)
     return problems, heads
+
+
+# --- published heads (issue 23 §3): the anchor against a forger who recomputes every hash -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedHead:
+    """The hash (hex) of ``stream_id`` at ``version``, as published (a tournament's results) and saved by an
+    auditor: the stream must still hold exactly that hash at that version."""
+
+    stream_id: str
+    version: int
+    hash: str
+
+
+class MalformedHeads(ValueError):
+    """A file or text of published heads that :func:`parse_heads` cannot read (the message says where)."""
+
+
+def stored_heads(streams: Iterable[str]) -> list[PublishedHead]:
+    """Each of ``streams``' last version and its stored hash, in stream order (collation C); a stream with no
+    event is left out. What a tournament's results publish (:func:`heads_digest` over them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT ON (stream_id) stream_id, version, hash FROM eventstore_event "
+            "WHERE stream_id = ANY(%s) ORDER BY stream_id, version DESC",
+            [sorted(set(streams))],
+        )
+        rows = cursor.fetchall()
+    return [PublishedHead(s, v, bytes(h).hex() if h is not None else "") for s, v, h in rows]
+
+
+def heads_digest(heads: Iterable[PublishedHead]) -> str:
+    """One hash over ``heads``: ``sha256`` (hex) of their lines ``"<stream_id> <version> <hash>\n"`` in
+    stream order (bytes), the form :func:`parse_heads` reads. It lets a results page be quoted by one hash."""
+    lines = sorted(f"{h.stream_id} {h.version} {h.hash}\n" for h in heads)
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def _head(stream_id: Any, version: Any, digest: Any, where: str) -> PublishedHead:
+    ok = isinstance(stream_id, str) and bool(stream_id) and not any(c.isspace() for c in stream_id)
+    if isinstance(version, str) and version.removeprefix("v").isdigit():
+        version = int(version.removeprefix("v"))
+    if not ok or not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise MalformedHeads(f"{where}: expected a stream id, a version >= 1 and a hash")
+    if (
+        not isinstance(digest, str)
+        or len(digest) != 64
+        or any(c not in "0123456789abcdef" for c in digest.lower())
+    ):
+        raise MalformedHeads(f"{where}: the hash must be 64 hex digits")
+    return PublishedHead(stream_id, version, digest.lower())
+
+
+def parse_heads(text: str) -> list[PublishedHead]:
+    """The published heads in ``text``, in either form an auditor saves:
+
+    - JSON, the answer of a finished tournament's API (``GET /api/tournaments/<id>/``) or its
+      ``chain_heads``: ``{"streams": [{"stream_id", "version", "hash"}, ...], "digest": ...}`` (the digest,
+      if there, must be :func:`heads_digest` of the streams: a saved file cut or edited is refused);
+    - lines ``<stream_id> <version> <hash>`` (the results page's; ``v12`` for ``12`` is read too), blank lines
+      and lines starting with ``#`` skipped; a ``<stream_id>:<version>:<hash>`` word is read as a line.
+
+    Raises :class:`MalformedHeads` (naming the line or entry) on anything else or on no head at all."""
+    stripped = text.strip()
+    heads: list[PublishedHead] = []
+    if stripped.startswith("{"):
+        try:
+            document = json.loads(stripped)
+        except ValueError as error:
+            raise MalformedHeads(f"not JSON: {error}") from error
+        published = document.get("chain_heads", document) if isinstance(document, dict) else None
+        entries = published.get("streams") if isinstance(published, dict) else None
+        if not isinstance(entries, list):
+            raise MalformedHeads('no published heads ("streams" or "chain_heads.streams") in the JSON')
+        for number, entry in enumerate(entries, 1):
+            if not isinstance(entry, dict):
+                raise MalformedHeads(f"entry {number}: not an object")
+            heads.append(
+                _head(entry.get("stream_id"), entry.get("version"), entry.get("hash"), f"entry {number}")
+            )
+        digest = published.get("digest") if isinstance(published, dict) else None
+        if digest is not None and digest != heads_digest(heads):
+            raise MalformedHeads("the digest does not match the heads listed: the file was cut or edited")
+    else:
+        for number, line in enumerate(text.splitlines(), 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if len(words) == 1 and words[0].count(":") >= 2:
+                words = words[0].rsplit(":", 2)
+            if len(words) != 3:
+                raise MalformedHeads(f"line {number}: expected '<stream_id> <version> <hash>'")
+            heads.append(_head(words[0], words[1], words[2], f"line {number}"))
+    if not heads:
+        raise MalformedHeads("no published head")
+    return heads
+
+
+def _compare(
+    stream_id: str, heads: list[PublishedHead], last: int, stored: dict[int, str]
+) -> ChainProblem | None:
+    """The first of ``heads`` (one stream's, by version) that the stream no longer holds: it ends at version
+    ``last`` and has the hash (hex) ``stored[v]`` at each head's version ``v``."""
+    matched = 0
+    for head in heads:
+        if head.version > last:
+            message = (
+                f"the stream ends at version {last}, the published head is at version {head.version} "
+                f"(hash {head.hash[:16]}…): its tail was cut off"
+            )
+            return ChainProblem(stream_id, last + 1, message)
+        if stored.get(head.version) != head.hash:
+            since = f"after version {matched}, " if matched else ""
+            message = (
+                f"hash differs from the published head ({head.hash[:16]}…): the stream was rewritten "
+                f"{since}at or before this version, every hash recomputed"
+            )
+            return ChainProblem(stream_id, head.version, message)
+        matched = head.version
+    return None
+
+
+def _by_stream(published: Iterable[PublishedHead]) -> dict[str, list[PublishedHead]]:
+    by_stream: dict[str, list[PublishedHead]] = {}
+    for head in published:
+        by_stream.setdefault(head.stream_id, []).append(head)
+    return {stream: sorted(heads, key=lambda h: h.version) for stream, heads in by_stream.items()}
+
+
+def check_heads(published: Iterable[PublishedHead]) -> list[ChainProblem]:
+    """Each published head against the log: the stream must reach the head's version and hold its hash
+    there. A stream that ends before is named at its first missing version (its tail cut off); a different
+    hash at the head's version is named there (the stream rewritten at or before it, every hash recomputed;
+    with an earlier head of the same stream that still matches, the message bounds the rewrite). At most
+    one problem per stream, the first by version. Stored hashes are compared: run with
+    :func:`verify_chains`, which shows that they link (a stream whose chain is broken is named by it)."""
+    by_stream = _by_stream(published)
+    problems: list[ChainProblem] = []
+    with connection.cursor() as cursor:
+        for stream_id in sorted(by_stream, key=str.encode):
+            heads = by_stream[stream_id]
+            cursor.execute(
+                "SELECT version, hash FROM eventstore_event WHERE stream_id = %s AND version = ANY(%s)",
+                [stream_id, [h.version for h in heads]],
+            )
+            stored = {v: bytes(h).hex() if h is not None else "" for v, h in cursor.fetchall()}
+            cursor.execute("SELECT max(version) FROM eventstore_event WHERE stream_id = %s", [stream_id])
+            last = cursor.fetchone()[0] or 0
+            problem = _compare(stream_id, heads, last, stored)
+            if problem is not None:
+                problems.append(problem)
+    return problems
 
 
 # --- exported streams (JSON Lines, audit/export.py), checked without the database --------------------------
@@ -241,25 +416,85 @@ def check_lines(lines: Iterable[str | bytes]) -> tuple[list[ChainProblem], dict[
     return problems, {stream: (after - 1, last.hex()) for stream, (after, last) in good.items()}
 
 
+def _stream_of(line: str | bytes) -> str | None:
+    """The ``stream_id`` of an exported line, ``None`` if it has none (blank, not JSON, not an event)."""
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return None
+    stream_id = event.get("stream_id") if isinstance(event, dict) else None
+    return stream_id if isinstance(stream_id, str) else None
+
+
+def check_exported_heads(
+    lines: Iterable[str | bytes], published: Iterable[PublishedHead]
+) -> list[ChainProblem]:
+    """Published heads against exported streams (JSON Lines, offline; as :func:`check_heads` against the
+    database). Run on lines :func:`check_lines` passed: the ``hash`` of each line is taken as it is. A
+    published stream absent from the lines is named at version 1 (it ends at version 0)."""
+    by_stream = _by_stream(published)
+    wanted = {stream: {h.version for h in heads} for stream, heads in by_stream.items()}
+    last: dict[str, int] = {}
+    stored: dict[str, dict[int, str]] = {}
+    for line in lines:
+        if _stream_of(line) not in wanted:
+            continue
+        event = json.loads(line)
+        stream_id, version = event["stream_id"], event.get("version")
+        if isinstance(version, int):
+            last[stream_id] = max(last.get(stream_id, 0), version)
+            if version in wanted[stream_id]:
+                stored.setdefault(stream_id, {})[version] = str(event.get("hash"))
+    found = (
+        _compare(stream, by_stream[stream], last.get(stream, 0), stored.get(stream, {}))
+        for stream in sorted(by_stream, key=str.encode)
+    )
+    return [problem for problem in found if problem is not None]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m eventstore.chain FILE.jsonl...``: :func:`check_lines` on exported streams, without the
-    database. Prints one line per problem (exit 1) and each good stream's last version and head hash."""
+    """``python -m eventstore.chain [--heads HEADS] FILE.jsonl...``: :func:`check_lines` on exported streams,
+    without the database. Prints one line per problem (exit 1) and each good stream's last version and head
+    hash. ``--heads``: published heads an auditor saved (:func:`parse_heads`: a tournament's API answer or
+    its results page's lines), each checked against the files' streams (:func:`check_exported_heads`)."""
     import argparse
 
     parser = argparse.ArgumentParser(
         prog="python -m eventstore.chain", description="Verify the hash chains of exported event streams."
     )
     parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--heads", metavar="HEADS", help="published heads saved earlier, checked too")
     args = parser.parse_args(argv)
+    published: list[PublishedHead] = []
+    if args.heads:
+        try:
+            with open(args.heads, encoding="utf-8") as saved:
+                published = parse_heads(saved.read())
+        except (OSError, MalformedHeads) as error:
+            parser.error(f"--heads {args.heads}: {error}")
     failed = False
+    everything: list[str] = []  # the lines of every file, for the published heads
+    broken: set[str] = set()
     for file in args.files:
         with open(file, encoding="utf-8") as lines:
-            problems, heads = check_lines(lines)
+            text = lines.readlines()
+        problems, heads = check_lines(text)
         for problem in problems:
             print(f"{file}: {problem.stream_id} v{problem.version}: {problem.message}")
         for stream_id, (version, digest) in heads.items():
             print(f"{file}: {stream_id} v{version} OK, head {digest}")
         failed = failed or bool(problems)
+        broken |= {problem.stream_id for problem in problems}
+        everything += text
+    if published:  # a stream whose chain is broken is named above; the heads of the others are compared
+        if broken:
+            everything = [line for line in everything if _stream_of(line) not in broken]
+        kept = [head for head in published if head.stream_id not in broken]
+        for problem in check_exported_heads(everything, kept):
+            print(f"published head: {problem.stream_id} v{problem.version}: {problem.message}")
+            failed = True
+        if not failed:
+            print(f"{len(published)} published heads OK")
     return 1 if failed else 0
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from engine._replace import fast_init
 from eventstore.upcasting import upcast
 
 NOTIFY_CHANNEL = "eventstore"
@@ -44,6 +45,7 @@ class NewEvent:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+@fast_init  # a stream's read builds one per event
 @dataclass(frozen=True, slots=True)
 class RecordedEvent:
     """An event as stored (after upcasting to its current schema)."""
@@ -139,16 +141,44 @@ def append(
     return sorted((_row(row) for row in inserted), key=lambda e: e.version)
 
 
-def read_stream(stream_id: str, after_version: int = 0, to_version: int | None = None) -> list[RecordedEvent]:
-    """The events of ``stream_id`` with ``after_version < version <= to_version``, in order."""
-    sql = f"SELECT {_COLUMNS} FROM eventstore_event WHERE stream_id = %s AND version > %s"
+def read_stream(
+    stream_id: str, after_version: int = 0, to_version: int | None = None, *, lean: bool = False
+) -> list[RecordedEvent]:
+    """The events of ``stream_id`` with ``after_version < version <= to_version``, in order.
+
+    ``lean=True``: for folds, which read only the stream, version, type, data and metadata of an event: the
+    events come with ``recorded_at`` ``None``, ``tx_id`` 0 and ``event_id`` ``""``, read as one JSON array
+    built by PostgreSQL and decoded in one ``json.loads`` (about a third of the CPU of the rows one by one:
+    no per-row, per-column loaders, no timestamps parsed)."""
     params: list[Any] = [stream_id, after_version]
+    bound = ""
     if to_version is not None:
-        sql += " AND version <= %s"
+        bound = " AND version <= %s"
         params.append(to_version)
+    if lean:
+        return _read_lean(stream_id, bound, params)
+    sql = f"SELECT {_COLUMNS} FROM eventstore_event WHERE stream_id = %s AND version > %s" + bound
     with connection.cursor() as cursor:
         cursor.execute(sql + " ORDER BY version", params)
         return [_row(row) for row in cursor.fetchall()]
+
+
+def _read_lean(stream_id: str, bound: str, params: list[Any]) -> list[RecordedEvent]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT json_agg(json_build_array(global_position, version, type, schema_version, data, "
+            "metadata) ORDER BY version)::text FROM eventstore_event "
+            f"WHERE stream_id = %s AND version > %s{bound}",
+            params,
+        )
+        text = cursor.fetchone()[0]
+    if text is None:
+        return []
+    events = []
+    for position, version, type_, schema_version, data, metadata in json.loads(text):
+        schema_version, data = upcast(type_, schema_version, data)
+        events.append(RecordedEvent(position, stream_id, version, type_, schema_version, data, metadata))
+    return events
 
 
 def stream_version(stream_id: str) -> int:

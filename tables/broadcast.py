@@ -88,4 +88,6 @@ def handle(events: Sequence[RecordedEvent]) -> None:
 
 
 def subscription() -> Subscription:
-    return Subscription(NAME, handle)
+    """The broadcaster's subscription: at least once, without a transaction per batch (a message repeated
+    after a restart is ignored by the sockets, which drop versions they already sent)."""
+    return Subscription(NAME, handle, at_least_once=True)

@@ -17,6 +17,8 @@ A refused socket is accepted and closed with 4403 (the user may not watch) or 44
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -140,13 +142,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tournament_group = await in_pool(self._tournament_group)()
         if self.tournament_group:
             await self.channel_layer.group_add(self.tournament_group, self.channel_name)
+        self.rejoining = asyncio.ensure_future(self._rejoin())
         await self._send(html, version)
 
     async def disconnect(self, code: int) -> None:
+        rejoining = getattr(self, "rejoining", None)
+        if rejoining is not None:
+            rejoining.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await rejoining
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "tournament_group", ""):
             await self.channel_layer.group_discard(self.tournament_group, self.channel_name)
+
+    async def _rejoin(self) -> None:
+        """Join the socket's groups again every ``MAZZIERE_SOCKET_REJOIN_S`` seconds (default 30), as long as
+        it is open. The groups live in Redis: after Redis restarted empty (issue 23 §1, ``make faults``) an
+        open socket was in no group any more and got no update again, in silence, until the browser
+        reloaded. Joining is idempotent (a sorted set's score refreshed); the next update after a rejoin
+        sends the fragments missed, or the whole table after a gap (:data:`MAX_GAP`). A failure (Redis still
+        down) is logged as a warning and tried again at the next round."""
+        while True:
+            await asyncio.sleep(float(getattr(settings, "MAZZIERE_SOCKET_REJOIN_S", 30.0)))
+            for group in (self.group, self.tournament_group):
+                if not group:
+                    continue
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except Exception as error:  # Redis unreachable: the next round tries again
+                    log.warning("table %s socket: joining %s again failed: %r", self.table_id, group, error)
 
     def _tournament_group(self) -> str:
         """``mtt-<id>`` if this table belongs to a multi-table tournament, else ``""``

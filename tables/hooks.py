@@ -7,6 +7,9 @@ the same way).
 - :func:`hand_settings`: may a tournament table start its next hand now, with which forced bets and which
   game (the level's, T-LEVEL-1; a mixed-game tournament changes its tables' game by level)?
   A :class:`NextHand`.
+- :func:`waiting_tables`: which of a tournament's tables between hands may not start their next hand now
+  (waiting for their last hand to be recorded, a move, a break, a hand-for-hand round): the timekeeper's
+  sweep does not retry them (issue 22).
 - :func:`tournament_group`: the broadcast group of a table's tournament whose moves its page follows
   (``"mtt-<id>"``, ``""`` for none).
 - :func:`seat_elsewhere`: where a player moved away from a table now sits (the page's notice).
@@ -18,7 +21,7 @@ With no hook registered a tournament table starts no hand, follows no group and 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +44,9 @@ class NextHand:
 HandSettings = Callable[[int, int, int], "NextHand | tuple[bool, int | None]"]
 """``(tournament id, table id, hands played so far) -> NextHand`` (or, as before issue 17, ``(may the next
 hand start, invito or None)``)."""
+WaitingTables = Callable[[int, Sequence[tuple[int, int]]], "set[int]"]
+"""``(tournament id, [(table id, hands played so far)]) -> {table id}``: the tables whose next hand the
+tournament does not allow now (:func:`hand_settings` would answer ``allowed=False``)."""
 TournamentGroup = Callable[[int | None], str]
 """``tournament id or None -> broadcast group`` (``""``: none)."""
 SeatElsewhere = Callable[[str, str], tuple[int, int, int] | None]
@@ -56,6 +62,7 @@ _hooks: dict[str, Any] = {}
 def register(
     *,
     hand_settings: HandSettings | None = None,
+    waiting_tables: WaitingTables | None = None,
     tournament_group: TournamentGroup | None = None,
     seat_elsewhere: SeatElsewhere | None = None,
     table_panel: TablePanel | None = None,
@@ -63,6 +70,7 @@ def register(
     """Register the hooks given (registering one again replaces it)."""
     given = {
         "hand_settings": hand_settings,
+        "waiting_tables": waiting_tables,
         "tournament_group": tournament_group,
         "seat_elsewhere": seat_elsewhere,
         "table_panel": table_panel,
@@ -81,6 +89,12 @@ def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHa
         return answer
     allowed, invito = answer
     return NextHand(allowed, None if invito is None else ForcedBets(invito=invito))
+
+
+def waiting_tables(tournament_id: int, tables: Sequence[tuple[int, int]]) -> set[int]:
+    """See the module doc; nothing when no hook is registered (then every table is tried, as before)."""
+    hook: WaitingTables | None = _hooks.get("waiting_tables")
+    return hook(tournament_id, tables) if hook is not None else set()
 
 
 def tournament_group(tournament_id: int | None) -> str:

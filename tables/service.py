@@ -36,6 +36,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from engine._replace import replacer
 from engine.cards import Card, Deck
 from engine.codec import CodecError, from_data, to_data
 from engine.core import ForcedBets, Game, find_game, games, is_betting
@@ -64,11 +65,13 @@ ENGINE_EVENTS: Mapping[str, type] = find_game(DEFAULT_GAME).events
 """The event classes of poker all'italiana by name (its three games log the same ones). Kept for callers
 that read Italian streams; the service itself decodes with the table's own game (:attr:`Loaded.rules`)."""
 
-SNAPSHOT_SCHEMA = 2
+SNAPSHOT_SCHEMA = 3
 """The snapshot format marker (``docs/architecture.md``, "Poker all'italiana onto the core"): bumped when the
 shape of a game's snapshotted state changes, so that older snapshots are ignored and the stream folded from
 its start. 2 (branch it-core): poker all'italiana's hand keeps the core's ``acted_at`` and ``reopened_at``
-instead of the sets ``acted`` and ``full_acted``."""
+instead of the sets ``acted`` and ``full_acted``. 3 (branch it-hand): poker all'italiana's hand is the core's
+``CoreHand`` with an Italian extension (``ItalianHand``: ``cards`` → ``down``, ``carried`` → ``dead``, the
+invito in ``forced``)."""
 
 NO_GIRO = GiroState()
 """A table's giro pazzo state when none runs (TL-GIRO-1)."""
@@ -180,74 +183,119 @@ def config_from_data(data: dict[str, Any], game: str = DEFAULT_GAME) -> Any:
     return from_data(find_game(game).config_type, data)
 
 
-def fold(loaded: Loaded | None, events: Sequence[RecordedEvent], table_id: int) -> Loaded | None:
-    """Fold recorded table events into ``loaded`` (``None`` before ``TableOpened``). Total, no validation."""
+def fold(
+    loaded: Loaded | None,
+    events: Sequence[RecordedEvent],
+    table_id: int,
+    steps: list[tuple[Any, Loaded | None]] | None = None,
+) -> Loaded | None:
+    """Fold recorded table events into ``loaded`` (``None`` before ``TableOpened``). Total, no validation.
+
+    ``steps``: if a list, one ``(engine event or None, table after it)`` is appended per event of
+    ``events`` (the game's event as decoded and folded here, ``None`` for the table's own events and before
+    ``TableOpened``): the verification's one fold of a stream, shared by its checks. The game's events
+    change only the state, version, time and labels shown, kept in locals and written into a new
+    :class:`Loaded` once at the end (or after every event with ``steps``)."""
     game = loaded.rules if loaded is not None else None
     events_of: Mapping[str, type] = game.events if game is not None else {}
+    evolve = game.evolve if game is not None else None
+    with_step = _LOADED_REPLACE
+    # the fields a game event changes, while they are not yet written into ``loaded`` (pending)
+    pending = False
+    if loaded is not None:
+        state, version, last_at, shown = loaded.state, loaded.version, loaded.last_at, loaded.shown
     for recorded in events:
         at = int(recorded.metadata.get("at", 0))
-        if recorded.type == "TableOpened":
-            data = recorded.data
-            code = opened_game(data)
-            game = find_game(code)
-            state = game.initial_state(config_from_data(data["config"], code))
-            loaded = Loaded(
-                table_id=table_id,
-                version=recorded.version,
-                state=state,
-                name=data["name"],
-                tournament_id=data.get("tournament_id"),
-                first_button=data.get("first_button"),
-                last_at=at,
-                game=code,
-                giro_pazzo=bool(data.get("giro_pazzo", False)),
-                base_game=code,
-                base_config=data["config"],
-            )
-            events_of = game.events
-            continue
-        if loaded is None:
-            continue
-        if recorded.type == "TableClosed":
-            loaded = replace(loaded, version=recorded.version, closed=True, last_at=at)
-            continue
-        if recorded.type == "TableGameChanged":
-            data = recorded.data
-            code = str(data["game"])
-            game = find_game(code)
-            loaded = replace(
-                loaded,
-                version=recorded.version,
-                state=game.initial_state(config_from_data(data["config"], code)),
-                game=code,
-                first_button=data.get("first_button"),
-                hands_before=int(data.get("hands_before", 0)),
-                last_at=at,
-                in_giro=bool(data.get("giro", False)),
-                base_game=loaded.base_game if data.get("giro") else code,
-                base_config=loaded.base_config if data.get("giro") else data["config"],
-            )
-            events_of = game.events
-            continue
-        giro_event = GIRO_EVENTS.get(recorded.type)
-        if giro_event is not None:
-            loaded = replace(
-                loaded,
-                version=recorded.version,
-                giro=giro_evolve(loaded.giro, from_data(giro_event, recorded.data)),
-                last_at=at,
-            )
-            continue
-        cls = events_of.get(recorded.type)
-        shown = loaded.shown
-        if cls is not None:
+        kind = recorded.type
+        cls = events_of.get(kind)
+        if cls is not None and loaded is not None and kind not in GIRO_EVENTS and kind not in _TABLE_EVENTS:
             event = from_data(cls, recorded.data)
-            state = loaded.rules.evolve(loaded.state, event)
-            shown = _shown_after(shown, event)
-        else:
-            state = loaded.state
-        loaded = replace(loaded, version=recorded.version, state=state, last_at=at, shown=shown)
+            state = evolve(state, event)  # type: ignore[misc]
+            name = cls.__name__
+            if name == "HandStarted":  # the labels shown in the hand running (TL-GIRO-1)
+                shown = ()
+            elif name == "HandShown":
+                shown = (*shown, str(getattr(event, "label", "")))
+            version, last_at = recorded.version, at
+            if steps is None:
+                pending = True
+            else:
+                loaded = with_step(loaded, version=version, state=state, last_at=at, shown=shown)
+                steps.append((event, loaded))
+            continue
+        if pending:
+            assert loaded is not None
+            loaded = with_step(loaded, version=version, state=state, last_at=last_at, shown=shown)
+            pending = False
+        loaded = _fold_table_event(loaded, recorded, at, table_id)
+        if loaded is not None:
+            game = loaded.rules
+            events_of, evolve = game.events, game.evolve
+            state, version, last_at, shown = loaded.state, loaded.version, loaded.last_at, loaded.shown
+        if steps is not None:
+            steps.append((None, loaded))
+    if pending:
+        assert loaded is not None
+        loaded = with_step(loaded, version=version, state=state, last_at=last_at, shown=shown)
     return loaded
+
+
+_TABLE_EVENTS = frozenset({"TableOpened", "TableClosed", "TableGameChanged"})
+_LOADED_REPLACE = replacer(Loaded)
+
+
+def _fold_table_event(
+    loaded: Loaded | None, recorded: RecordedEvent, at: int, table_id: int
+) -> Loaded | None:
+    """``loaded`` after one event that is not the game's: the table's own (opened, closed, its game
+    changed), the giro pazzo's, or one no game knows (only the version and time move on)."""
+    if recorded.type == "TableOpened":
+        data = recorded.data
+        code = opened_game(data)
+        game = find_game(code)
+        state = game.initial_state(config_from_data(data["config"], code))
+        return Loaded(
+            table_id=table_id,
+            version=recorded.version,
+            state=state,
+            name=data["name"],
+            tournament_id=data.get("tournament_id"),
+            first_button=data.get("first_button"),
+            last_at=at,
+            game=code,
+            giro_pazzo=bool(data.get("giro_pazzo", False)),
+            base_game=code,
+            base_config=data["config"],
+        )
+    if loaded is None:
+        return None
+    if recorded.type == "TableClosed":
+        return replace(loaded, version=recorded.version, closed=True, last_at=at)
+    if recorded.type == "TableGameChanged":
+        data = recorded.data
+        code = str(data["game"])
+        game = find_game(code)
+        return replace(
+            loaded,
+            version=recorded.version,
+            state=game.initial_state(config_from_data(data["config"], code)),
+            game=code,
+            first_button=data.get("first_button"),
+            hands_before=int(data.get("hands_before", 0)),
+            last_at=at,
+            in_giro=bool(data.get("giro", False)),
+            base_game=loaded.base_game if data.get("giro") else code,
+            base_config=loaded.base_config if data.get("giro") else data["config"],
+        )
+    giro_event = GIRO_EVENTS.get(recorded.type)
+    if giro_event is not None:
+        return replace(
+            loaded,
+            version=recorded.version,
+            giro=giro_evolve(loaded.giro, from_data(giro_event, recorded.data)),
+            last_at=at,
+        )
+    return replace(loaded, version=recorded.version, last_at=at)
 
 
 # --- loading, with a per-process cache of folded states (events are immutable) ----------------------------
@@ -260,6 +308,13 @@ _CACHE_SIZE = 2000
 def _remember(loaded: Loaded) -> None:
     """Cache ``loaded`` once the current transaction commits (never a state that may be rolled back)."""
     transaction.on_commit(lambda: _cache_put(loaded))
+
+
+def remember(loaded: Loaded) -> None:
+    """Cache ``loaded`` (the table at its last version, read in the current transaction) once that commits,
+    as :func:`load` does: for a caller that brought a state of its own up to date (the tournament process
+    manager, issue 22)."""
+    _remember(loaded)
 
 
 def _cache_put(loaded: Loaded) -> None:
@@ -330,7 +385,7 @@ def load(
                 loaded = _from_snapshot(table_id, version, data)
             except (CodecError, KeyError, TypeError, ValueError, AttributeError):
                 loaded = None
-    events = store.read_stream(sid, loaded.version if loaded else 0, at_version)
+    events = store.read_stream(sid, loaded.version if loaded else 0, at_version, lean=True)
     loaded = fold(loaded, events, table_id)
     if loaded is None:
         raise TableNotFound(f"Il tavolo {table_id} non esiste.")
@@ -623,7 +678,7 @@ def handle(
             return Outcome(loaded, ())
         if game.facts(state).reveal_due:
             last = automatic[-1][1] if automatic else produced
-            state = _reveal(game, table_id, state, at, last, loaded.hands_before)
+            state = _reveal(game, table_id, state, at, last, loaded.hands_before, loaded.version)
         every = [*produced, *(event for _, answered in automatic for event in answered)]
         shown = loaded.shown
         for event in every:
@@ -761,18 +816,30 @@ def _apply_preferences(game: Game, state: Any, at: int, out: list[tuple[str, lis
 
 
 def _reveal(
-    game: Game, table_id: int, state: Any, at: int, produced: list[Event], hands_before: int = 0
+    game: Game,
+    table_id: int,
+    state: Any,
+    at: int,
+    produced: list[Event],
+    hands_before: int = 0,
+    version: int | None = None,
 ) -> Any:
     """After a hand with a seed commitment has ended (``produced`` holds its ``HandEnded`` and any
     ``PlayerEliminated``): apply ``game.reveal_command`` with the seed kept in :class:`HandSeed`, add the
     ``SeedRevealed`` to ``produced`` (so it is the hand's last event, in the same append) and delete the row.
 
-    Returns the state after the reveal. A missing seed (never expected) is logged and the hand stays
-    unrevealed; ``audit/shuffles.py`` reports it. The engine refuses a seed that does not match the
-    commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than a false one.
+    Returns the state after the reveal. ``version``: the table's version the command was decided at; when
+    the seed is missing because a concurrent command ended the same hand and revealed it first (committed
+    after this command loaded the table, e.g. from another process's cache), :class:`StaleVersion` is
+    raised, as the append would (issue 23, races). A missing seed otherwise (never expected) is logged and
+    the hand stays unrevealed; ``audit/shuffles.py`` reports it. The engine refuses a seed that does not
+    match the commitment (``SeedMismatch``), which then aborts the whole command: better no hand end than
+    a false one.
     """
     number = hands_before + game.facts(state).hand_number
     row_ = HandSeed.objects.filter(table_id=table_id, hand_number=number).first()
+    if row_ is None and version is not None and store.stream_version(stream_id(table_id)) > version:
+        raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.")
     if row_ is None:
         log.error("table %s hand %s: no seed to reveal (the hand stays unverifiable)", table_id, number)
         return state

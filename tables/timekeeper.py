@@ -1,4 +1,13 @@
-"""The timekeeper: every second, the table timers that are overdue and the periodic jobs (tournament clocks).
+"""The timekeeper: every tenth of a second, the action deadlines that passed; every second, the table timers
+that are overdue and the periodic jobs (tournament clocks).
+
+**Deadlines** (issue 22): an action's deadline is not a Celery task queued at every commit (that cost a
+message and about 3.5 ms of CPU per action, in the web process and the worker, for a timer that the player's
+action almost always made obsolete). It is the ``deadline_ms`` of the table's projection row; every
+:data:`DEADLINE_TICK` seconds :class:`Deadlines` reads the tables whose deadline passed
+(:func:`tables.timers.expired`, one query) and queues their timeout, once per ``(table, version)``
+(again after :data:`REFIRE_MS` if the table has not moved on: a lost message); the sweep below still runs any
+that a dead worker lost, in this process.
 
 The service's timers are Celery tasks queued after each commit (:func:`tables.timers.schedule`). When a task
 is lost — the worker died (``kill -9``: the Redis transport gives its unacknowledged messages back only after
@@ -31,6 +40,8 @@ from tables.service import now_ms
 log = logging.getLogger("mazziere.timekeeper")
 
 INTERVAL = 1.0  # seconds between two rounds
+DEADLINE_TICK = 0.1  # seconds between two reads of the deadlines that passed
+REFIRE_MS = 2_000  # a fired deadline whose table is still at that version fires again after this
 
 Job = Callable[[], int]
 _jobs: dict[str, Job] = {}
@@ -71,6 +82,36 @@ def sweep(now: int | None = None) -> int:
     return done
 
 
+class Deadlines:
+    """Fires the timeouts of the tables whose action deadline passed (:func:`tables.timers.expired`), each
+    ``(table, version)`` once (again after :data:`REFIRE_MS` if the table is still there: the message was
+    lost, or the timeout came a moment early by another clock and was refused). Returns how many it fired.
+    A failure to queue (the broker is down) runs the timeout here, in this process."""
+
+    def __init__(self) -> None:
+        self._fired: dict[tuple[int, int], int] = {}
+
+    def __call__(self, now: int | None = None) -> int:
+        now = now or now_ms()
+        fired = 0
+        expired = timers.expired(now)
+        for key in expired:
+            last = self._fired.get(key)
+            if last is not None and now - last < REFIRE_MS:
+                continue
+            self._fired[key] = now
+            try:
+                timers.fire_timeout(*key)
+            except Exception:  # the broker is down: run it here (the runner checks the version)
+                log.warning("timekeeper: could not queue the timeout of table %s v%s; running it here", *key)
+                tasks.run_timeout(*key)
+            fired += 1
+        if len(self._fired) > len(expired):  # forget the tables that moved on
+            current = set(expired)
+            self._fired = {key: at for key, at in self._fired.items() if key in current}
+        return fired
+
+
 class Round:
     """One round of the timekeeper: each job (they are short: a query, now and then a level to advance), then
     the sweep (as long as there are overdue tables). A part that fails is logged with its traceback the first
@@ -85,15 +126,22 @@ class Round:
     def __call__(self) -> dict[str, int]:
         done: dict[str, int] = {}
         for part, call in [*jobs().items(), ("sweep", sweep)]:
-            try:
-                done[part] = call()
-            except Exception:
-                self._failed(part)
-                continue
-            failed = self._failing.pop(part, None)
-            if failed is not None:
-                log.warning("timekeeper: %s works again after %d failed rounds", part, failed[0])
+            count = self.part(part, call)
+            if count is not None:
+                done[part] = count
         return done
+
+    def part(self, name: str, call: Job) -> int | None:
+        """Run one part: what it did, or ``None`` when it failed (logged as the class says)."""
+        try:
+            count = call()
+        except Exception:
+            self._failed(name)
+            return None
+        failed = self._failing.pop(name, None)
+        if failed is not None:
+            log.warning("timekeeper: %s works again after %d failed rounds", name, failed[0])
+        return count
 
     def _failed(self, part: str) -> None:
         now = now_ms()
@@ -107,16 +155,23 @@ class Round:
         self._failing[part] = (count + 1, logged)
 
 
-def run(stop: threading.Event, interval: float = INTERVAL) -> None:
-    """Run rounds every ``interval`` seconds until ``stop`` is set (a round that takes longer is followed
-    by the next at once). Database connections are renewed between rounds as Django does between requests
+def run(stop: threading.Event, interval: float = INTERVAL, tick: float = DEADLINE_TICK) -> None:
+    """Run rounds every ``interval`` seconds, and the deadlines (:class:`Deadlines`) every ``tick`` seconds
+    (at most ``interval``), until ``stop`` is set (a round that takes longer is followed by the next at
+    once). Database connections are renewed between rounds as Django does between requests
     (``CONN_MAX_AGE``, broken connections) and closed at the end."""
     round_ = Round()
+    deadlines = Deadlines()
+    tick = min(tick, interval)
+    next_round = time.monotonic()
     try:
         while not stop.is_set():
             began = time.monotonic()
             close_old_connections()
-            round_()
-            stop.wait(max(0.0, interval - (time.monotonic() - began)))
+            round_.part("deadlines", deadlines)
+            if began >= next_round:
+                round_()
+                next_round = began + interval
+            stop.wait(max(0.0, min(began + tick, next_round) - time.monotonic()))
     finally:
         connection.close()

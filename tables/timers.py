@@ -1,8 +1,13 @@
 """What happens next at a table, scheduled after each commit (``shared/ARCHITECTURE.md``, "Time").
 
 Each scheduled task carries ``(table id, version)`` and does nothing if the table has moved on, so a late or
-repeated timer can never act twice. Lost tasks (a dead or stopped worker) are found by :func:`due` and run by
-the timekeeper (:mod:`tables.timekeeper`, every second, in its own process: never through the worker).
+repeated timer can never act twice. A bot's move and the next hand are Celery tasks queued at the commit
+(:func:`schedule`). An action's deadline is not queued: it is in the table's projection row
+(``deadline_ms``), and the timekeeper fires it when it passes (:func:`expired`, every
+:data:`tables.timekeeper.DEADLINE_TICK` seconds: one Celery message per deadline that fires, none for the
+great majority that a player's action beats; issue 22). Lost tasks (a dead or stopped worker) are found by
+:func:`due` and run by the timekeeper (:mod:`tables.timekeeper`, every second, in its own process: never
+through the worker).
 ``MAZZIERE_TIMERS``: ``"celery"`` (the service) or ``"off"`` (tests that drive tables themselves).
 
 Scheduling follows :data:`tables.signals.committed` (connected in :meth:`tables.apps.TablesConfig.ready`), and
@@ -80,7 +85,8 @@ def bot_think(table_id: int, version: int) -> float:
 
 
 def schedule(loaded: Loaded) -> None:
-    """Queue the timer, the bot move or the next hand that ``loaded`` (just committed) calls for."""
+    """Queue the bot move or the next hand that ``loaded`` (just committed) calls for. An action's deadline
+    is not queued: the timekeeper fires it from the projection row (:func:`expired`)."""
     if not _enabled() or loaded.closed:
         return
     facts = loaded.facts
@@ -89,8 +95,6 @@ def schedule(loaded: Loaded) -> None:
         occupants = [facts.seats[seat] for seat in sorted(facts.to_act)]
         if any(occupant is None for occupant in occupants) or facts.deadline_ms is None:
             return
-        limit = facts.deadline_ms
-        _queue("timeout", key, max(0.0, (limit - now_ms()) / 1000))
         if any(is_bot(o.player) and not o.sitting_out for o in occupants if o is not None):
             _queue("bot_act", key, bot_think(*key))
     elif not facts.in_hand and loaded.giro.waiting and loaded.giro.deadline_ms is not None:
@@ -110,14 +114,31 @@ def on_committed(sender: Any, loaded: Loaded, **kwargs: Any) -> None:
     schedule(loaded)
 
 
+def expired(now: int | None = None) -> list[tuple[int, int]]:
+    """``(table id, version)`` of every table in a hand whose player to act has run out of time at ``now``
+    (epoch ms): its projection row's ``deadline_ms`` (the time bank included) has passed. One indexed
+    query (``status``); the timekeeper fires their timeouts (:class:`tables.timekeeper.Deadlines`)."""
+    now = now or now_ms()
+    rows = Table.objects.filter(status="playing", to_act__isnull=False, deadline_ms__lte=now)
+    return [(table_id, version) for table_id, version in rows.values_list("id", "version")]
+
+
+def fire_timeout(table_id: int, version: int) -> None:
+    """Queue the timeout of ``table_id`` at ``version`` now (a worker runs it; a lost message is run by the
+    sweep, :func:`due`, once it is :data:`SWEEP_GRACE_MS` late)."""
+    current_app.send_task(TASKS["timeout"], args=(table_id, version))
+
+
 def due(now: int | None = None) -> list[tuple[str, int, int]]:
-    """``(task name, table id, version)`` for every table whose timer, bot or next hand is overdue."""
+    """``(task name, table id, version)`` for every table whose timer, bot or next hand is overdue; a
+    tournament table between hands counts only if its tournament would let it start now
+    (:func:`tables.hooks.waiting_tables`: one question per tournament, not one start per table)."""
     now = now or now_ms()
     found: list[tuple[str, int, int]] = []
+    starts: dict[int, list[Table]] = {}  # tournament tables overdue for their next hand, by tournament
     pause = int(settings.MAZZIERE_NEXT_HAND_DELAY * 1000)
-    for table in Table.objects.exclude(status="closed").only(
-        "id", "version", "status", "to_act", "deadline_ms", "last_at_ms", "seats", "tournament_id"
-    ):
+    fields = ("id", "version", "status", "to_act", "deadline_ms", "last_at_ms", "seats", "tournament_id")
+    for table in Table.objects.exclude(status="closed").only(*fields, "hand_number"):
         if table.status == "playing" and table.to_act is not None:
             if table.deadline_ms is not None and table.deadline_ms + SWEEP_GRACE_MS < now:
                 found.append(("timeout", table.id, table.version))
@@ -131,5 +152,13 @@ def due(now: int | None = None) -> list[tuple[str, int, int]]:
             if table.deadline_ms + SWEEP_GRACE_MS < now:  # a giro pazzo dealer's choice timed out
                 found.append(("start_hand", table.id, table.version))
         elif table.status in ("waiting", "between") and table.last_at_ms + pause + SWEEP_GRACE_MS < now:
-            found.append(("start_hand", table.id, table.version))
+            if table.tournament_id is None:
+                found.append(("start_hand", table.id, table.version))
+            else:
+                starts.setdefault(table.tournament_id, []).append(table)
+    # issue 22: a tournament table that only waits for its tournament (its hand not recorded yet, a move, a
+    # break) is not retried: the process manager or the clock schedules its next hand when it may start
+    for tournament_id, waiting in starts.items():
+        held = hooks.waiting_tables(tournament_id, [(t.id, t.hand_number) for t in waiting])
+        found.extend(("start_hand", t.id, t.version) for t in waiting if t.id not in held)
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,3 +91,52 @@ def _fresh_process_caches() -> Iterator[None]:
     yield
     service.forget_cache()
     mtt.forget_cache()
+
+
+def _communicators_keep_closing_connections() -> None:
+    """Channels' test communicator (``channels.testing.ApplicationCommunicator``) replaces
+    ``channels.db.close_old_connections`` with a no-op while it sends or waits (a ``mock.patch`` of the
+    module, so for every thread of the process), for tests inside one transaction. Ours run the consumer on
+    committed data (``transaction=True``): with the no-op, each executor thread that ran a consumer's database
+    call kept its pooled connection, and when the test's event loop closed, its threads ended without
+    returning it. The pool of 20 emptied over a run (one to four connections per socket test) and later live
+    tests waited 30 s for one (``PoolTimeout``): ``tests/tables/test_pool_connections.py``. Here the
+    communicator sends and receives as asgiref's, and the consumer's calls return their connections as in
+    the service."""
+    from asgiref.testing import ApplicationCommunicator as Plain
+    from channels.testing import application
+
+    application.ApplicationCommunicator.send_input = Plain.send_input  # type: ignore[method-assign]
+    application.ApplicationCommunicator.receive_output = Plain.receive_output  # type: ignore[method-assign]
+
+
+_communicators_keep_closing_connections()
+
+
+def pool_in_use() -> int:
+    """Connections of this process's psycopg pool (``DATABASES["default"]``) checked out now (0: no pool)."""
+    from django.db import connections
+
+    wrapper = connections["default"]
+    pool = type(wrapper)._connection_pools.get(wrapper.alias)  # type: ignore[attr-defined]
+    if pool is None:
+        return 0
+    stats = pool.get_stats()
+    return int(stats.get("pool_size", 0) - stats.get("pool_available", 0))
+
+
+@pytest.fixture(autouse=True)
+def _pool_trace(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With ``MAZZIERE_POOL_TRACE=FILE``: after each test (its fixtures torn down), one line in FILE with the
+    xdist worker, the start and end times, the test and the pool's connections in use: a test after which
+    the count grows keeps connections (how :func:`_communicators_keep_closing_connections`'s leak was found,
+    and that one worker of ``--dist load`` sat idle for nine minutes)."""
+    import time
+
+    path = os.environ.get("MAZZIERE_POOL_TRACE")
+    started = time.time()
+    yield
+    if path:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(path, "a") as out:
+            out.write(f"{worker}\t{started:.2f}\t{time.time():.2f}\t{request.node.nodeid}\t{pool_in_use()}\n")

@@ -176,9 +176,12 @@ def asgi_server(host: str = "127.0.0.1") -> Iterator[LiveURL]:
 
     in_flight = InFlight(application)
     # log_config=None: uvicorn's own dictConfig would drop the handlers of the error capture
+    # timeout_graceful_shutdown: at the end, sockets a test left open are closed after 2 s (uvicorn waited for
+    # their consumers: the thread join below timed out after 15 s in the hidden-card scans' teardowns)
     config = uvicorn.Config(
-        in_flight, host=host, port=0, log_level="warning", lifespan="off", log_config=None
-    )
+        in_flight, host=host, port=0, log_level="warning", lifespan="off", log_config=None,
+        timeout_graceful_shutdown=2,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)

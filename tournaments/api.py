@@ -55,7 +55,7 @@ from tables.api import (
     text_field,
     validated,
 )
-from tournaments import matches, mtt
+from tournaments import dashboard, heads, matches, mtt
 from tournaments.forms import (
     MAX_BUY_IN,
     MAX_INVITO,
@@ -156,6 +156,13 @@ SUMMARY = inline_serializer(
         "finished": serializers.JSONField(),
         "winner": serializers.CharField(),
         "detail": serializers.JSONField(),
+        "chain_heads": serializers.JSONField(
+            allow_null=True,
+            help_text="Once finished (else null): the last version and hash (hex sha256) of the tournament's "
+            'stream and of each of its tables\' streams, {"streams": [{"stream_id", "version", "hash"}], '
+            '"digest"}: save it and give it to manage.py verify_all --heads or the auditors\' verification '
+            "page (issue 23).",
+        ),
     },
 )
 SUMMARY_FIELDS = ("id", "name", "kind", "version", "status", "level", "invito", "ends_at_ms", "remaining",
@@ -163,10 +170,19 @@ SUMMARY_FIELDS = ("id", "name", "kind", "version", "status", "level", "invito", 
 
 
 def summary(tournament_id: int) -> dict[str, Any]:
-    found = Tournament.objects.filter(id=tournament_id).values(*SUMMARY_FIELDS).first()
+    """The tournament's row; its ``detail`` lists the stacks (``chips``, biggest first), the average and the
+    largest as before issue 22 moved them to their own rows (:func:`tournaments.dashboard.chip_counts`);
+    ``chain_heads``: once it is finished, the heads of its streams (:func:`tournaments.heads.published`),
+    ``None`` before."""
+    found = Tournament.objects.filter(id=tournament_id).first()
     if found is None:
         raise NotFound(f"Il torneo {tournament_id} non esiste.")
-    return found
+    answer = {field: getattr(found, field) for field in SUMMARY_FIELDS}
+    if found.kind != "matches":
+        chips = dashboard.chip_counts(found)
+        answer["detail"] = {**(found.detail or {}), **dashboard.stack_figures(found), "chips": chips}
+    answer["chain_heads"] = heads.published(found)
+    return answer
 
 
 def control(tournament_id: int, data: dict[str, Any], actor: str) -> None:

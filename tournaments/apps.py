@@ -18,6 +18,7 @@ class TournamentsConfig(AppConfig):
         # what a table asks of its tournament (tables import nothing of tournaments)
         hooks.register(
             hand_settings=answers.hand_settings,
+            waiting_tables=answers.waiting_tables,
             tournament_group=answers.tournament_group,
             seat_elsewhere=answers.seat_elsewhere,
         )

@@ -3,7 +3,8 @@ of kind ``mtt``; its ``detail`` is written by :func:`tournaments.mtt.row`): the 
 the next break, the field's numbers, the payouts, the tables (numbered 1, 2, … in the order they opened),
 the recent moves, the eliminations, the chart of the top stacks and the deal calculators (T-PAY-1).
 
-Nothing here reads the event log: the pages and their sockets render from the row alone.
+Nothing here reads the event log: the pages and their sockets render from the row and, since issue 22, the
+tournament's stack rows (:class:`~tournaments.models.TournamentStack`, :func:`chip_counts`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,40 @@ from django.utils.translation import gettext as _
 
 from engine.tournament import payouts
 from tournaments import labels, messages
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentStack
 
 CHART_PLAYERS = 5
 CHART_COLOURS = ("#f2c14e", "#5bc0eb", "#e55934", "#9bc53d", "#c879ff")
 CHART_WIDTH, CHART_HEIGHT = 600, 220
+
+
+def chip_counts(tournament: Tournament) -> list[list[Any]]:
+    """``[[player, chips], ...]`` of the players in play, the biggest stack first: the tournament's stack rows
+    (issue 22: no longer in the row), read once per row object; a row that still lists them in its
+    ``detail["chips"]`` (an unsaved row) gives those."""
+    detail = tournament.detail or {}
+    if "chips" in detail:
+        return list(detail["chips"])
+    cached: list[list[Any]] | None = getattr(tournament, "_chip_counts", None)
+    if cached is None:
+        cached = []
+        if tournament.pk is not None:
+            found = TournamentStack.objects.filter(tournament_id=tournament.pk).order_by("-chips", "id")
+            cached = [[player, chips] for player, chips in found.values_list("player", "chips")]
+        tournament._chip_counts = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def stack_figures(tournament: Tournament) -> dict[str, int]:
+    """``{"average_stack", "largest_stack"}`` over the players in play (0 without any)."""
+    detail = tournament.detail or {}
+    if "average_stack" in detail or "largest_stack" in detail:
+        return {k: detail.get(k, 0) for k in ("average_stack", "largest_stack")}
+    stacks = [chips for _, chips in chip_counts(tournament)]
+    return {
+        "average_stack": sum(stacks) // len(stacks) if stacks else 0,
+        "largest_stack": max(stacks) if stacks else 0,
+    }
 
 
 def table_numbers(detail: dict[str, Any]) -> dict[int, int]:
@@ -98,8 +128,7 @@ def stats(tournament: Tournament) -> dict[str, Any]:
     return {
         "entries": detail.get("entries", len(tournament.players)),
         "players_left": len(tournament.remaining),
-        "average_stack": detail.get("average_stack", 0),
-        "largest_stack": detail.get("largest_stack", 0),
+        **stack_figures(tournament),
         "prize_pool": detail.get("prize_pool", 0),
         "tables_open": len(detail.get("tables", [])),
         "hand_for_hand": detail.get("hand_for_hand", False),
@@ -119,7 +148,7 @@ def payout_rows(tournament: Tournament) -> list[dict[str, Any]]:
 def tables(tournament: Tournament) -> list[dict[str, Any]]:
     """Every open table: ``{"table_id", "number", "players": [{"seat" (1-based), "player", "chips"}]}``."""
     detail = tournament.detail or {}
-    chips = dict((player, count) for player, count in detail.get("chips", []))
+    chips = dict((player, count) for player, count in chip_counts(tournament))
     numbers = table_numbers(detail)
     return [
         {
@@ -164,14 +193,15 @@ def chart(tournament: Tournament) -> dict[str, Any]:
     "max_chips", "minutes"}`` (empty series before two samples)."""
     detail = tournament.detail or {}
     samples = detail.get("chart", [])
-    top = [player for player, _ in detail.get("chips", [])[:CHART_PLAYERS]]
+    counted = chip_counts(tournament)
+    top = [player for player, _ in counted[:CHART_PLAYERS]]
     if len(samples) < 2 or not top:
         return {"series": [], "max_chips": 0, "minutes": 0}
     first, last = samples[0][0], samples[-1][0]
     span = max(1, last - first)
     counts = [dict((p, c) for p, c in stacks) for _, stacks in samples]
     highest = max([c for sample in counts for p, c in sample.items() if p in top] + [1])
-    now = dict((p, c) for p, c in detail.get("chips", []))
+    now = dict((p, c) for p, c in counted)
     series = []
     for player, colour in zip(top, CHART_COLOURS, strict=False):
         points = [
@@ -202,7 +232,7 @@ def deal(tournament: Tournament, method: str) -> Deal:
     last reported stacks and the prizes of the places still to be paid (the next payout guaranteed in a
     chip chop). Only a calculator: the amounts are not paid by it."""
     detail = tournament.detail or {}
-    stacks = [(p, c) for p, c in detail.get("chips", []) if p in set(tournament.remaining)]
+    stacks = [(p, c) for p, c in chip_counts(tournament) if p in set(tournament.remaining)]
     prizes = list(detail.get("payouts", []))[: len(stacks)]
     if not stacks:
         return Deal(method, error=_("No player is still in the game."))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tables.hooks import NextHand
 from tournaments import dashboard, matches, mtt
 from tournaments.models import Tournament
@@ -15,6 +17,14 @@ def hand_settings(tournament_id: int, table_id: int, hand_number: int) -> NextHa
     if matches.is_matches(tournament_id):
         return matches.table_hand_settings(tournament_id, table_id, hand_number)
     return mtt.table_hand_settings(tournament_id, table_id, hand_number)
+
+
+def waiting_tables(tournament_id: int, tables: Sequence[tuple[int, int]]) -> set[int]:
+    """The tables ``(table id, hands played)`` that may not start their next hand now
+    (:func:`tournaments.mtt.waiting_tables`; a tournament of matches: none, each is tried as before)."""
+    if matches.is_matches(tournament_id):
+        return set()
+    return mtt.waiting_tables(tournament_id, tables)
 
 
 def tournament_group(tournament_id: int | None) -> str:

@@ -54,5 +54,11 @@ def handle(events: Sequence[RecordedEvent]) -> None:
             mtt.record_hand(tournament_id, table_id, event)
 
 
+def wanted(event: RecordedEvent) -> bool:
+    """Whether :func:`handle` may have something to do with ``event`` (a table's ``HandEnded`` or
+    ``MatchEnded``): batches of other events are passed over without a transaction (issue 22)."""
+    return event.type in ("HandEnded", "MatchEnded") and event.stream_id.startswith("table-")
+
+
 def subscription() -> Subscription:
-    return Subscription(NAME, handle)
+    return Subscription(NAME, handle, wants=wanted)

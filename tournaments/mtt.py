@@ -35,12 +35,15 @@ again with the new stack (the table engine has no other way to change a stack; b
 
 from __future__ import annotations
 
+import heapq
+import json
 import secrets
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import transaction
+from django.db.models.expressions import RawSQL
 
 from engine.codec import CodecError, from_data, registry, to_data
 from engine.core import ForcedBets, find_game
@@ -53,7 +56,7 @@ from tables import service as tables
 from tables.games import refusals
 from tables.hooks import NextHand
 from tables.models import Table
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentStack
 from tournaments.upcasters import new_event
 
 EVENTS: dict[str, type] = registry(mtt.Event)
@@ -102,6 +105,7 @@ def forget_cache() -> None:
     with _LOCK:
         _CACHE.clear()
         _STREAMS.clear()
+    _pending().clear()
 
 
 LEGACY_EVENTS: dict[str, type] = registry(sitgo.Event)
@@ -151,7 +155,7 @@ def _fold_one(
     if isinstance(event, mtt.HandRecorded | mtt.TournamentStarted):
         at = event.at
         if not chart or at - chart[-1][0] >= 60_000:  # one point a minute
-            top = sorted(state.chips, key=lambda pc: -pc[1])[:5]
+            top = heapq.nlargest(5, state.chips, key=lambda pc: pc[1])  # = sorted(-chips)[:5], O(players)
             chart = [*chart, [at, [[p, c] for p, c in top]]][-240:]
     return state, moves, chart
 
@@ -187,19 +191,56 @@ def load(
 ) -> tuple[int, MttState, dict[str, Any]]:
     """``(version, state, extra)`` of the tournament: this process's cached state (unless ``cached`` is
     false), else its newest snapshot, and the events after it. Raises :class:`TournamentNotFound` (unless
-    ``must_exist`` is false: then an empty stream gives the initial state)."""
+    ``must_exist`` is false: then an empty stream gives the initial state).
+
+    Two caches: the process's, of committed states (filled when a transaction commits), and this thread's,
+    of the states it loaded or appended inside the transaction still open (issue 22: a subscriber's batch
+    records many hands in one transaction, and each load re-read and re-folded what the batch had appended).
+    A state of the thread's cache is used only if the stream's event at its version is still the one it
+    was folded from (same event id, a random UUID): after a rollback it is not, and the state is dropped."""
+    stream = stream_id(tournament_id)
     known = _CACHE.get(tournament_id) if cached else None
+    events: list[RecordedEvent] | None = None
+    local = _pending().get(tournament_id) if cached else None
+    if local is not None and (known is None or local[0] > known[0]):
+        newer = store.read_stream(stream, local[0] - 1)
+        if newer and newer[0].version == local[0] and newer[0].event_id == local[3]:
+            known, events = local[:3], newer[1:]
+        else:
+            _pending().pop(tournament_id, None)
     version, state, extra = known if known is not None else from_snapshot(tournament_id)
-    events = store.read_stream(stream_id(tournament_id), version)
+    if events is None:
+        events = store.read_stream(stream, version)
     if not events and version == 0 and must_exist:
         raise TournamentNotFound(tournament_id)
     if events:
         state, extra = fold(state, extra, events, legacy=is_legacy(tournament_id))
         version = events[-1].version
     if cached and version and (events or known is None):  # new events, or a state read from a snapshot
-        loaded = (version, state, extra)
-        transaction.on_commit(lambda: _remember(tournament_id, loaded))
+        _loaded(tournament_id, (version, state, extra), events[-1] if events else None)
     return version, state, extra
+
+
+_THREAD = threading.local()
+
+
+def _pending() -> dict[int, tuple[int, MttState, dict[str, Any], str]]:
+    """This thread's states loaded inside a transaction (see :func:`load`): ``(version, state, extra,
+    event id of the event at that version)`` by tournament id."""
+    pending: dict[int, tuple[int, MttState, dict[str, Any], str]] | None = getattr(_THREAD, "pending", None)
+    if pending is None:
+        pending = _THREAD.pending = {}
+    return pending
+
+
+def _loaded(
+    tournament_id: int, loaded: tuple[int, MttState, dict[str, Any]], last: RecordedEvent | None
+) -> None:
+    """Remember a state: in this thread's cache at once (when ``last``, the event at its version, is
+    known and a transaction is open), in the process's cache when the transaction commits."""
+    if last is not None and transaction.get_connection().in_atomic_block:
+        _pending()[tournament_id] = (*loaded, last.event_id)
+    transaction.on_commit(lambda: _remember(tournament_id, loaded))
 
 
 def load_legacy(tournament_id: int) -> tuple[int, MttState, dict[str, Any]]:
@@ -251,28 +292,20 @@ def _remember(tournament_id: int, loaded: tuple[int, MttState, dict[str, Any]]) 
 # --- projection ----------------------------------------------------------------------------------------
 
 
-def _stacks(state: MttState) -> list[int]:
-    return [chips for _, chips in state.chips]
-
-
 def row(version: int, state: MttState, extra: dict[str, Any], stream: str = "") -> dict[str, Any]:
     """The :class:`~tournaments.models.Tournament` fields (what ``verify_projections`` compares) of the
     tournament whose ``stream`` is given (``""``: ``mtt-<id>``). A sit-and-go (:func:`is_sit_and_go`) has
     ``kind`` ``"sitgo"`` and, as before the one tournament model, its winner leaves ``remaining`` at the
-    end."""
+    end. The stacks are not in it (issue 22): :func:`stack_rows`."""
     config = state.config
     sit_and_go = is_sit_and_go(config, stream.startswith(LEGACY_PREFIX))
     remaining = list(state.remaining)
     if sit_and_go and state.status is Status.FINISHED:
         remaining = [player for player in remaining if player != state.winner]
-    stacks = _stacks(state)
     detail = {
         "entries": sum(count for _, count in state.entries),
         "prize_pool": state.prize_pool,
         "payouts": list(state.payouts),
-        "average_stack": sum(stacks) // len(stacks) if stacks else 0,
-        "largest_stack": max(stacks) if stacks else 0,
-        "chips": [[p, c] for p, c in sorted(state.chips, key=lambda pc: -pc[1])],
         "tables": [{"table_id": t.table_id, "seats": list(t.seats), "count": t.count} for t in state.tables],
         "broken": list(state.broken),
         "is_break": state.is_break,
@@ -307,10 +340,78 @@ def row(version: int, state: MttState, extra: dict[str, Any], stream: str = "") 
     }
 
 
-def _project(tournament_id: int, version: int, state: MttState, extra: dict[str, Any]) -> None:
+STACKS = "tournaments.TournamentStack"
+"""The label of the stack rows in a projection's rows (:func:`stack_rows`)."""
+
+
+def stack_rows(tournament_id: int, state: MttState) -> dict[tuple[int, str], dict[str, Any]]:
+    """The :class:`~tournaments.models.TournamentStack` rows of the tournament (what ``verify_projections``
+    compares): one per player in ``state.chips``, keyed ``(tournament id, player)``."""
+    return {
+        (tournament_id, player): {"tournament_id": tournament_id, "player": player, "chips": chips}
+        for player, chips in state.chips
+    }
+
+
+def write_stacks(tournament_id: int, rows: dict[Any, dict[str, Any]]) -> None:
+    """Replace the tournament's stack rows with ``rows`` (a rebuild)."""
+    TournamentStack.objects.filter(tournament_id=tournament_id).delete()
+    TournamentStack.objects.bulk_create(TournamentStack(**fields) for fields in rows.values())
+
+
+def _put_stacks(tournament_id: int, stacks: Sequence[tuple[str, int]], gone: Sequence[str] = ()) -> None:
+    """Upsert the stacks ``(player, chips)`` and delete the rows of the players ``gone``."""
+    if gone:
+        TournamentStack.objects.filter(tournament_id=tournament_id, player__in=list(gone)).delete()
+    if stacks:
+        TournamentStack.objects.bulk_create(
+            [TournamentStack(tournament_id=tournament_id, player=p, chips=c) for p, c in stacks],
+            update_conflicts=True,
+            unique_fields=["tournament_id", "player"],
+            update_fields=["chips"],
+        )
+
+
+def _project(
+    tournament_id: int,
+    version: int,
+    state: MttState,
+    extra: dict[str, Any],
+    before: tuple[MttState, dict[str, Any]] | None = None,
+    events: Sequence[mtt.Event] = (),
+) -> None:
+    """Write the tournament's row and stack rows after ``events`` took ``before`` to ``state``.
+
+    Issue 22: a hand recorded with no other consequence (only ``HandRecorded``: no bust, no move) changes
+    nothing of the row but its version and, once a minute, the chart, and only the stacks of that table's
+    players: the row is updated in place (``detail || {"chart": ...}``) and those stack rows upserted,
+    O(table). Any other append writes the whole row (:func:`row`, O(players)) and the stacks that changed."""
+    rows = Tournament.objects.filter(id=tournament_id)
+    if before is not None and events and all(isinstance(e, mtt.HandRecorded) for e in events):
+        players = {player for e in events if isinstance(e, mtt.HandRecorded) for player, _ in e.stacks}
+        stacks = [(p, c) for p in sorted(players) if (c := mtt.stack_of(state, p)) is not None]
+        chart = extra.get("chart", [])
+        if chart != before[1].get("chart", []):
+            done = rows.update(
+                version=version, detail=RawSQL("detail || %s::jsonb", [json.dumps({"chart": chart})])
+            )
+        else:
+            done = rows.update(version=version)
+        if done:
+            _put_stacks(tournament_id, stacks)
+            return
     fields = row(version, state, extra, stream_id(tournament_id))
-    if not Tournament.objects.filter(id=tournament_id).update(**fields):
+    if not rows.update(**fields):
         Tournament.objects.create(id=tournament_id, **fields)
+    if before is None:
+        write_stacks(tournament_id, stack_rows(tournament_id, state))
+        return
+    old, new = dict(before[0].chips), dict(state.chips)
+    _put_stacks(
+        tournament_id,
+        [(p, c) for p, c in state.chips if old.get(p) != c],
+        [p for p in old if p not in new],
+    )
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -342,6 +443,7 @@ def execute(
             except WrongExpectedVersion as error:
                 raise tables.StaleVersion("Il torneo è cambiato nel frattempo: riprova.") from error
             legacy = is_legacy(tournament_id)
+            before = (state, extra)
             state, extra = fold(state, extra, recorded, legacy)
             if not legacy and version // SNAPSHOT_EVERY != recorded[-1].version // SNAPSHOT_EVERY:
                 store.save_snapshot(
@@ -351,9 +453,8 @@ def execute(
                     SNAPSHOT_SCHEMA,
                 )
             version = recorded[-1].version
-            _project(tournament_id, version, state, extra)
-            loaded = (version, state, extra)
-            transaction.on_commit(lambda: _remember(tournament_id, loaded))
+            _project(tournament_id, version, state, extra, before, events)
+            _loaded(tournament_id, (version, state, extra), recorded[-1])
     return version, state, events
 
 
@@ -637,7 +738,10 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
             ),
             "manager",
         )
-        _sync_all(tournament_id, "manager", also=table_id)
+        # the table as it is now: its state at the hand's end and the events after it (one more read),
+        # so that sync_table does not load it again (issue 22)
+        now = tables.fold(table, following, table_id)
+        _sync_all(tournament_id, "manager", also=table_id, known=now)
         if result.hand_for_hand or any(isinstance(e, mtt.HandForHandEnded) for e in events):
             _wake_tables(tournament_id)  # a hand-for-hand round may be complete
         if result.status is Status.FINISHED:
@@ -679,9 +783,12 @@ def _recorded(state: MttState, table_id: int, number: int) -> bool:
     return number == 0 or hand_key(table_id, number) in state.hands
 
 
-def _sync_all(tournament_id: int, actor: str, also: int | None = None) -> None:
+def _sync_all(
+    tournament_id: int, actor: str, also: int | None = None, known: tables.Loaded | None = None
+) -> None:
     """Carry out every pending departure and arrival whose table is between hands with its hand recorded
-    (twice: a player arriving at one table may first have to leave another)."""
+    (twice: a player arriving at one table may first have to leave another). ``known``: the table ``also``
+    as the caller last read it (:func:`sync_table`)."""
     for first in (True, False):
         _, state, _ = load(tournament_id)
         touched = {table_id for table_id, _ in state.pending_departures}
@@ -689,18 +796,34 @@ def _sync_all(tournament_id: int, actor: str, also: int | None = None) -> None:
         if also is not None and first:
             touched.add(also)
         for table_id in sorted(touched):
-            sync_table(tournament_id, table_id, actor)
+            sync_table(tournament_id, table_id, actor, known if first and table_id == also else None)
 
 
-def sync_table(tournament_id: int, table_id: int, actor: str = "manager") -> None:
+def _current_table(table_id: int, known: tables.Loaded | None) -> tables.Loaded:
+    """The table at its last version: ``known`` (a state of it read in this transaction) and the events
+    after it, else :func:`tables.service.load`. Raises :class:`tables.TableNotFound`."""
+    if known is None:
+        return tables.load(table_id)
+    newer = store.read_stream(tables.stream_id(table_id), known.version)
+    current = tables.fold(known, newer, table_id) if newer else known
+    if current is None:
+        raise tables.TableNotFound(f"Il tavolo {table_id} non esiste.")
+    tables.remember(current)
+    return current
+
+
+def sync_table(
+    tournament_id: int, table_id: int, actor: str = "manager", known: tables.Loaded | None = None
+) -> None:
     """At ``table_id`` (if between hands with its last hand recorded): remove the players leaving (then
-    ``ConfirmDeparture``), seat the players arriving (then ``ConfirmArrival``), and schedule its next hand."""
+    ``ConfirmDeparture``), seat the players arriving (then ``ConfirmArrival``), and schedule its next hand.
+    ``known``: a state of the table read in this transaction (it is brought to the last version)."""
     from tables import timers
 
     with transaction.atomic():
         _, state, _ = load(tournament_id)
         try:
-            loaded = tables.load(table_id)
+            loaded = _current_table(table_id, known)
         except tables.TableNotFound:
             return
         if not _between_hands(loaded) or not _recorded(state, table_id, loaded.hand_number):
@@ -761,6 +884,26 @@ def table_hand_settings(tournament_id: int, table_id: int, hand_number: int) -> 
         return NextHand(False)  # the process manager has not recorded its last hand yet
     allowed, forced, game = mtt.next_hand(state, table_id, tables.now_ms())
     return NextHand(allowed, forced, game, table_config(state.config, forced, game))
+
+
+def waiting_tables(tournament_id: int, tables_: Sequence[tuple[int, int]]) -> set[int]:
+    """The tables among ``tables_`` ``(table id, hands played)`` that :func:`table_hand_settings` would not
+    let start now, from one load of the tournament (the timekeeper's sweep, issue 22: it retried every table
+    waiting for its hand to be recorded, a transaction each)."""
+    try:
+        _, state, _ = load(tournament_id)
+    except TournamentNotFound:
+        return {table_id for table_id, _ in tables_}
+    if state.config is None:
+        return {table_id for table_id, _ in tables_}
+    legacy = is_legacy(tournament_id)
+    now = tables.now_ms()
+    held = set()
+    for table_id, hands in tables_:
+        unrecorded = not legacy and not _recorded(state, table_id, hands)
+        if unrecorded or not mtt.next_hand(state, table_id, now)[0]:
+            held.add(table_id)
+    return held
 
 
 def _wake_tables(tournament_id: int) -> None:

@@ -25,7 +25,7 @@ from engine.tournament.mtt import TournamentError
 from tables import access
 from tables.api import validated
 from tables.service import TableError
-from tournaments import api, dashboard, labels, matches, mtt, service
+from tournaments import api, dashboard, heads, labels, matches, mtt, service
 from tournaments.forms import ControlForm, MatchesForm, MttForm, SitAndGoForm
 from tournaments.messages import refusal
 from tournaments.models import Tournament
@@ -292,23 +292,29 @@ def _minutes(duration_ms: int) -> str:
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _watcher(request)
     tournament = _get(tournament_id)
+    published = {"chain_heads": heads.published(tournament)}  # the results' chain heads (issue 23 §3)
     if tournament.kind == matches.KIND:
         return render(
             request,
             "tournaments/matches_detail.html",
-            {**_base(request), **matches_context(tournament, request.user.get_username()), "view": "detail"},
+            {
+                **_base(request),
+                **matches_context(tournament, request.user.get_username()),
+                "view": "detail",
+                **published,
+            },
         )
     if tournament.kind == "mtt":
         return render(
             request,
             "tournaments/mtt_detail.html",
-            {**_base(request), **dashboard.context(tournament, request.user.get_username())},
+            {**_base(request), **dashboard.context(tournament, request.user.get_username()), **published},
         )
     registered = request.user.get_username() in tournament.players
     return render(
         request,
         "tournaments/detail.html",
-        {**_base(request), **context(tournament), "registered": registered},
+        {**_base(request), **context(tournament), "registered": registered, **published},
     )
 
 

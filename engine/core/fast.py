@@ -79,6 +79,7 @@ from engine.core.rules import (
     _on_fold,
     _on_turn_up,
     _own,
+    _plan,
     _to_turn_up,
     _turn_started,
     _turned_up,
@@ -87,9 +88,9 @@ from engine.core.rules import (
     standard_bet_range,
 )
 from engine.core.seats import set_at as _set
-from engine.core.spec import Opener, Structure
+from engine.core.spec import GameSpec, Opener, Structure
 
-__all__ = ["LEAN"]
+__all__ = ["LEAN", "street_due"]
 
 _InPlace = Callable[[Any, Any, Any], None]
 
@@ -542,6 +543,131 @@ def _deal_board(b: _Builder, c: DealBoard) -> None:
     _advance(b)
 
 
+def street_due(spec: GameSpec, state: Any) -> list[tuple[int, int, int]] | None:
+    """The hole cards still due on the street, in dealing order: ``(seat, down, up)`` for each seat, as
+    :func:`~engine.core.rules.next_deal` answers them one deal after another (ST-1, TH-1; a seat's cards
+    once dealt, the next seat in ``in_hand``'s order is due), or ``None`` when the street is not a plain
+    deal of hole cards (nobody to act, no betting, no showdown, more than one player in, no ``deal_hook``,
+    not a draw, no board on the street, not stud's community card)."""
+    hand = state.hand
+    if (
+        hand is None
+        or hand.betting
+        or hand.to_act is not None
+        or hand.showdown
+        or hand.community
+        or len(hand.folded) + 1 == len(state.seats)
+        or spec.deal_hook is not None
+    ):
+        return None
+    street = spec.streets[hand.street]
+    if street.draw or street.board or not (street.hole_down or street.hole_up):
+        return None
+    plan = _plan(spec)
+    need_down = plan.down[hand.street]
+    need_up = plan.up[hand.street]
+    held_down, held_up = hand.down, hand.up
+    folded = hand.folded
+    due = []
+    for seat in hand.dealt:  # in_hand's order
+        if seat in folded:
+            continue
+        down = need_down - len(held_down[seat])
+        up = need_up - len(held_up[seat])
+        if down < 0:
+            down = 0
+        if up < 0:
+            up = 0
+        if down or up:
+            due.append((seat, down, up))
+    return due
+
+
+def _deal_street(b: _Builder, deals: list[DealCards]) -> bool:
+    """:meth:`~engine.core.rules.InPlaceRun.deal_street`'s one step: when the ``deals`` are the next seats
+    due on the street (:func:`street_due`), each with its count of cards and no burn, and every card is a
+    :class:`Card` of the stock named once over all the deals (what ``_check_cards`` accepts deal after
+    deal), one ``CardsDealt`` a deal as :func:`_deal_cards` emits it, all folded in one change of the hand
+    (the stock taken in one pass), then what ``_advance`` does after the last (:func:`_after_deal`).
+    ``False``, nothing changed, otherwise. A game with a ``supply_hook`` (FD-1, ST-1): see
+    :func:`_deal_supplied`."""
+    state = b.state
+    spec = b.spec
+    due = street_due(spec, state)
+    if due is None or len(deals) > len(due):
+        return False
+    named: tuple[Card, ...] = ()
+    for deal, (seat, down, up) in zip(deals, due, strict=False):
+        cards = deal.cards
+        if deal.seat != seat or type(cards) is not tuple or len(cards) != down + up or deal.burn != ():
+            return False
+        named += cards
+    if spec.supply_hook is not None:
+        return _deal_supplied(b, deals, due)
+    hand: Any = state.hand
+    rest = _taken(hand.stock, named)
+    if rest is None:
+        return False
+    hand = _claim(b).hand
+    events = b.events
+    held_down = list(hand.down)
+    held_up = list(hand.up)
+    for deal, (seat, down, _) in zip(deals, due, strict=False):
+        cards = deal.cards
+        dealt_down, dealt_up = cards[:down], cards[down:]
+        events.append(CardsDealt(seat, dealt_down, dealt_up, ()))
+        if dealt_down:
+            held_down[seat] += dealt_down
+        if dealt_up:
+            held_up[seat] += dealt_up
+    hand.__dict__.update(stock=rest, down=tuple(held_down), up=tuple(held_up), street_dealt=True)
+    _after_deal(b)
+    return True
+
+
+def _deal_supplied(b: _Builder, deals: list[DealCards], due: list[tuple[int, int, int]]) -> bool:
+    """:func:`_deal_street` for a game with a ``supply_hook`` (the deals' seats and counts checked): deal
+    after deal, each folded as :func:`_deal_cards` folds it, and before each deal after the first the hook
+    asked what ``_advance``'s first step asks it then (the next seat's cards, no burn: the street has
+    dealt). An answer (the stock ran short): emitted, ``_advance``, and the deals left one by one through
+    :func:`_deal_cards`; a card that is not in the stock: the general handler's refusal. ``False``,
+    nothing changed, when the first deal's cards are not the stock's."""
+    supply: Any = b.spec.supply_hook
+    hand: Any = b.state.hand
+    rest = _taken(hand.stock, deals[0].cards)
+    if rest is None:
+        return False
+    for index, deal in enumerate(deals):
+        b.at = deal.at
+        seat, down, _ = due[index]
+        if index:
+            answer = supply(b.state, hand, (seat, down, due[index][2], False))
+            if answer is not None:  # what the loop after the last deal emits, then the others one by one
+                b.emit(answer)
+                _advance(b)
+                for left in deals[index:]:
+                    b.at = left.at
+                    _deal_cards(b, left)
+                return True
+            rest = _taken(hand.stock, deal.cards)
+            if rest is None:  # the deal's refusal, as the command alone gets it
+                _on_deal(b, deal)
+                _advance(b)
+                return True
+        hand = _claim(b).hand
+        cards = deal.cards
+        dealt_down, dealt_up = cards[:down], cards[down:]
+        b.events.append(CardsDealt(seat, dealt_down, dealt_up, ()))
+        hand.__dict__.update(
+            stock=rest,
+            down=_set(hand.down, seat, hand.down[seat] + dealt_down) if dealt_down else hand.down,
+            up=_set(hand.up, seat, hand.up[seat] + dealt_up) if dealt_up else hand.up,
+            street_dealt=True,
+        )
+    _after_deal(b)
+    return True
+
+
 LEAN: dict[type, Callable[[_Builder, Any], None]] = {
     CheckOrCall: _check_call,
     Fold: _fold,
@@ -553,4 +679,5 @@ LEAN: dict[type, Callable[[_Builder, Any], None]] = {
 }
 """The lean handlers by command type: each decides its command **and** runs the loop after it."""
 
+rules._LEAN_STREET[:] = [_deal_street]
 rules._LEAN.update(LEAN)  # the decider's hook (engine.core.rules._LEAN): registered when this module loads

@@ -46,6 +46,7 @@ from typing import Any
 
 from engine.cards import Card, Deck, format_cards
 from engine.core.errors import IllegalAction
+from engine.core.fast import street_due
 from engine.core.forced import ForcedBets, ForcedBetsRefused
 from engine.core.game import UnknownGame, find_game
 from engine.core.model import (
@@ -122,10 +123,13 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     blind, the button the small one, as our G-BLIND-2). ``antes``: equal → everyone's ante; one player's
     alone (the big blind's or the button's) → dead money for the table (G-ANTE-1's big-blind ante); unequal →
     each player's own. ``blinds_or_straddles``: index 0 the small blind, 1 the big blind, the others
-    straddles; a single one is the big blind (a dead small blind, G-BTN-1: ``[big, 0, …]`` puts it on
-    ``p1``). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a no-limit or pot-limit stud
-    hand's ``min_bet`` is its small bet (ST-1). Raises :class:`UnsupportedHistory` for a no-limit ``min_bet``
-    other than the big blind (our minimum bet is the big blind, G-ACT-2) and for amounts a game refuses."""
+    straddles; a single one is the big blind (a dead small blind, G-BTN-1: ``[big, 0, …]`` puts it on ``p1``);
+    with ``p1`` posting nothing, a smaller blind then one equal to ``min_bet`` are the small and the big blind
+    of players dealt in between the button and the small blind (G-BTN-1, ``[0, 0, 25, 50, …]``: our export;
+    PokerKit would read straddles). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a
+    no-limit or pot-limit stud hand's ``min_bet`` is its small bet (ST-1). Raises :class:`UnsupportedHistory`
+    for a no-limit ``min_bet`` other than the big blind (our minimum bet is the big blind, G-ACT-2) and for
+    amounts a game refuses."""
     n = history.player_count
 
     def seat(index: int) -> int:
@@ -144,7 +148,16 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     blinds = history.blinds_or_straddles
     blinded = [i for i, b in enumerate(blinds) if b]
     small = big = straddle = 0
-    if len(blinded) == 1:
+    if len(blinded) >= 2 and blinded[0] > 0 and blinds[blinded[0]] < blinds[blinded[1]] == history.min_bet:
+        # players dealt in between the button and the small blind (G-BTN-1: a table refilled after it was
+        # short, players moved in by balancing): the first blind is the small one, the next the big one
+        small, big = blinds[blinded[0]], blinds[blinded[1]]
+        posts.append((seat(blinded[0]), "small_blind", small, False))
+        posts.append((seat(blinded[1]), "big_blind", big, False))
+        for i in blinded[2:]:
+            straddle = max(straddle, blinds[i])
+            posts.append((seat(i), "straddle", blinds[i], False))
+    elif len(blinded) == 1:
         big = blinds[blinded[0]]
         posts.append((seat(blinded[0]), "big_blind", big, False))
     elif blinded:
@@ -418,6 +431,24 @@ class _Run:
             self.state = fast.state
         else:
             self.state, events = self.game.apply(self.state, command)
+        for event in events:  # (note's loop, inline: once a command)
+            if type(event) in _NOTED:
+                self.note((event,))
+
+    def deal_street(self, deals: list[DealCards]) -> None:
+        """The named hole cards of one street (the fast path only): :meth:`InPlaceRun.deal_street`, the
+        same events as the deals applied one by one."""
+        fast = self.fast
+        assert fast is not None
+        try:
+            events = fast.deal_street(deals)
+        except IllegalAction:
+            raise _Spoilt from None
+        self.state = fast.state
+        self.note(events)
+
+    def note(self, events: Sequence[Event]) -> None:
+        """Note the cards dealt, discarded and shown, the pots won, the bets returned, the hand's end."""
         for event in events:
             if type(event) not in _NOTED:  # most events (turns, bets): one look-up, not six isinstance
                 continue
@@ -628,10 +659,40 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
                 return diff(index, action.text, "the action to be accepted", f"refused: {error}")
         return None
 
-    for index, action in _replacements_after_discards(history.actions):
+    ordered = _replacements_after_discards(history.actions)
+    # a street's named hole cards (one ``d dh`` a player) dealt in one step on the fast path
+    lean = run.fast is not None and spec is not None and spec.seat_value_hook is None
+    streets = _deal_runs(ordered) if lean else {}
+    skip = 0
+    for position, (index, action) in enumerate(ordered):
+        if skip:
+            skip -= 1
+            continue
         verb = action.verb
         if verb == "":
             continue
+        group = streets.get(position) if not pending and not deals else None
+        if group is not None:
+            assert spec is not None
+            due = street_due(spec, run.state)
+            if due is not None and len(group) <= len(due):
+                # what the loop below does deal by deal (nobody to act: no show, repair nor draw to
+                # settle; no action meant to be refused on the fast path), its cards filled in order
+                for (_, deal), (seat, hidden, shown) in zip(group, due, strict=False):
+                    if deal.target != seat or len(deal.written) != hidden + shown:
+                        break
+                else:
+                    commands = []
+                    for (_, deal), (seat, _, _) in zip(group, due, strict=False):
+                        dealt = deal.cards
+                        if len(dealt) == len(deal.written):
+                            used_update(map(_CODE, dealt))
+                        else:
+                            dealt = cards.fill(spec, seat, deal.written, dealt, deck_cards)
+                        commands.append(DealCards(seat, dealt))
+                    run.deal_street(commands)
+                    skip = len(group) - 1
+                    continue
         hand = run.state.hand
         if pending or (hand is not None and hand.showdown and hand.to_act is not None):
             problem = settle()  # a show or muck is due (else settle has nothing to do)
@@ -723,6 +784,24 @@ def _replay(history: HandHistory, number: int, runs: list[_Run], fast: bool) -> 
         if not raked:
             return diff(end, "", f"winnings {_listed(history.winnings, k)} (after rake)", _listed(won, k))
     return None
+
+
+def _deal_runs(ordered: list[tuple[int, Action]]) -> dict[int, list[tuple[int, Action]]]:
+    """The runs of two or more ``d dh`` in a row in ``ordered`` (a street's hole cards, one deal a
+    player), by the position of their first."""
+    runs: dict[int, list[tuple[int, Action]]] = {}
+    start = -1
+    for position, item in enumerate(ordered):
+        if item[1].verb == "dh" and item[1].target is not None:
+            if start < 0:
+                start = position
+            continue
+        if start >= 0 and position - start > 1:
+            runs[start] = ordered[start:position]
+        start = -1
+    if start >= 0 and len(ordered) - start > 1:
+        runs[start] = ordered[start:]
+    return runs
 
 
 def _replacements_after_discards(actions: Sequence[Action]) -> list[tuple[int, Action]]:

@@ -38,13 +38,16 @@ command (:func:`advance`), the start of a turn (:func:`start_turn`), the time ba
 time-outs (:func:`time_out`), the showdown steps (:func:`showdown_step`), the award (:func:`pay`,
 :func:`award_uncontested`) and the end of a hand with the game's own ``HandEnded`` (:func:`end_hand`)
 take any builder with ``state``, ``at``, ``hand`` and ``emit`` (:class:`TurnBuilder`); their refusals
-carry an English and an Italian message (the game's :attr:`GameSpec.refusal_hook` converts them).
+carry an English and an Italian message (the game's :attr:`GameSpec.refusal_hook` converts them). Its hand
+is a :class:`CoreHand` (``ItalianHand``, with the Italian fields), folded in place by the core's handlers
+for the events both games log (:data:`IN_PLACE`, :func:`put_in`, :func:`take`, on copies made by
+:func:`own`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -143,6 +146,7 @@ from engine.evaluation.common import Category, Ranking
 from engine.evaluation.standard import standard_evaluator
 
 __all__ = [
+    "IN_PLACE",
     "TABLE_COMMANDS",
     "TABLE_EVENTS",
     "TableBuilder",
@@ -171,14 +175,17 @@ __all__ = [
     "next_better",
     "next_deal",
     "occupant",
+    "own",
     "pay",
     "positions",
+    "put_in",
     "replay",
     "ring_entry",
     "showdown_step",
     "showdown_winners",
     "standard_bet_range",
     "start_turn",
+    "take",
     "time_out",
     "top_deal",
     "use_time",
@@ -543,14 +550,15 @@ _InPlace = Callable[[CoreState, CoreHand, Any], None]
 
 def _own(state: CoreState) -> CoreState:
     """A copy of ``state`` with a copy of its hand (to be changed in place): ``replace(state,
-    hand=replace(hand))`` built from the two ``__dict__`` copies directly (once per command)."""
+    hand=replace(hand))`` built from the two ``__dict__`` copies directly (once per command), each of its
+    own class (a game's subclass of :class:`CoreHand`, such as poker all'italiana's, stays one)."""
     hand = state.hand
     assert hand is not None
-    copied: CoreHand = _new_object(CoreHand)
+    copied: CoreHand = _new_object(hand.__class__)
     _set_attribute(copied, "__dict__", hand.__dict__.copy())
     fields_ = state.__dict__.copy()
     fields_["hand"] = copied
-    owned: CoreState = _new_object(CoreState)
+    owned: CoreState = _new_object(state.__class__)
     _set_attribute(owned, "__dict__", fields_)
     return owned
 
@@ -587,6 +595,18 @@ _IN_PLACE: dict[type, _InPlace] = {
 }
 """The events the builder applies in place (the others, rarer or changing the hand itself, go through
 ``_EVOLVE``)."""
+
+IN_PLACE: Mapping[type, Callable[[Any, Any, Any], None]] = _IN_PLACE
+"""The in-place folds of the core's events by event class, ``fold(state, hand, event)``: for a game whose
+hand is a :class:`CoreHand` (a subclass with its own fields, poker all'italiana's ``ItalianHand``) in a
+table state without slots, on copies it owns (:func:`own`)."""
+own: Callable[[Any], Any] = _own
+"""``own(state)``: a copy of a table state and of its hand, both of their own classes, to change in place."""
+put_in: Callable[[Any, Any, int, int], None] = _put_in
+"""``put_in(state, hand, seat, amount)``: ``amount`` chips from ``seat``'s stack into its round bet, in
+place (the current bet, ``acted_at`` at the current bet, ``last_actor``; ``to_act`` cleared)."""
+take: Callable[[tuple[Card, ...], tuple[Card, ...]], tuple[Card, ...]] = _take
+"""``take(stock, cards)``: ``stock`` without ``cards`` (the top of the stock in the usual case)."""
 
 _ev_forced = _copying(_forced_posted)
 _ev_street = _copying(_street_started)
@@ -980,23 +1000,29 @@ def hand_value(spec: GameSpec, hand: CoreHand, seat: int) -> int:
     down, up, board = hand.down[seat], hand.up[seat], hand.board
     if spec.value_hook is not None:
         return spec.value_hook(down, up, board)
-    evaluator = standard_evaluator()
     if spec.evaluation is Evaluation.OMAHA:
-        key5 = evaluator.key5
-        codes = [card.code for card in down]
-        bcodes = [card.code for card in board]
-        best = 0
-        for i in range(len(codes)):
-            for j in range(i + 1, len(codes)):
-                a, b = codes[i], codes[j]
-                for x in range(len(bcodes)):
-                    for y in range(x + 1, len(bcodes)):
-                        for z in range(y + 1, len(bcodes)):
-                            value = key5(a, b, bcodes[x], bcodes[y], bcodes[z])
-                            if value > best:
-                                best = value
-        return best
-    return evaluator.key([card.code for card in (*down, *up, *board)])
+        return _omaha_value([card.code for card in down], [card.code for card in board])
+    codes = [card.code for card in (*down, *up, *board)]
+    if len(codes) == 7:  # hold'em's and stud's usual showdown: key7, the same value without the loop
+        return standard_evaluator().key7(*codes)
+    return standard_evaluator().key(codes)
+
+
+def _omaha_value(codes: list[int], bcodes: list[int]) -> int:
+    """OM-1: the best standard value of two of the hole ``codes`` and three of the board's ``bcodes``
+    (0 when there are not enough cards)."""
+    key5 = standard_evaluator().key5
+    best = 0
+    for i in range(len(codes)):
+        for j in range(i + 1, len(codes)):
+            a, b = codes[i], codes[j]
+            for x in range(len(bcodes)):
+                for y in range(x + 1, len(bcodes)):
+                    for z in range(y + 1, len(bcodes)):
+                        value = key5(a, b, bcodes[x], bcodes[y], bcodes[z])
+                        if value > best:
+                            best = value
+    return best
 
 
 def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
@@ -1007,11 +1033,22 @@ def hand_label(spec: GameSpec, hand: CoreHand, seat: int) -> str:
     evaluator = standard_evaluator()
     try:
         if spec.evaluation is Evaluation.OMAHA:
-            return evaluator.omaha(down, board).label_en
+            codes = [card.code for card in down]
+            bcodes = [card.code for card in board]
+            count = len(codes) + len(bcodes)
+            if len(codes) < 2 or not 3 <= len(bcodes) <= 5 or len({*codes, *bcodes}) != count:
+                return evaluator.omaha(down, board).label_en  # (its refusal: no name)
+            value = _omaha_value(codes, bcodes)  # the value of omaha()'s best five: its name read once
+            label = _LABELS.get(value)
+            if label is None:
+                label = evaluator.omaha(down, board).label_en
+                if value >> 20 not in _SUITED:
+                    _LABELS[value] = label
+            return label
         cards = (*down, *up, *board)
         codes = [card.code for card in cards]
         if 5 <= len(codes) <= 7 and len(set(codes)) == len(codes):
-            value = evaluator.key(codes)
+            value = evaluator.key7(*codes) if len(codes) == 7 else evaluator.key(codes)
             label = _LABELS.get(value)  # every showdown names a hand: the name of a value is read once
             if label is None:
                 label = evaluator.evaluate(cards).label_en
@@ -2260,6 +2297,25 @@ class InPlaceRun:
         _advance(builder)
         return events
 
+    def deal_street(self, deals: list[DealCards]) -> list[Event]:
+        """The events of the named hole-card ``deals`` applied one after another (as :meth:`apply` gives
+        them, folded into :attr:`state`): a replay's ``d dh`` of one street. When they are the cards due
+        to the seats due, in dealing order, from the stock, :data:`_LEAN_STREET` deals them in one step
+        (the same events and state); anything else command by command through :meth:`apply` (its
+        refusal). Raises an :class:`~engine.core.errors.IllegalAction` subclass (the run spoilt)."""
+        builder = self._builder
+        if deals and _LEAN_STREET:
+            builder.at = deals[-1].at  # (the deals' events carry no time: the loop after the last uses it)
+            builder.values = None
+            events: list[Event] = []
+            builder.events = events
+            if _LEAN_STREET[0](builder, deals):
+                return events
+        events = []
+        for deal in deals:
+            events += self.apply(deal)
+        return events
+
 
 # The lean path of the frequent commands (check or call, fold, bet or raise, a street's deal): same events,
 # state and refusals as their handlers above followed by ``_advance``. ``engine.core.fast`` builds on this
@@ -2267,3 +2323,6 @@ class InPlaceRun:
 # of the engine has it: a hook offered here, registered from above, with no import circle). ``apply`` uses
 # it for games without a refusal hook; an empty table turns it off.
 _LEAN: dict[type, Callable[[_Builder, Any], None]] = {}
+_LEAN_STREET: list[Callable[[_Builder, list[DealCards]], bool]] = []
+"""A street's named hole cards in one step (:meth:`InPlaceRun.deal_street`), set by ``engine.core.fast``:
+``False`` (nothing changed) when it does not apply."""

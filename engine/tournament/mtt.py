@@ -66,6 +66,7 @@ Players busting in a hand are not departures: the table engine drops a player wi
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -1058,11 +1059,71 @@ def chips_issued(state: MttState) -> int:
     return state.total_entries * state.config.starting_stack + state.adjustments
 
 
+# --- indexes of the big tuples (issue 22) ----------------------------------------------------------------
+# A 10,000-player tournament has 10,000 stacks and 1,667 tables, and a hand touches one table. The state
+# keeps its tuples (their order is part of the fold: snapshots, projections), and these memos find a
+# player's stack and a table's position in them without a pass over every entry: each memo is keyed by the
+# tuple's identity and holds the tuple itself (so an id cannot be reused while it is kept), and a handler
+# that builds a new tuple with the same order (a stack or a table replaced in place) hands the old index on.
+# Only derived data, never part of the state; the results are the same with the memos empty.
+
+_MEMO_SIZE = 16
+_CHIP_INDEX: dict[int, tuple[tuple[tuple[str, int], ...], dict[str, int]]] = {}
+_TABLE_INDEX: dict[int, tuple[tuple[TableSeats, ...], _Layout]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Derived from a tuple of tables: each table id's position, the players seated in all, the largest
+    and the smallest table's count."""
+
+    positions: dict[int, int]
+    total: int
+    largest: int
+    smallest: int
+
+
+def _keep(memo: dict[int, Any], key: Any, value: Any) -> None:
+    if len(memo) >= _MEMO_SIZE:
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # another thread trimmed it
+            memo.pop(next(iter(memo)))
+    memo[id(key)] = (key, value)
+
+
+def _chip_index(chips: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    """``{player: position in chips}``."""
+    found = _CHIP_INDEX.get(id(chips))
+    if found is not None and found[0] is chips:
+        return found[1]
+    index = {player: position for position, (player, _) in enumerate(chips)}
+    _keep(_CHIP_INDEX, chips, index)
+    return index
+
+
+def stack_of(state: MttState, player: str) -> int | None:
+    """``player``'s last known stack, ``None`` if not in play (no pass over every stack)."""
+    position = _chip_index(state.chips).get(player)
+    return None if position is None else state.chips[position][1]
+
+
+def _layout(tables: tuple[TableSeats, ...]) -> _Layout:
+    found = _TABLE_INDEX.get(id(tables))
+    if found is not None and found[0] is tables:
+        return found[1]
+    counts = [table.count for table in tables]
+    layout = _Layout(
+        {table.table_id: position for position, table in enumerate(tables)},
+        sum(counts),
+        max(counts, default=0),
+        min(counts, default=0),
+    )
+    _keep(_TABLE_INDEX, tables, layout)
+    return layout
+
+
 def _table(state: MttState, table_id: int) -> TableSeats | None:
-    for table in state.tables:
-        if table.table_id == table_id:
-            return table
-    return None
+    position = _layout(state.tables).positions.get(table_id)
+    return None if position is None else state.tables[position]
 
 
 def _carried(state: MttState, table_id: int) -> int:
@@ -1085,8 +1146,11 @@ def _arriving_at(state: MttState, table_id: int) -> set[str]:
 
 def _put(tables: tuple[TableSeats, ...], table: TableSeats) -> tuple[TableSeats, ...]:
     """``tables`` with ``table`` replaced, or added in table id order."""
-    if any(t.table_id == table.table_id for t in tables):
-        return tuple(table if t.table_id == table.table_id else t for t in tables)
+    position = _layout(tables).positions.get(table.table_id)
+    if position is not None:
+        listed = list(tables)
+        listed[position] = table
+        return tuple(listed)
     return tuple(sorted((*tables, table), key=lambda t: t.table_id))
 
 
@@ -1262,8 +1326,8 @@ def _on_table_opened(state: MttState, event: TableOpened) -> MttState:
 
 
 def _on_hand(state: MttState, event: HandRecorded) -> MttState:
+    """O(table): the reported stacks are set in place (:func:`_chip_index`), the table's pointers too."""
     reported = dict(event.stacks)
-    chips = dict(state.chips)
     adjustments = state.adjustments
     arrivals = state.pending_arrivals
     pending: list[tuple[int, str, int]] = []
@@ -1276,27 +1340,34 @@ def _on_hand(state: MttState, event: HandRecorded) -> MttState:
         adjustments += stack - reported[player] - delta
         reported[player] = stack
         arrivals = tuple((t, p, s, stack if (t, p) == (table_id, player) else c) for t, p, s, c in arrivals)
-    for player, amount in reported.items():
-        if player in chips:
-            chips[player] = amount
+    index = _chip_index(state.chips)
+    changed = [(index[p], p, amount) for p, amount in reported.items() if p in index]  # seat order
+    chips = state.chips
+    if any(chips[at][1] != amount for at, _, amount in changed):
+        listed = list(chips)
+        for at, player, amount in changed:
+            listed[at] = (player, amount)
+        chips = tuple(listed)
+        _keep(_CHIP_INDEX, chips, index)  # same players in the same order
     carried = tuple((t, c) for t, c in state.carried if t != event.table_id)
     if event.carried > 0:
         carried = (*carried, (event.table_id, event.carried))
     tables = state.tables
-    if event.next_dealer is not None or event.next_big_blind is not None:
-        tables = tuple(
-            _dc_replace(
-                t,
-                next_dealer=t.next_dealer if event.next_dealer is None else event.next_dealer,
-                next_big_blind=event.next_big_blind,
-            )
-            if t.table_id == event.table_id
-            else t
-            for t in tables
+    layout = _layout(tables)
+    position = layout.positions.get(event.table_id)
+    if position is not None and (event.next_dealer is not None or event.next_big_blind is not None):
+        table = tables[position]
+        seated = list(tables)
+        seated[position] = _dc_replace(
+            table,
+            next_dealer=table.next_dealer if event.next_dealer is None else event.next_dealer,
+            next_big_blind=event.next_big_blind,
         )
+        tables = tuple(seated)
+        _keep(_TABLE_INDEX, tables, layout)  # the same seats: the same positions and counts
     return replace(
         state,
-        chips=tuple((p, chips[p]) for p, _ in state.chips),
+        chips=chips,
         carried=carried,
         tables=tables,
         pending_arrivals=arrivals,
@@ -2004,7 +2075,7 @@ def _record_hand(state: MttState, config: MttConfig, command: RecordHand) -> tup
         raise TournamentError("Piatto rimasto negativo.", "carried chips must be >= 0")
     arriving = _arriving_at(state, command.table_id)
     here = [player for player in table.players if player not in arriving]
-    chips = dict(state.chips)
+    chips = _chip_index(state.chips)  # membership only: O(table) per hand (issue 22)
 
     def elsewhere(player: str) -> TournamentError:
         return TournamentError(
@@ -2034,7 +2105,7 @@ def _record_hand(state: MttState, config: MttConfig, command: RecordHand) -> tup
             raise elsewhere(player)
     for player, amount in stacks.items():
         if amount == 0 and player not in busts:
-            busts[player] = chips.get(player, 0)
+            busts[player] = stack_of(state, player) or 0
     if len(busts) >= len(state.remaining):
         raise TournamentError("Qualcuno deve restare in gioco.", "somebody must remain in the tournament")
     left = [player for player in here if player not in busts]
@@ -2067,7 +2138,7 @@ def _record_hand(state: MttState, config: MttConfig, command: RecordHand) -> tup
     if ranked:
         _eliminate(run, ranked, command.hand_key, command.at)
     for player in left:  # a director's change pending during the hand took the stack to 0
-        if run.state.status is not Status.FINISHED and dict(run.state.chips).get(player) == 0:
+        if run.state.status is not Status.FINISHED and stack_of(run.state, player) == 0:
             _eliminate_alone(run, player, command.at)
     if run.state.status is Status.FINISHED:
         return tuple(run.events)
@@ -2188,7 +2259,7 @@ def _move(
     if to_seat is None or not 0 <= to_seat < len(target.seats) or target.seats[to_seat] is not None:
         # T-BAL-1: the seat that opened last (ante games), the worst position but the small blind (blinds)
         to_seat = destination(target, _balance_mode(state))
-    chips = dict(state.chips).get(player, 0)
+    chips = stack_of(state, player) or 0
     run.emit(
         PlayerMoved(player, from_table, source.seats.index(player), to_table, to_seat, chips, reason, at)
     )
@@ -2223,6 +2294,14 @@ def _seating_pass(run: _Run, config: MttConfig, reporter: int | None, seed: byte
     the balancing moves are told apart), carried out where allowed. True if anything moved or broke."""
     tables = run.state.tables
     if not tables:
+        return False
+    # nothing to break (T-BAL-2: the players do not fit in one table fewer) and nothing to balance (T-BAL-1:
+    # the tables differ by at most max_difference): what breaking() and balance() would find, from the
+    # layout's counts, without their pass over every table (issue 22: most hands end here)
+    shape = _layout(tables)
+    if (len(tables) < 2 or shape.total > (len(tables) - 1) * config.seats) and (
+        shape.largest - shape.smallest <= config.max_difference
+    ):
         return False
     order = break_order(table.table_id for table in tables)
     layout = tables

@@ -9,6 +9,7 @@ test). The live-hand test plays a hand step by step at a table of its own.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -22,6 +23,7 @@ from channels.routing import URLRouter
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -380,6 +382,47 @@ def test_verification_passes_then_catches_a_forged_event(finished: Finished, aud
 
 
 # --- who may open the pages ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_verification_against_the_published_heads(finished: Finished, auditor: Client) -> None:
+    """Issue 23 §3: the finished tournament's page and API publish its streams' heads; the auditor pastes
+    the page's lines or uploads the API's JSON; a stream cut short is then named at its first missing
+    version (no other check can tell), and a file cut or edited is refused."""
+    results = html(auditor.get(f"/tournaments/{finished.tournament_id}/"))
+    found = re.search(r"<pre class=\"heads\" data-chain-lines>(.*?)</pre>", results, re.S)
+    assert found is not None
+    lines = found.group(1)
+    answer = api(user("aldo")).get(f"/api/tournaments/{finished.tournament_id}/").json()
+    assert f"{finished.stream} {stream_version(finished.stream)} " in lines
+    assert answer["chain_heads"]["digest"] in results and len(answer["chain_heads"]["streams"]) >= 3
+    upload = SimpleUploadedFile("heads.json", json.dumps(answer).encode(), "application/json")
+    for form in ({"scope": "heads", "heads": lines}, {"scope": "heads", "heads_file": upload}):
+        page = html(auditor.post("/audit/verify/", form))
+        assert 'data-verify-result="ok"' in page and "<th>published heads</th>" in page, page[:3000]
+
+    cut = dict(answer["chain_heads"], streams=answer["chain_heads"]["streams"][1:])
+    refused = auditor.post("/audit/verify/", {"scope": "heads", "heads": json.dumps(cut)})
+    assert refused.status_code == 400 and "the digest does not match" in refused.content.decode()
+    empty = auditor.post("/audit/verify/", {"scope": "heads", "heads": " "})
+    assert empty.status_code == 400 and "Incollate le teste pubblicate" in empty.content.decode()  # Italian
+
+    last = stream_version(finished.stream)
+    cut = [e.version for e in read_stream(finished.stream) if e.type == "HandStarted"][-1]
+    with connection.cursor() as cursor:  # a forger cuts off the last hand (rolled back after the test)
+        for table in ("eventstore_event", "eventstore_snapshot"):  # and the snapshots past the cut
+            cursor.execute(
+                f"DELETE FROM {table} WHERE stream_id = %s AND version >= %s", [finished.stream, cut]
+            )
+    page = html(auditor.post("/audit/verify/", {"scope": "table", "table": finished.table_id}))
+    rows = re.findall(r'<tr data-failure="\w+">.*?</tr>', page, re.S)
+    assert 'data-verify-result="ok"' in page, rows  # the chain that is left holds, and every hand in it
+    page = html(auditor.post("/audit/verify/", {"scope": "heads", "heads": lines}))
+    assert 'data-verify-result="failed"' in page and page.count('data-failure="') == 1
+    link = f"/audit/streams/{finished.stream}/?from={cut}&amp;bad={cut}#v{cut}"
+    assert 'data-failure="head"' in page and f'href="{link}"' in page
+    assert f"the stream ends at version {cut - 1}, the published head is at version {last}" in page
 
 
 @pytest.mark.slow

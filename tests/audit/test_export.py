@@ -102,10 +102,10 @@ def body(response: Any) -> bytes:
     return b"".join(response.streaming_content) if response.streaming else response.content
 
 
-def run(module: str, path: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m module path`` (``engine.replay``, ``eventstore.chain``): no database needed."""
+def run(module: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``python -m module args...`` (``engine.replay``, ``eventstore.chain``): no database needed."""
     return subprocess.run(
-        [sys.executable, "-m", module, str(path)], capture_output=True, text=True, check=False, cwd=REPO
+        [sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True, check=False, cwd=REPO
     )
 
 
@@ -269,6 +269,20 @@ def test_jsonl_has_every_event_and_verifies_offline_and_an_edit_is_caught(
     check = run("eventstore.chain", path)
     assert check.returncode == 0, check.stdout
     assert check.stdout.count(" OK, head ") == len(streams)
+
+    # against the heads the tournament's results published (issue 23 §3): they hold; the export cut short
+    # (a valid chain still) does not
+    heads = tmp_path / "heads.json"
+    heads.write_text(json.dumps(client.get(f"/api/tournaments/{played.tournament_id}/").json()))
+    check = run("eventstore.chain", "--heads", heads, path)
+    assert check.returncode == 0 and f"{len(streams)} published heads OK" in check.stdout, check.stdout
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(every[:-2]) + "\n")
+    last = json.loads(every[-1])
+    check = run("eventstore.chain", "--heads", heads, cut)
+    assert check.returncode == 1 and check.stdout.count(" OK, head ") == len(streams), check.stdout
+    ends = f"published head: {last['stream_id']} v{last['version'] - 1}: the stream ends at version "
+    assert f"{ends}{last['version'] - 2}, the published head is at version {last['version']}" in check.stdout
 
 
 def test_under_asgi_the_jsonl_is_streamed_in_chunks(played: Played, auditor: Any) -> None:

@@ -44,6 +44,8 @@ def open_cinese() -> int:
 
 def drag(page: Any, source: str, target: str) -> None:
     """Press on ``source``, move in steps onto ``target`` and release: SortableJS's drag, as a mouse does."""
+    page.locator(target).scroll_into_view_if_needed()  # both in the viewport: a mouse cannot reach past it
+    page.locator(source).scroll_into_view_if_needed()
     start = page.locator(source).bounding_box()
     end = page.locator(target).bounding_box()
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)

@@ -102,7 +102,8 @@ def wait_for_turn(page: Any) -> bool:
     told so."""
     deadline = time.monotonic() + PLAY_SECONDS
     while not my_turn(page):
-        if page.locator(".seat.me.busted").count() or page.locator(".seat:not(.busted)").count() <= 1:
+        with_chips = page.locator(".seat:not(.busted):not(.empty)").count()  # empty seats are no players
+        if page.locator(".seat.me.busted").count() or with_chips <= 1:
             return False
         table = page.locator("#table").inner_text()
         assert time.monotonic() < deadline, ("the player's turn never came", table)

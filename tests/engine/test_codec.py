@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import make_dataclass
 
 import pytest
 
@@ -61,3 +65,32 @@ def test_bad_data_is_refused_with_a_named_error() -> None:
         from_data(EVENTS["Checked"], {"seat": 1, "colour": "red"})
     with pytest.raises(CodecError):
         from_data(EVENTS["Checked"], {"seat": True})
+
+
+def test_first_decodes_of_a_type_in_many_threads_at_once_all_succeed() -> None:
+    """The decoder of a dataclass is generated on its first use; threads decoding a type for the first time
+    together (the Celery worker's pool and the service threads loading snapshots) must all get the value, not
+    an ``IndexError`` from a half-built decoder (CI, stop 30)."""
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: the half-built window is a few microseconds wide
+    try:
+        _decode_new_types_in_threads()
+    finally:
+        sys.setswitchinterval(switch)
+
+
+def _decode_new_types_in_threads() -> None:
+    for round_ in range(20):
+        names = [f"f{index}" for index in range(12)]
+        cls = make_dataclass(f"Wide{round_}", [(name, int) for name in names], frozen=True)
+        data = {name: index for index, name in enumerate(names)}
+        barrier = threading.Barrier(8)
+        with ThreadPoolExecutor(8) as pool:
+            futures = [pool.submit(_decode_together, barrier, cls, data) for _ in range(8)]
+        assert [future.result() for future in futures] == [cls(**data)] * 8
+
+
+def _decode_together(barrier: threading.Barrier, cls: type, data: dict[str, int]) -> object:
+    barrier.wait()
+    return from_data(cls, data)

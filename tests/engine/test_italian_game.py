@@ -246,7 +246,7 @@ def test_a_game_player_sees_no_hidden_card_through_view_and_public_log() -> None
     )
     log = list(events)
     rng = random.Random(1)
-    while state.hand is not None and not (state.hand.cards[0] and state.hand.cards[1]):
+    while state.hand is not None and not (state.hand.down[0] and state.hand.down[1]):
         command = game.dealer_command(state, 0)
         if command is None:
             (seat,) = game.to_act(state)
@@ -254,7 +254,7 @@ def test_a_game_player_sees_no_hidden_card_through_view_and_public_log() -> None
         state, produced = game.apply(state, command)
         log.extend(produced)
     assert state.hand is not None
-    theirs = set(state.hand.cards[1])
+    theirs = set(state.hand.down[1])
     mine = game.view(state, 0)
     assert not theirs & {c for seat in mine.seats if seat is not None for c in seat.cards}
     entries = game.public_log(log, game.facts(state).seating, "p0")

@@ -658,3 +658,20 @@ def test_tournament_hands_where_pokerkit_rules_differ(code: str, seed: int, numb
     assert run.stacks != hand.finishing_stacks
     found = pokerkit_differs(hand, run)
     assert found is not None and found.startswith(reason)
+
+
+def test_players_dealt_in_between_the_button_and_the_small_blind() -> None:
+    """Issue 23 §1 (``make faults``, a mixed-game tournament): a pot-limit Omaha table played heads-up, then
+    refilled by balancing, dealt its next hand to two players between the button and the small blind
+    (G-BTN-1), so the blinds are on ``p3`` and ``p4``: ``[0, 0, 25, 50, 0, 0]`` with ``min_bet = 50``. The
+    replay read them as two straddles with no big blind, and ``verify_all`` failed on a valid hand ("min_bet
+    50 is not the big blind 0"). The hand as the service exported it (``export_hands --table 4 --hand 19``;
+    not in ``tests/data/phh/``, whose files PokerKit replays too: PokerKit reads p3 and p4 as straddles)."""
+    (hand,) = load_histories(DATA.parent / "service-phh" / "dead-button-po-4-19.phh")
+    _, posts = forced_bets(hand)
+    assert [(seat, kind, chips) for seat, kind, chips, _ in posts] == [
+        (3, "big_blind_ante", 50), (2, "small_blind", 25), (3, "big_blind", 50),
+    ]  # fmt: skip
+    result = replay_standard(hand, 19)
+    assert result.difference is None, result.difference
+    assert result.stacks == hand.finishing_stacks

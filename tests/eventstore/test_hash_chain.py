@@ -4,6 +4,7 @@ the first edited, deleted, reordered or swapped event of a stream."""
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,14 @@ def stored(stream_id: str) -> list[tuple[int, str, bytes]]:
 
 def problems_of(stream_id: str) -> list[chain.ChainProblem]:
     return chain.verify_chains([stream_id])[0]
+
+
+RELINK = (
+    "UPDATE eventstore_event e SET hash = sha256(p.hash || convert_to(eventstore_canonical(e), 'UTF8')) "
+    "FROM eventstore_event p WHERE e.stream_id = %s AND e.version = %s AND p.stream_id = e.stream_id "
+    "AND p.version = e.version - 1"
+)
+"""A forger's recomputed hash of one version (``[stream, version]``), linked to the stored one before it."""
 
 
 def sql(statement: str, params: list[Any]) -> None:
@@ -116,9 +125,67 @@ def test_a_deleted_event_is_named(five: str) -> None:
 
 def test_a_deleted_last_event_with_its_hash_is_caught_against_the_published_head(five: str) -> None:
     _, heads = chain.verify_chains([five])
-    sql("DELETE FROM eventstore_event WHERE stream_id = %s AND version = 5", [five])
+    published = chain.stored_heads([five])
+    assert published == [chain.PublishedHead(five, 5, heads[five])]
+    sql("DELETE FROM eventstore_event WHERE stream_id = %s AND version >= 4", [five])
     problems, after = chain.verify_chains([five])
     assert problems == [] and after[five] != heads[five]  # only the published head shows it
+    [problem] = chain.check_heads(published)
+    assert (problem.stream_id, problem.version) == (five, 4) and "ends at version 3" in problem.message
+
+
+def test_an_inserted_event_is_named_itself(five: str) -> None:
+    """The forger renumbers versions 3.. one up and inserts a new version 3: the trigger links it to version
+    2, so its own hash holds; it was recorded after the version that follows it."""
+    sql("UPDATE eventstore_event SET version = -version WHERE stream_id = %s AND version >= 3", [five])
+    sql("UPDATE eventstore_event SET version = 1 - version WHERE stream_id = %s AND version < 0", [five])
+    append_at = (
+        "INSERT INTO eventstore_event (stream_id, version, type, schema_version, data, metadata, event_id)"
+    )
+    sql(f"{append_at} VALUES (%s, 3, 'Said', 1, '{{\"n\": 0}}', '{{}}', gen_random_uuid())", [five])
+    [problem] = problems_of(five)
+    assert (problem.stream_id, problem.version) == (five, 3) and "recorded after version 4" in problem.message
+
+
+def test_a_rewritten_stream_is_caught_against_the_published_heads_only(five: str) -> None:
+    """The forger edits version 4 and recomputes the hashes of 4 and 5: the chain holds; the head published
+    at version 5 no longer does, and one published at version 3 bounds the rewrite."""
+    at_three = chain.PublishedHead(five, 3, stored(five)[2][2].hex())
+    [at_five] = chain.stored_heads([five])
+    append(five, 5, [NewEvent("Said", {"n": 6})])  # appending after a published head is no forgery
+    assert chain.check_heads([at_three, at_five]) == []
+    sql("UPDATE eventstore_event SET data = '{\"n\": 40}' WHERE stream_id = %s AND version = 4", [five])
+    for version in (4, 5, 6):
+        sql(RELINK, [five, version])
+    assert problems_of(five) == []
+    [problem] = chain.check_heads([at_five, at_three])
+    assert (problem.stream_id, problem.version) == (five, 5)
+    assert "rewritten after version 3, at or before this version" in problem.message
+
+
+def test_published_heads_are_read_from_the_api_s_json_or_the_page_s_lines(five: str) -> None:
+    heads = chain.stored_heads([five, "nobody-1"])
+    [head] = heads
+    digest = chain.heads_digest(heads)
+    document = {"streams": [{"stream_id": five, "version": 5, "hash": head.hash}], "digest": digest}
+    assert chain.parse_heads(json.dumps({"id": 1, "chain_heads": document})) == heads
+    assert chain.parse_heads(json.dumps(document)) == heads
+    lines = f"# saved from the results\n\n{five} 5 {head.hash.upper()}\n"
+    assert chain.parse_heads(lines) == heads == chain.parse_heads(f"{five} v5 {head.hash}")
+    assert chain.parse_heads(f"{five}:5:{head.hash}") == heads
+    cut = {**document, "digest": chain.heads_digest([])}
+    refused = {
+        json.dumps(cut): "the digest does not match",
+        json.dumps({"streams": "x"}): "no published heads",
+        "{not json": "not JSON",
+        f"{five} 5": "line 1: expected",
+        f"{five} 0 {head.hash}": "a version >= 1",
+        f"{five} 5 {head.hash[:-1]}": "64 hex digits",
+        "# nothing\n": "no published head",
+    }
+    for text, message in refused.items():
+        with pytest.raises(chain.MalformedHeads, match=message):
+            chain.parse_heads(text)
 
 
 def test_two_swapped_events_are_named_at_the_first(five: str) -> None:

@@ -13,6 +13,7 @@ from eventstore import upcasting
 from eventstore.models import Event, Snapshot
 from eventstore.store import (
     NewEvent,
+    RecordedEvent,
     WrongExpectedVersion,
     append,
     latest_snapshot,
@@ -79,6 +80,33 @@ def test_read_stream_after_and_to(sid: Sid) -> None:
     assert read_stream(s, 5) == [] and read_stream(s, 3, 3) == [] and read_stream(s, to_version=0) == []
     assert read_stream(sid("missing")) == []
     assert stream_version(s) == 5 and stream_version(other) == 1
+
+
+def _as_folded(recorded: list[RecordedEvent]) -> list[tuple[object, ...]]:
+    """What a fold reads of each event."""
+    return [
+        (e.global_position, e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata)
+        for e in recorded
+    ]
+
+
+def test_a_lean_read_gives_what_a_fold_reads_as_the_full_read_does(sid: Sid) -> None:
+    s = sid("lean")
+    text = 'è "quoted" \\ \n ♥'
+    first = {"n": 1, "text": text, "big": 2**62, "nested": {"cards": ["Ah", "Tc"], "none": None}}
+    append(s, 0, [NewEvent("A", first), NewEvent("B", {"x": True}, metadata={"at": 7, "actor": "anna"})])
+    append(s, 2, events("C", "D"), metadata={"at": 9})
+    upcaster("C", 1)(lambda d: {**d, "upcast": True})
+    try:
+        for bounds in [(0, None), (1, None), (1, 3), (0, 2), (4, None), (2, 2)]:
+            lean = read_stream(s, *bounds, lean=True)
+            assert _as_folded(lean) == _as_folded(read_stream(s, *bounds))
+            assert all(e.recorded_at is None and e.tx_id == 0 and e.event_id == "" for e in lean)
+        assert read_stream(s, lean=True)[0].data == first
+        assert read_stream(s, lean=True)[2].data == {"n": 0, "upcast": True}
+        assert read_stream(sid("missing"), lean=True) == []
+    finally:
+        upcasting.unregister("C", 1)
 
 
 def test_metadata_is_merged_into_each_event_own_wins(sid: Sid) -> None:

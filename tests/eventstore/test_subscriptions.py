@@ -126,3 +126,71 @@ def test_an_idle_subscription_asks_with_one_query_and_still_sees_new_events(
     assert seen == [0, 1]
     with django_assert_num_queries(1):  # type: ignore[operator]
         assert subscription.run_once() == 0
+
+
+
+def test_an_at_least_once_subscription_reads_without_a_transaction_and_saves_its_position_now_and_then(
+    sid: Sid, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: the broadcaster's kind of subscription holds its position in memory and writes the
+    checkpoint at most every ``SAVE_EVERY`` seconds; a new one (a restarted process) resumes from the
+    checkpoint, so it repeats at most what came after the last write, and loses nothing."""
+    from eventstore import subscriptions
+
+    seen: list[tuple[str, int]] = []
+
+    def handler(events: Sequence[RecordedEvent]) -> None:
+        seen.extend((e.stream_id, e.version) for e in events)
+
+    monkeypatch.setattr(subscriptions, "SAVE_EVERY", 3600.0)
+    stream, _ = committed(sid, 1)
+    first = Subscription("alo", handler, at_least_once=True)
+    first.catch_up()
+    assert [v for s, v in seen if s == stream] == [1]
+    saved = Checkpoint.objects.get(name="alo")
+    assert (saved.tx_id, saved.global_position) == (0, 0)  # not written yet: within SAVE_EVERY
+    append(stream, 1, [NewEvent("Counted", {"n": 2})])
+    wait_until(lambda: len(all_of({stream})) == 2, what="the second event readable")
+    first.catch_up()
+    assert [v for s, v in seen if s == stream] == [1, 2]
+    first.save()  # what run() does when it stops
+    saved = Checkpoint.objects.get(name="alo")
+    last = all_of({stream})[-1]
+    assert (saved.tx_id, saved.global_position) == (last.tx_id, last.global_position)
+    append(stream, 2, [NewEvent("Counted", {"n": 3})])
+    wait_until(lambda: len(all_of({stream})) == 3, what="the third event readable")
+    seen.clear()
+    Subscription("alo", handler, at_least_once=True).catch_up()  # a restarted process
+    assert [v for s, v in seen if s == stream] == [3]
+
+
+def test_a_subscription_passes_over_batches_it_does_not_want_and_handles_the_rest_exactly_once(
+    sid: Sid, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: with ``wants``, a batch of events the handler has nothing to do with moves the position
+    in memory only (no transaction; the checkpoint written lazily); a wanted event is handled in the
+    checkpoint's transaction, with the events since the checkpoint, once."""
+    from eventstore import subscriptions
+
+    monkeypatch.setattr(subscriptions, "SAVE_EVERY", 3600.0)
+    handled: list[tuple[str, int]] = []
+    stream, _ = committed(sid, 1)
+    subscription = fresh("picky", lambda batch: None)
+    subscription.handler = lambda batch: handled.extend((e.stream_id, e.version) for e in batch)
+    subscription.wants = lambda event: event.type == "Wanted"
+    before = Checkpoint.objects.get(name="picky")
+    append(stream, 1, [NewEvent("Counted", {"n": 1})])
+    wait_until(lambda: len(all_of({stream})) == 2, what="the unwanted event readable")
+    assert subscription.catch_up() == 1  # passed over
+    assert handled == []
+    row = Checkpoint.objects.get(name="picky")
+    assert (row.tx_id, row.global_position) == (before.tx_id, before.global_position)  # lazily
+    append(stream, 2, [NewEvent("Wanted", {"n": 2})])
+    wait_until(lambda: len(all_of({stream})) == 3, what="the wanted event readable")
+    subscription.catch_up()
+    assert [v for s, v in handled if s == stream] == [2, 3]  # from the checkpoint, in its transaction
+    last = all_of({stream})[-1]
+    row = Checkpoint.objects.get(name="picky")
+    assert (row.tx_id, row.global_position) == (last.tx_id, last.global_position)
+    handled.clear()
+    assert subscription.catch_up() == 0 and handled == []  # once

@@ -113,15 +113,15 @@ def test_load_from_snapshot_equals_fold_from_scratch(monkeypatch: pytest.MonkeyP
     calls: list[tuple[Any, ...]] = []
     original = store.read_stream
 
-    def spy(*args: Any) -> Any:
-        calls.append(args)
-        return original(*args)
+    def spy(*args: Any, **options: Any) -> Any:
+        calls.append((*args, options))
+        return original(*args, **options)
 
     service.forget_cache()
     monkeypatch.setattr(store, "read_stream", spy)
     loaded = service.load(table_id)
     monkeypatch.undo()
-    assert calls == [(sid, ended, None)]  # folded from the snapshot, not from version 0
+    assert calls == [(sid, ended, None, {"lean": True})]  # folded from the snapshot, not from version 0
     scratch = service.fold(None, read_stream(sid), table_id)
     assert loaded == scratch and loaded.version == last
     assert service.row(loaded) == service.row(scratch)

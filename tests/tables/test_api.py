@@ -64,11 +64,11 @@ def test_state_shows_own_cards_only(api_as, players, dealt_table) -> None:
         assert data["closed"] is False
         seats = data["view"]["seats"]
         assert seats[seat]["player"] == name
-        assert seats[seat]["cards"] == [str(card) for card in hand.cards[seat]]
+        assert seats[seat]["cards"] == [str(card) for card in hand.down[seat]]
         assert len(seats[seat]["cards"]) == 5
         for other in {0, 1, 2} - {seat}:
             assert seats[other]["cards"] == [None] * 5
-            for card in hand.cards[other]:
+            for card in hand.down[other]:
                 assert json.dumps(str(card)) not in response.content.decode()
         assert data["view"]["stock_cards"] == []
         assert data["view"]["viewer"] == seat
@@ -304,7 +304,7 @@ def test_replayed_command_id_never_shows_another_players_cards(api_as, players, 
     assert api_as(players[player]).post(act_url(dealt_table), request, format="json").status_code == 200
     thief = next(name for name in players if name != player)
     response = api_as(players[thief]).post(act_url(dealt_table), request, format="json")
-    hidden = {str(card) for card in service.load(dealt_table).state.hand.cards[seat]}
+    hidden = {str(card) for card in service.load(dealt_table).state.hand.down[seat]}
     assert response.status_code in (200, 400, 403, 409)
     leaked = {code for code in hidden if json.dumps(code) in response.content.decode()}
     assert not leaked, f"{thief} received {player}'s cards {sorted(leaked)}"
@@ -314,7 +314,7 @@ def test_the_phase_after_declines_is_the_opening(dealt_table) -> None:
     """A sanity check of the fixture the tests above rely on."""
     hand = service.load(dealt_table).state.hand
     assert hand.phase is Phase.OPENING
-    assert all(len(hand.cards[seat]) == 5 for seat in range(3))
+    assert all(len(hand.down[seat]) == 5 for seat in range(3))
 
 
 def test_closed_table_refuses_actions(api_as, players, dealt_table) -> None:

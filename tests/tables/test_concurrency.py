@@ -118,3 +118,37 @@ def test_player_and_timer_at_the_same_version(monkeypatch, players) -> None:
     else:
         assert actors == {"system"} and types.count("PlayerTimedOut") == 1
     assert events(table) == appended[-1].version
+
+
+def test_a_late_command_ending_a_hand_already_ended_logs_no_missing_seed(caplog) -> None:
+    """Issue 23 §2 (the socket races found it): two commands that would each end the hand at the same
+    version, the loser in another web process whose cache still holds the table at that version. The
+    winner revealed the seed and deleted its row; the loser used to find no row, log the ERROR "no seed to
+    reveal (the hand stays unverifiable)" for a hand that is verifiable, then be refused by the append.
+    Now it is refused as stale at once, with nothing logged and nothing appended."""
+    from engine.core import ForcedBets, find_game
+
+    game = find_game("NT")
+    config = game.table_config(
+        seats=2,
+        tournament=True,
+        forced=ForcedBets(small_blind=5, big_blind=10),
+        action_time_ms=30_000,
+        time_bank_ms=0,
+    )
+    table = service.open_table("T", config, [(0, "anna", 500), (1, "bruno", 500)], game="NT").table_id
+    loaded = service.handle(
+        table, lambda current, at: service.start_command(current, at, None, seed=bytes(32))
+    ).loaded
+    seat = min(loaded.facts.to_act)
+    occupant = loaded.facts.seats[seat]
+    assert occupant is not None
+    won = service.act(table, occupant.player, "fold", expected_version=loaded.version)  # the hand ends
+    assert "SeedRevealed" in [type(e).__name__ for e in won.events]
+    before = events(table)
+    service.forget_cache()
+    service._cache_put(loaded)  # the other process's cache: the table before the fold
+    with caplog.at_level("ERROR"), pytest.raises(service.StaleVersion):
+        service.act(table, occupant.player, "fold", expected_version=loaded.version)
+    assert events(table) == before
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []

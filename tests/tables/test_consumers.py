@@ -108,7 +108,7 @@ async def test_player_receives_the_table_and_the_hand_log(players, dealt_table) 
     assert '<div id="hand-log" class="hand-log" hx-swap-oob="true"' in html  # the whole log
     assert all(f'<div class="seat-name">{name}</div>' in html for name in ("anna", "bruno", "carla"))
     assert html.count('<img src="/static/cards/back.svg"') == 10  # anna's and carla's cards, face down
-    for card in loaded.state.hand.cards[1]:  # bruno's own
+    for card in loaded.state.hand.down[1]:  # bruno's own
         assert f'<img src="/static/cards/{card}.svg" alt="{card}" data-card="{card}">' in html
     assert await communicator.receive_nothing()
     await communicator.disconnect()
@@ -261,3 +261,41 @@ async def test_i_am_back_is_confirmed_near_the_action_bar(players, table) -> Non
     welcome = "Bentornato: riceverai le carte dalla prossima mano."
     assert f'<div class="flash" role="status">{welcome}</div>' in reply
     await communicator.disconnect()
+
+
+async def test_an_open_socket_joins_its_group_again_after_redis_lost_it(
+    players, dealt_table, settings
+) -> None:
+    """Issue 23 §1 (``make faults``): Redis restarted empty loses the channel layer's groups; an open socket
+    used to stay in none and never got an update again (three of nine sockets in a run stopped hundreds of
+    versions behind their tables). Now it joins its groups again every ``MAZZIERE_SOCKET_REJOIN_S``: the
+    table's group key deleted from Redis (what the restart does to it), the next action still reaches it."""
+    from channels.layers import get_channel_layer
+
+    settings.MAZZIERE_SOCKET_REJOIN_S = 0.2
+    loaded = await load(dealt_table)
+    seat, player = await database_sync_to_async(to_act)(dealt_table)
+    other = loaded.state.seats[(seat + 1) % 3].player
+    actor, _ = await connected(dealt_table, players[player])
+    watcher, _ = await connected(dealt_table, players[other])
+    await database_sync_to_async(broadcast.subscription().catch_up)()
+    assert await watcher.receive_nothing()
+    layer = get_channel_layer()
+    group = f"table-{dealt_table}"
+    connection = layer.connection(layer.consistent_hash(group))
+    assert await connection.delete(layer._group_key(group)) == 1  # the group is gone, as after a restart
+    await asyncio.sleep(1.0)  # a few rounds of rejoining
+    command_id = str(uuid.uuid4())
+    await actor.send_json_to(
+        {"action": "check", "expected_version": loaded.version, "command_id": command_id}
+    )
+    reply = await actor.receive_from(timeout=TIMEOUT)
+    for _ in range(100):
+        await database_sync_to_async(broadcast.subscription().catch_up)()
+        if not await watcher.receive_nothing(timeout=0.05):
+            break
+    else:
+        raise AssertionError("the broadcast never reached the socket whose group Redis lost")
+    assert version_of(await watcher.receive_from(timeout=TIMEOUT)) == version_of(reply)
+    await actor.disconnect()
+    await watcher.disconnect()

@@ -41,8 +41,8 @@ class Secrets:
         if hand is not None:
             self.deck |= set(hand.stock)
             for seat in range(3):
-                self.held[seat] |= set(hand.cards[seat])
-                self.deck |= set(hand.cards[seat])
+                self.held[seat] |= set(hand.down[seat])
+                self.deck |= set(hand.down[seat])
         for event in produced:
             if isinstance(event, HandShown):
                 self.shown |= set(event.cards)

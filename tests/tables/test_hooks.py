@@ -17,6 +17,7 @@ def test_the_tournaments_app_registers_its_answers() -> None:
 
     assert hooks._hooks == {
         "hand_settings": answers.hand_settings,
+        "waiting_tables": answers.waiting_tables,
         "tournament_group": answers.tournament_group,
         "seat_elsewhere": answers.seat_elsewhere,
         "table_panel": views.table_panel,
@@ -26,6 +27,7 @@ def test_the_tournaments_app_registers_its_answers() -> None:
 def test_without_hooks_a_tournament_table_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hooks, "_hooks", {})
     assert hooks.hand_settings(1, 2, 0) == hooks.NextHand(False)
+    assert hooks.waiting_tables(1, [(2, 0)]) == set()  # the sweep tries every table, as before
     assert hooks.tournament_group(1) == ""
     assert hooks.seat_elsewhere("mtt-1", "anna") is None
     assert hooks.table_panel(None, None) == ""

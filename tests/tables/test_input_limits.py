@@ -234,9 +234,8 @@ def test_huge_ids_in_paths_are_404(api_as, players, auditor) -> None:
 
 
 def socket_test(test: Any) -> Any:
-    """An asyncio test on committed data (the consumer reads the table in its own threads). One event loop
-    for the module: Channels' test communicator turns ``close_old_connections`` off, so each loop's executor
-    threads keep a pooled connection each, and a loop per test would exhaust the pool."""
+    """An asyncio test on committed data (the consumer reads the table in its own threads), with one event
+    loop for the module (its executor threads serve every test of the module)."""
     return pytest.mark.asyncio(loop_scope="module")(pytest.mark.django_db(transaction=True)(test))
 
 

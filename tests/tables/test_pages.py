@@ -34,7 +34,7 @@ def test_page_in_the_blind_round(web_as, players, table) -> None:
     assert "<h1>T</h1>" in html
     assert f'ws-connect="/ws/tables/{table}/"' in html
     assert f'data-version="{loaded.version}"' in html
-    invito = loaded.state.hand.invito
+    invito = loaded.state.hand.forced.invito
     for index, name in enumerate(("anna", "bruno", "carla")):
         block = seat_block(html, index)
         assert f'<div class="seat-name">{name}</div>' in block
@@ -54,14 +54,14 @@ def test_page_after_the_deal(web_as, players, dealt_table) -> None:
     response = web_as(players[player]).get(f"/tables/{dealt_table}/")
     assert response.status_code == 200
     html = response.content.decode()
-    for card in loaded.state.hand.cards[seat]:
+    for card in loaded.state.hand.down[seat]:
         assert f'<img src="/static/cards/{card}.svg" alt="{card}" data-card="{card}">' in seat_block(
             html, seat
         )
     for other in {0, 1, 2} - {seat}:
         block = seat_block(html, other)
         assert block.count('<img src="/static/cards/back.svg"') == 5
-        for card in loaded.state.hand.cards[other]:
+        for card in loaded.state.hand.down[other]:
             assert f"cards/{card}.svg" not in html
     labels = buttons(html)
     assert labels["fold"] == "PASSO"

@@ -14,9 +14,10 @@ import pytest
 from django.db import connection
 
 from engine.cards import Rank
+from engine.core.forced import ForcedBets
 from engine.core.model import SeatState
 from engine.evaluation import MinimalBeatsRoyal
-from engine.italian.model import HandResult, HandState, Limit, Phase, TableConfig, TableState
+from engine.italian.model import HandResult, ItalianHand, Limit, Phase, TableConfig, TableState
 from eventstore import store
 from tables import service
 from tests.tables import helpers
@@ -81,12 +82,13 @@ def _shape(kind: type) -> list[str]:
     return [f"{kind.__name__}.{m.name}={m.value}" for m in kind]
 
 
-SNAPSHOTTED = (TableState, TableConfig, SeatState, HandState, Limit, Phase, HandResult, MinimalBeatsRoyal)
-SNAPSHOTTED += (Rank,)
+SNAPSHOTTED = (TableState, TableConfig, SeatState, ItalianHand, Limit, Phase, HandResult, MinimalBeatsRoyal)
+SNAPSHOTTED += (Rank, ForcedBets)
 """The types a snapshot of a poker all'italiana table holds (its ``state``)."""
 
-PINNED = {1: "c3a017963ddf59cb", 2: "3f16e019bb48d882"}
-"""The fingerprint of :data:`SNAPSHOTTED`'s shape at each snapshot format marker."""
+PINNED = {1: "c3a017963ddf59cb", 2: "3f16e019bb48d882", 3: "5bcbea3df3e1013a"}
+"""The fingerprint of :data:`SNAPSHOTTED`'s shape at each snapshot format marker (from 3 on, with the
+hand's ``ForcedBets``)."""
 
 
 def test_the_shape_of_the_snapshotted_state_is_pinned_to_the_format_marker() -> None:

@@ -115,7 +115,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     """An event loop in a thread of its own, where the socket lives while Hypothesis runs in the test's.
 
     Its executor (where the consumer's ``in_pool`` calls run) has :data:`WORKERS` threads, whose database
-    connections are closed at the end: Channels' test communicator turns ``close_old_connections`` off."""
+    connections are closed at the end, whatever the consumer's own clean-up did."""
     running = asyncio.new_event_loop()
     running.set_default_executor(ThreadPoolExecutor(max_workers=WORKERS))
     thread = threading.Thread(target=running.run_forever, name="socket-fuzz", daemon=True)

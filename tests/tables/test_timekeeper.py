@@ -9,7 +9,7 @@ import pytest
 
 from engine.italian.model import TableConfig
 from eventstore.store import read_stream
-from tables import access, service, timekeeper, timers
+from tables import access, service, tasks, timekeeper, timers
 from tables.service import now_ms
 from tests.tables.helpers import events, open_three, start_hand, to_act
 
@@ -73,3 +73,39 @@ def test_the_tournament_clock_is_registered() -> None:
     from tournaments.tasks import tick_clocks
 
     assert timekeeper.jobs() == {"tournament clocks": tick_clocks}
+
+
+def test_a_passed_deadline_is_fired_once_as_one_message_and_forgotten_when_the_table_moves_on(
+    players, settings
+) -> None:
+    """Issue 22: an action's deadline is no Celery task queued at every commit; the timekeeper reads the
+    deadlines that passed from the projection rows and queues one timeout message for each (again only
+    after :data:`tables.timekeeper.REFIRE_MS`), and the commit itself queues nothing (IT-SIT-1's timeout is
+    still the runner's)."""
+    from tables.inprocess import purge_queue
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    purge_queue(queue)
+    settings.MAZZIERE_TIMERS = "celery"  # the commits would queue their timers, if they had any
+    patient = open_three(config=TableConfig(seats=3, action_time_ms=60_000, time_bank_ms=0))
+    start_hand(patient)
+    table = open_three(config=TableConfig(seats=3, action_time_ms=1, time_bank_ms=0))
+    loaded = start_hand(table)
+    assert purge_queue(queue) == 0  # two hands started, two turns begun: no timeout queued
+    deadlines = timekeeper.Deadlines()
+    now = now_ms() + 5
+    assert timers.expired(now) == [(table, loaded.version)]  # not the table with a minute to go
+    assert deadlines(now) == 1
+    assert deadlines(now + 100) == 0  # fired once per (table, version)
+    assert purge_queue(queue) == 1  # one message: the timeout, for a worker
+    assert deadlines(now + timekeeper.REFIRE_MS) == 1  # still at that version: the message was lost
+    purge_queue(queue)
+    before = events(table)
+    assert tasks.run_timeout(table, loaded.version) is True  # what the worker does with the message
+    assert events(table) > before
+    moved = service.load(table)  # the next player's 1 ms turn: its own deadline, fired once too
+    later = now_ms() + 5
+    assert timers.expired(later) == [(table, moved.version)]
+    assert deadlines(later) == 1
+    assert set(deadlines._fired) == {(table, moved.version)}  # the old version forgotten
+    assert purge_queue(queue) == 1

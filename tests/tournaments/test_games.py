@@ -70,8 +70,10 @@ def test_a_mixed_game_tournament_changes_game_at_each_level(live_service: LiveSe
     """Mixed games, T-LEVEL-1: the levels rotate NIT → PIT → FIT; each table changes game between hands at
     the first hand of a level of another game (``TableGameChanged`` then the new game's seating, stacks
     kept), its hands numbered on; chips conserved and projections rebuilt equal across the changes."""
+    # 1-second levels: the service plays such a tournament to its end in a few seconds, and with 3-second
+    # levels it once ended inside the first level, no table having changed game (seen in the full suite)
     result = simulate_command(
-        "--players", "12", "--seats", "4", "--rotation", "NIT,PIT,FIT", "--level-seconds", "3"
+        "--players", "12", "--seats", "4", "--rotation", "NIT,PIT,FIT", "--level-seconds", "1"
     )
     assert_won_and_checked(result, 12)
     changes = []

@@ -13,7 +13,7 @@ from django.test import Client
 from eventstore.store import RecordedEvent
 from tables import access
 from tables import service as tables
-from tests.tournaments.helpers import user
+from tests.tournaments.helpers import assert_chain_heads_shown, user
 from tournaments import matches
 from tournaments.models import Tournament
 from tournaments.views import bots
@@ -93,6 +93,7 @@ def test_pairings_standings_and_the_final_ranking_are_rendered() -> None:
     for name in first["players"] + second["players"]:
         assert name in html
     assert f'href="/tables/{first["table_id"]}/"' in html  # watch a table of the round
+    assert "data-chain-heads" not in html  # published once the tournament ends (issue 23 §3)
     matches.record_match(tournament_id, first["table_id"], ended(first["table_id"], [[0, 12], [1, 5]],
                                                                   [[0, 6], [1, 3]], [[0], [1]]))  # fmt: skip
     live = browser(watcher).get(f"/tournaments/{tournament_id}/matches-live/").content.decode()
@@ -106,6 +107,11 @@ def test_pairings_standings_and_the_final_ranking_are_rendered() -> None:
                                                                   [[0, 5], [1, 1]], [[0], [1]]))  # fmt: skip
     row = Tournament.objects.get(id=tournament_id)
     assert row.status == "finished" and row.winner == final["players"][0]
+    streams = [
+        matches.stream_id(tournament_id),
+        *(tables.stream_id(t["table_id"]) for t in (first, second, final)),
+    ]
+    assert_chain_heads_shown(browser(watcher).get(f"/tournaments/{tournament_id}/").content.decode(), streams)
     for language, words in (
         ("en", ("Final ranking", "Winner", "winner")),
         ("it", ("Classifica finale", "Vincitore", "vincitore")),

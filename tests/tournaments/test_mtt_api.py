@@ -48,6 +48,7 @@ def test_the_draw_seats_twelve_players_at_three_tables_of_four(started: int) -> 
     body = client(user("revisore", access.AUDITOR)).get(f"/api/tournaments/{started}/").json()
     assert sorted(table["count"] for table in body["detail"]["tables"]) == [4, 4, 4]
     assert body["status"] == "running" and body["kind"] == "mtt"
+    assert body["chain_heads"] is None  # published once the tournament ends (issue 23 §3): its streams grow
 
 
 def test_pause_is_an_event_with_the_director_and_the_reason(started: int) -> None:

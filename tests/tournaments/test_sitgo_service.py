@@ -10,12 +10,15 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from engine.tournament.sitgo import Level, TournamentConfig
 from eventstore.store import RecordedEvent, read_stream
+from tables import access
 from tables import service as tables
 from tables.models import Table
 from tests.service_harness import LiveService, wait_for
+from tests.tournaments.helpers import assert_chain_heads_shown, user
 from tournaments import service
 from tournaments.models import Tournament
 from tournaments.views import bots
@@ -122,6 +125,15 @@ def test_six_bots_play_a_sit_and_go_to_a_winner(live_service: LiveService) -> No
     for hand in hands:
         in_play = sum(chips for _, chips in hand.data["stacks"]) + hand.data["carried"]
         assert in_play == TOTAL, (hand.version, hand.data)
+
+    # the results page publishes the chain heads of the tournament's stream and its table's (issue 23 §3)
+    page = Client()
+    page.force_login(user("guarda", access.PLAYER))
+    results = page.get(f"/tournaments/{tournament_id}/")
+    assert results.status_code == 200
+    assert_chain_heads_shown(
+        results.content.decode(), [service.stream_id(tournament_id), tables.stream_id(table_id)]
+    )
 
     # the table is closed, after the last hand
     assert table.status == "closed" and loaded.closed

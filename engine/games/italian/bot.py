@@ -49,7 +49,7 @@ _STRENGTH = {
 def _strength(state: TableState, seat: int) -> float:
     hand = state.hand
     assert hand is not None
-    cards = hand.cards[seat]
+    cards = hand.down[seat]
     if len(cards) != 5:
         return 0.3
     value = italian_evaluator(hand.lowest_rank).comparable(cards)  # type: ignore[arg-type]
@@ -116,7 +116,7 @@ def bot_command(state: TableState, seat: int, rng: Chooser, at: int = 0) -> Comm
         return options[0].command(seat, at=at)
     if hand.phase is Phase.CAMBIO:
         return by_kind[ActionKind.DISCARD][0].command(
-            seat, cards=choose_discards(hand.cards[seat], hand.lowest_rank), at=at
+            seat, cards=choose_discards(hand.down[seat], hand.lowest_rank), at=at
         )
     if hand.phase is Phase.SHOWDOWN:
         kind = ActionKind.SHOW if rng.random() < 0.4 else ActionKind.MUCK

@@ -221,7 +221,7 @@ class ItalianGame(SeatedGame):
 
     def facts(self, state: TableState) -> TableFacts:
         hand = state.hand
-        invito = hand.invito if hand is not None else state.invito
+        invito = hand.forced.invito if hand is not None else state.invito
         return TableFacts(
             hand_number=state.hand_number,
             button=state.button,

@@ -21,7 +21,7 @@ from engine.games.italian.model import (
     DiscardsReshuffled,
     HandEnded,
     HandResult,
-    HandState,
+    ItalianHand,
     Limit,
     Phase,
     Raised,
@@ -51,21 +51,21 @@ FINAL_STREET = 3
 """The index of the final betting round (*ultimo giro*) in :data:`engine.games.italian.spec.STREETS`."""
 
 
-def _pot_total(hand: HandState) -> int:
-    return hand.carried + sum(hand.contributed)
+def _pot_total(hand: ItalianHand) -> int:
+    return hand.dead + sum(hand.contributed)
 
 
-def _fixed_unit(hand: HandState) -> int:
+def _fixed_unit(hand: ItalianHand) -> int:
     """The level's invito: the fixed-limit unit and the final round's minimum bet (IT-LIMIT-3)."""
-    return max(1, hand.invito or hand.min_bet)
+    return max(1, hand.forced.invito or hand.min_bet)
 
 
-def _first_bet_minimum(hand: HandState) -> int:
+def _first_bet_minimum(hand: ItalianHand) -> int:
     """Minimum first bet of a round: the hand's ``min_bet`` when opening (IT-OPEN-4), else the invito."""
     return max(1, hand.min_bet) if hand.phase is Phase.OPENING else _fixed_unit(hand)
 
 
-def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] | None:
+def bet_range(state: TableState, hand: ItalianHand, seat: int) -> tuple[int, int] | None:
     """``(minimum, maximum)`` total round bet ``seat`` may bet or raise to now, or ``None`` if it may not.
 
     Rules IT-RAISE-1 (any amount above the last bet; a raise of less than double does not reopen),
@@ -103,13 +103,13 @@ def bet_range(state: TableState, hand: HandState, seat: int) -> tuple[int, int] 
     return minimum, maximum
 
 
-def reopens(state: TableState, hand: HandState, to: int) -> bool:
+def reopens(state: TableState, hand: ItalianHand, to: int) -> bool:
     """Whether a raise **to** ``to`` over the current bet reopens the betting to the players who already
     acted (IT-RAISE-1: a raise of less than double the bet does not; in fixed limit every raise does)."""
     return state.config.limit is Limit.FIXED_LIMIT or to >= 2 * hand.current_bet
 
 
-def full_bet(state: TableState, hand: HandState, to: int) -> bool:
+def full_bet(state: TableState, hand: ItalianHand, to: int) -> bool:
     """``full_hook`` of poker all'italiana (IT-RAISE-1): a bet or raise **to** ``to`` reopens the betting to
     the players who already acted when it is the round's first bet or :func:`reopens` (a raise to at least
     double the bet; every raise in fixed limit)."""
@@ -126,11 +126,11 @@ def pot_winners(state: Any, hand: Any, seats: tuple[int, ...]) -> tuple[int, ...
     :class:`engine.evaluation.InvalidHand` when ``seats`` is empty.
     """
     evaluator = italian_evaluator(Rank(hand.lowest_rank))
-    values = [evaluator.comparable(hand.cards[seat]) for seat in seats]
+    values = [evaluator.comparable(hand.down[seat]) for seat in seats]
     return tuple(seats[i] for i in italian_pot_winners(values, state.config.minimal_beats_royal))
 
 
-def opener(state: TableState, hand: HandState, street: int) -> int:
+def opener(state: TableState, hand: ItalianHand, street: int) -> int:
     """``opener_hook`` of poker all'italiana (the streets of ``Opener.GAME``): the seat just before the
     first speaker of ``street``'s betting round. The opening round (:data:`OPENING_STREET`): the left of
     the last blind bettor after a blind opening (IT-BUIO-3), else of the button (IT-OPEN-1). The final
@@ -148,7 +148,7 @@ def opener(state: TableState, hand: HandState, street: int) -> int:
     return hand.button
 
 
-def answering(state: TableState, hand: HandState) -> int | None:
+def answering(state: TableState, hand: ItalianHand) -> int | None:
     """``answer_hook`` of poker all'italiana (IT-BUIO-2): after a blind opening, the last blind bettor
     answers the opening round last (*va bene*, call or raise) until he has answered; else ``None``."""
     if hand.blind_bettors and hand.phase is Phase.OPENING and not hand.blind_answered:
@@ -156,7 +156,7 @@ def answering(state: TableState, hand: HandState) -> int | None:
     return None
 
 
-def all_in_raiser_shows(state: TableState, hand: HandState, seat: int) -> bool:
+def all_in_raiser_shows(state: TableState, hand: ItalianHand, seat: int) -> bool:
     """``must_show_hook`` of poker all'italiana (IT-SHOW-1): a player who bet or raised all-in always shows
     his hand at the showdown."""
     return seat in hand.all_in_raisers
@@ -186,7 +186,7 @@ AWARDED = HandOutcome()
 
 
 def hand_ended(
-    hand: HandState,
+    hand: ItalianHand,
     stacks: tuple[tuple[int, int], ...],
     contributions: tuple[tuple[int, int], ...],
     uncontested: int | None,
@@ -225,7 +225,9 @@ def reshuffle_order(deck: tuple[Card, ...], pile: Iterable[Card], k: int) -> tup
     return reshuffle.reshuffle_order(deck, pile, "cambio", k)
 
 
-def supply(state: TableState, hand: HandState, due: tuple[int, int, int, bool]) -> DiscardsReshuffled | None:
+def supply(
+    state: TableState, hand: ItalianHand, due: tuple[int, int, int, bool]
+) -> DiscardsReshuffled | None:
     """``supply_hook`` of poker all'italiana (IT-CAMBIO-3): when the stock is empty and ``due``'s seat is
     still owed cards of the cambio, the discards of the other players dealt in (those not already back in
     play), sorted by :attr:`Card.code`, become the new stock in :func:`reshuffle_order`'s order; the seat's

@@ -105,7 +105,7 @@ def legal_actions(state: TableState, seat: int) -> tuple[LegalAction, ...]:
         return ()
     phase = hand.phase
     if phase is Phase.ADEGUAMENTO:
-        owed = dict(hand.adeguamento)[seat] + (hand.invito if state.config.parol_hand_invito else 0)
+        owed = dict(hand.adeguamento)[seat] + (hand.forced.invito if state.config.parol_hand_invito else 0)
         return (
             LegalAction(ActionKind.PARTECIPATE, "PARTECIPO", owed, owed),
             LegalAction(ActionKind.FOLD, "PASSO"),

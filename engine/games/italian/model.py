@@ -42,6 +42,7 @@ from engine.core.model import (
     Checked,
     CheckOrCall,
     ChipsAdded,
+    CoreHand,
     Discard,
     Discarded,
     Fold,
@@ -99,6 +100,7 @@ __all__ = [
     "HandShown",
     "HandStarted",
     "HandState",
+    "ItalianHand",
     "Limit",
     "MuckHand",
     "ParolSaid",
@@ -431,45 +433,42 @@ Event = (
 # --- state -------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """The hand in progress. Per-seat tuples have one entry per table seat.
+@dataclass(frozen=True, kw_only=True)
+class ItalianHand(CoreHand):
+    """The hand in progress: the core's :class:`~engine.core.model.CoreHand` (its betting and card fields,
+    folded in place by the core's handlers) plus what only poker all'italiana has. Per-seat tuples have one
+    entry per table seat.
 
-    Betting: ``round_bets`` this round; ``contributed`` the whole hand (antes, adeguamento, bets);
-    ``current_bet`` the highest round bet; ``acted_at`` per seat the current bet when the seat last acted
-    this round (``-1``: not yet), as the core's :class:`~engine.core.model.CoreHand` keeps it: a seat has
-    acted since the last bet or raise when it is at least the current bet; ``reopened_at`` the current bet
-    the round's last *full* bet or raise made (``0``: none): a seat whose ``acted_at`` reaches it acted
-    since and may not raise again (a short raise does not reopen, IT-RAISE-1); ``raises`` bets + raises
-    this round (FL cap).
+    The shared fields as poker all'italiana uses them: ``down`` each seat's five cards (all face down;
+    ``up`` stays empty); ``dead`` the chips carried into the hand (an unopened or parol hand's pot and the
+    adeguamento paid, IT-OPEN-2, IT-PAROL-4: dead money in the main pot); ``forced`` holds only the
+    ``invito`` (IT-ANTE-1; ``small_blind``/``big_blind`` are ``-1``: no blinds); ``contributed`` the whole
+    hand (antes, the invito of a parol hand, bets); ``round_bets``, ``current_bet``, ``acted_at`` (per
+    seat the current bet when the seat last acted this round, ``-1``: not yet), ``raises`` (bets + raises
+    this round, the FL cap), ``discards``, ``declared`` (the seats that took their cambio),
+    ``reshuffles``, ``showdown_order``, ``shown``, ``mucked`` as the core keeps them; ``drawing`` during
+    the cambio and ``showdown`` during the showdown, as the core's flags (the phase says it too).
+
+    The Italian extension: ``phase`` (IT-FLOW-1: the adeguamento, buio and deal have no core street);
+    ``opening`` the requirement (IT-OPEN-1..3), ``parol_hand``, ``min_bet`` (the minimum opening bet,
+    IT-OPEN-4), ``lowest_rank`` of the deck in play (IT-DECK-1); ``reopened_at`` the current bet the
+    round's last *full* bet or raise made (``0``: none): a seat whose ``acted_at`` reaches it may not raise
+    again (a short raise does not reopen, IT-RAISE-1; exact where the core's ``min_raise``, an increment,
+    is not: it stays 0); ``opened``; ``opening_aggressor`` / ``final_aggressor`` (IT-BUIO-3, IT-BET-1,
+    IT-SHOW-1; the core's ``aggressor`` stays ``None``); the buio's ``blind_bettors``, ``blind_answered``,
+    ``blind_closed`` (IT-BUIO-1/2); ``adeguamento`` ``(seat, owed)`` still to answer (IT-PAROL-4);
+    ``reshuffled`` the cards of the cambio's reshuffled stock (IT-CAMBIO-3); ``parol_said``,
+    ``parol_broken`` (IT-PAROL-1); ``all_in_raisers`` (IT-SHOW-1).
+
+    Frozen without slots, as :class:`CoreHand`: copied through its ``__dict__`` (:mod:`engine._replace`).
     """
 
-    number: int
-    hand_id: str
-    button: int
     phase: Phase
-    dealt: tuple[int, ...]
-    stock: tuple[Card, ...]
-    cards: tuple[tuple[Card, ...], ...]
-    contributed: tuple[int, ...]
-    round_bets: tuple[int, ...]
-    folded: frozenset[int]
-    carried: int
     opening: Rank
     parol_hand: bool
     min_bet: int
-    invito: int
-    starting_stacks: tuple[int, ...]
     lowest_rank: int = 2
-    deck: tuple[Card, ...] = ()
-    to_act: int | None = None
-    last_actor: int | None = None
-    deadline: int = 0
-    chips_required: bool = False
-    current_bet: int = 0
-    acted_at: tuple[int, ...] = ()
     reopened_at: int = 0
-    raises: int = 0
     opened: bool = False
     opening_aggressor: int | None = None
     final_aggressor: int | None = None
@@ -477,21 +476,20 @@ class HandState:
     blind_answered: bool = False
     blind_closed: bool = False
     adeguamento: tuple[tuple[int, int], ...] = ()
-    discards: tuple[tuple[Card, ...], ...] = ()
-    declared: frozenset[int] = frozenset()
-    reshuffles: int = 0
     reshuffled: frozenset[Card] = frozenset()
     parol_said: frozenset[int] = frozenset()
     parol_broken: bool = False
     all_in_raisers: frozenset[int] = frozenset()
-    showdown_order: tuple[int, ...] = ()
-    shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    mucked: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+HandState = ItalianHand
+"""The former name of :class:`ItalianHand` (before it was the core's hand with an extension)."""
+
+
+@dataclass(frozen=True)
 class TableState:
-    """A table across hands.
+    """A table across hands (frozen without slots, as the core's ``CoreState``: the core's handlers fold
+    its hand's events in place on the builder's own copies, :mod:`engine.core.rules`).
 
     ``seats``: one entry per seat, ``None`` when empty. ``button``: the dealer's seat (-1 before the first
     hand). ``opening``: the next hand's requirement (IT-OPEN-2). ``carried``: chips in the middle from
@@ -514,7 +512,7 @@ class TableState:
     parol_stake: int = 0
     last_contributions: tuple[tuple[int, int], ...] = ()
     giro_pazzo_hands: int = 0
-    hand: HandState | None = None
+    hand: ItalianHand | None = None
     last_winner: int | None = None
     last_cards: tuple[Card, ...] = ()
     commitment: str = ""

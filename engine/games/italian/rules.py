@@ -3,8 +3,10 @@
 ``decide(state, command)`` validates the command against the rules, raising an :class:`IllegalAction`
 subclass, and returns the events it causes, including every automatic consequence (next turn, phase
 changes, forced shows, pot awards, eliminations) up to the next decision of a player or of the dealer.
-It builds them by folding each event through ``evolve`` as it goes, so the state after ``decide`` is
-exactly the fold of the events. ``evolve(state, event)`` applies one event; it never validates.
+It builds them by folding each event as ``evolve`` does as it goes (in place, on its own copy of the table
+and of its hand, the core's :class:`~engine.core.model.CoreHand` with the Italian fields), so the state
+after ``decide`` is exactly the fold of the events. ``evolve(state, event)`` applies one event; it never
+validates.
 
 Dealing is a command (:class:`DealCards`), as in a hand history: the service asks
 :func:`dealer_command` for the next one (the top of the shuffled stock) and a replay takes it from the
@@ -23,7 +25,7 @@ Provably fair shuffle: :class:`StartHand` may carry ``commitment`` = ``sha256(se
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -32,6 +34,7 @@ from engine.cards import Card, Deck, Rank, format_cards
 from engine.core import payout
 from engine.core import rules as core_rules
 from engine.core.errors import IllegalAction as CoreIllegalAction
+from engine.core.forced import ForcedBets
 from engine.core.seats import add_at, clockwise, set_at, with_stack
 from engine.core.seats import can_act as _can_act
 from engine.core.seats import in_hand as _in_hand
@@ -82,7 +85,7 @@ from engine.games.italian.model import (
     HandResult,
     HandShown,
     HandStarted,
-    HandState,
+    ItalianHand,
     Limit,
     MuckHand,
     ParolSaid,
@@ -151,20 +154,6 @@ def _cards_in_play(players: int) -> frozenset[Card]:
 # --- evolve ------------------------------------------------------------------------------------------------
 
 
-def _put_in(state: TableState, hand: HandState, seat: int, to: int, **changes: Any) -> TableState:
-    """Move chips from ``seat``'s stack so that its round bet becomes ``to``, with other ``changes`` to
-    the hand (one copy of the hand state, not two)."""
-    amount = to - hand.round_bets[seat]
-    hand = replace(
-        hand,
-        round_bets=set_at(hand.round_bets, seat, to),
-        contributed=add_at(hand.contributed, seat, amount),
-        current_bet=max(hand.current_bet, to),
-        **{"to_act": None, "last_actor": seat, **changes},
-    )
-    return replace(state, seats=with_stack(state.seats, seat, -amount), hand=hand)
-
-
 def evolve(state: TableState, event: Event) -> TableState:
     """Apply one event. Total: never validates, never raises for a well-formed event."""
     handler = _EVOLVE.get(type(event))
@@ -183,6 +172,19 @@ def _ev_removed(state: TableState, e: PlayerRemoved) -> TableState:
     return _left(state, e.seat)
 
 
+_HAND_FIELDS: dict[str, Any] = {f.name: f.default for f in fields(ItalianHand)}
+""":class:`ItalianHand`'s fields in their order with their defaults (``MISSING``: always given)."""
+
+
+def _new_hand(**values: Any) -> ItalianHand:
+    """``ItalianHand(**values)`` built as its ``__dict__`` in one step (the core's ``_new_hand``)."""
+    hand: ItalianHand = object.__new__(ItalianHand)
+    fields_ = dict(_HAND_FIELDS)
+    fields_.update(values)
+    object.__setattr__(hand, "__dict__", fields_)
+    return hand
+
+
 def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
     n = len(state.seats)
     seats = state.seats
@@ -192,27 +194,30 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
         seats = with_stack(seats, seat, -amount)
     starting = tuple((s.stack if s is not None else 0) + contributed[i] for i, s in enumerate(seats))
     pending = frozenset(seat for seat, _ in e.adeguamento)
-    hand = HandState(
+    hand = _new_hand(
         number=e.number,
         hand_id=e.hand_id,
         button=e.button,
+        small_blind=-1,
+        big_blind=-1,
+        forced=ForcedBets(invito=e.invito),
         phase=Phase.DEAL,
         dealt=e.dealt,
+        deck=e.deck,
         stock=e.deck,
-        cards=((),) * n,
+        down=((),) * n,
+        up=((),) * n,
         contributed=tuple(contributed),
         round_bets=(0,) * n,
         acted_at=(-1,) * n,
+        starting_stacks=starting,
         folded=frozenset(s for s in range(n) if s not in e.dealt) | pending,
-        carried=e.carried,
+        dead=e.carried,
         opening=e.opening,
         parol_hand=e.parol_hand,
         min_bet=e.min_bet,
-        invito=e.invito,
-        starting_stacks=starting,
         adeguamento=e.adeguamento,
         discards=((),) * n,
-        deck=e.deck,
     )
     return replace(
         state,
@@ -229,44 +234,51 @@ def _ev_hand_started(state: TableState, e: HandStarted) -> TableState:
     )
 
 
-def _hand(state: TableState) -> HandState:
-    assert state.hand is not None
-    return state.hand
+# The hand's events are folded **in place** (``fold(state, hand, event)``) on copies nobody else holds: the
+# builder's own (:class:`_Builder`, one copy of the table and its hand per command, as the core's builder)
+# or the fresh copies of :func:`_copying` (``evolve``). The events the core folds (a turn, a check, a call, a
+# fold, a discard, a hand shown or mucked, the uncalled bet) are folded by the core's handlers
+# (:data:`engine.core.rules.IN_PLACE`: an ``ItalianHand`` is a ``CoreHand``), followed by the Italian
+# extension's bookkeeping.
+
+_InPlace = Callable[[TableState, ItalianHand, Any], None]
+_CORE = core_rules.IN_PLACE
+_put_in = core_rules.put_in
+_core_turn = _CORE[TurnStarted]
+_core_checked = _CORE[Checked]
+_core_called = _CORE[Called]
+_core_folded = _CORE[Folded]
 
 
-def _ev_phase(state: TableState, e: PhaseStarted) -> TableState:
-    hand = _hand(state)
-    changes: dict[str, Any] = {"phase": e.phase, "last_actor": e.anchor, "to_act": None}
+def _phase(state: TableState, hand: ItalianHand, e: PhaseStarted) -> None:
+    fields_ = hand.__dict__
+    fields_["phase"] = e.phase
+    fields_["last_actor"] = e.anchor
+    fields_["to_act"] = None
+    fields_["drawing"] = e.phase is Phase.CAMBIO  # the core's flag (its turn fold reads it)
     if e.phase is Phase.DEAL:
         players = sum(1 for s in hand.dealt if s not in hand.folded)
         lowest = 11 - players
-        changes["stock"] = tuple(card for card in hand.stock if card.rank >= lowest)
-        changes["lowest_rank"] = lowest
-    if e.phase is Phase.FINAL:
-        changes.update(
+        fields_["stock"] = tuple(card for card in hand.stock if card.rank >= lowest)
+        fields_["lowest_rank"] = lowest
+    elif e.phase is Phase.FINAL:
+        fields_.update(
             round_bets=(0,) * len(hand.round_bets),
             current_bet=0,
             acted_at=(-1,) * len(hand.acted_at),
             reopened_at=0,
             raises=0,
         )
-    if e.phase is Phase.SHOWDOWN:
-        changes["showdown_order"] = e.order
-    return replace(state, hand=replace(hand, **changes))
+    elif e.phase is Phase.SHOWDOWN:
+        fields_["showdown_order"] = e.order
+        fields_["showdown"] = True
 
 
-def _ev_turn(state: TableState, e: TurnStarted) -> TableState:
-    hand = replace(_hand(state), to_act=e.seat, deadline=e.deadline, chips_required=e.chips_required)
-    return replace(state, hand=hand)
-
-
-def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
+def _adeguamento_paid(state: TableState, hand: ItalianHand, e: AdeguamentoPaid) -> None:
     # The adeguamento matches what the parol players already have in the carried pot: it joins that dead
     # money (contested by everyone in the hand), not this hand's bets, so side pots stay exact.
-    hand = _hand(state)
-    hand = replace(
-        hand,
-        carried=hand.carried + e.amount,
+    hand.__dict__.update(
+        dead=hand.dead + e.amount,
         contributed=add_at(hand.contributed, e.seat, e.invito),
         folded=hand.folded - {e.seat},
         adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
@@ -274,165 +286,156 @@ def _ev_adeguamento_paid(state: TableState, e: AdeguamentoPaid) -> TableState:
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, seats=with_stack(state.seats, e.seat, -e.amount - e.invito), hand=hand)
+    state.__dict__["seats"] = with_stack(state.seats, e.seat, -e.amount - e.invito)
 
 
-def _ev_adeguamento_declined(state: TableState, e: AdeguamentoDeclined) -> TableState:
-    hand = _hand(state)
-    hand = replace(
-        hand,
+def _adeguamento_declined(state: TableState, hand: ItalianHand, e: AdeguamentoDeclined) -> None:
+    hand.__dict__.update(
         adeguamento=tuple(item for item in hand.adeguamento if item[0] != e.seat),
         to_act=None,
         last_actor=e.seat,
     )
-    return replace(state, hand=hand)
 
 
-def _ev_blind_bet(state: TableState, e: BlindBetPlaced) -> TableState:
-    hand = _hand(state)
-    return _put_in(
-        state,
-        hand,
-        e.seat,
-        e.to,
-        blind_bettors=(*hand.blind_bettors, e.seat),
-        acted_at=set_at(hand.acted_at, e.seat, e.to),
+def _blind_bet(state: TableState, hand: ItalianHand, e: BlindBetPlaced) -> None:
+    seat = e.seat
+    _put_in(state, hand, seat, e.to - hand.round_bets[seat])
+    hand.__dict__.update(
+        blind_bettors=(*hand.blind_bettors, seat),
+        acted_at=set_at(hand.acted_at, seat, e.to),
         reopened_at=e.to,
         raises=hand.raises + 1,
-        opening_aggressor=e.seat,
+        opening_aggressor=seat,
         opened=True,
     )
 
 
-def _ev_blind_declined(state: TableState, e: BlindDeclined) -> TableState:
-    hand = replace(_hand(state), blind_closed=True, to_act=None, last_actor=e.seat)
-    return replace(state, hand=hand)
+def _blind_declined(state: TableState, hand: ItalianHand, e: BlindDeclined) -> None:
+    hand.__dict__.update(blind_closed=True, to_act=None, last_actor=e.seat)
 
 
-def _ev_dealt(state: TableState, e: CardsDealt) -> TableState:
-    hand = _hand(state)
-    count = len(e.cards)
-    if hand.stock[:count] == e.cards:  # the usual case: the top of the stock
-        stock = hand.stock[count:]
-    else:
-        given = set(e.cards)
-        stock = tuple(card for card in hand.stock if card not in given)
-    hand = replace(hand, cards=set_at(hand.cards, e.seat, hand.cards[e.seat] + e.cards), stock=stock)
-    return replace(state, hand=hand)
+def _dealt(state: TableState, hand: ItalianHand, e: CardsDealt) -> None:
+    seat = e.seat
+    fields_ = hand.__dict__
+    fields_["down"] = set_at(hand.down, seat, hand.down[seat] + e.cards)
+    fields_["stock"] = core_rules.take(hand.stock, e.cards)
 
 
-def _ev_reshuffled(state: TableState, e: DiscardsReshuffled) -> TableState:
-    hand = _hand(state)
-    hand = replace(
-        hand,
+def _reshuffled(state: TableState, hand: ItalianHand, e: DiscardsReshuffled) -> None:
+    hand.__dict__.update(
         stock=hand.stock + e.stock,
         reshuffled=hand.reshuffled | frozenset(e.stock),
         reshuffles=hand.reshuffles + 1,
     )
-    return replace(state, hand=hand)
 
 
-def _acted_changes(hand: HandState, seat: int) -> dict[str, Any]:
-    """What any action by ``seat`` changes in the betting round's bookkeeping."""
-    blind_answered = hand.blind_answered or (
+def _answered(hand: ItalianHand, seat: int) -> bool:
+    """Whether the blind opening has had its answer (IT-BUIO-2) once ``seat`` acts in this round."""
+    return hand.blind_answered or (
         hand.phase is Phase.OPENING and bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]
     )
-    return {
-        "acted_at": set_at(hand.acted_at, seat, hand.current_bet),
-        "to_act": None,
-        "last_actor": seat,
-        "blind_answered": blind_answered,
-    }
 
 
-def _acted(hand: HandState, seat: int, **changes: Any) -> HandState:
-    return replace(hand, **_acted_changes(hand, seat), **changes)
+def _checked(state: TableState, hand: ItalianHand, e: Checked) -> None:
+    answered = _answered(hand, e.seat)
+    _core_checked(state, hand, e)
+    fields_ = hand.__dict__
+    fields_["blind_answered"] = answered
+    if hand.phase is Phase.FINAL:
+        fields_["parol_broken"] = True
 
 
-def _ev_checked(state: TableState, e: Checked) -> TableState:
-    hand = _hand(state)
-    broken = hand.parol_broken or hand.phase is Phase.FINAL
-    return replace(state, hand=_acted(hand, e.seat, parol_broken=broken))
+def _called(state: TableState, hand: ItalianHand, e: Called) -> None:
+    answered = _answered(hand, e.seat)
+    _core_called(state, hand, e)
+    hand.__dict__["blind_answered"] = answered
 
 
-def _ev_called(state: TableState, e: Called) -> TableState:
-    hand = _hand(state)
-    return _put_in(state, hand, e.seat, hand.round_bets[e.seat] + e.amount, **_acted_changes(hand, e.seat))
+def _folded(state: TableState, hand: ItalianHand, e: Folded) -> None:
+    seat = e.seat
+    answered = _answered(hand, seat)
+    _core_folded(state, hand, e)
+    fields_ = hand.__dict__
+    fields_["acted_at"] = set_at(hand.acted_at, seat, hand.current_bet)
+    fields_["blind_answered"] = answered
 
 
-def _aggression(state: TableState, seat: int, to: int, all_in: bool, full: bool) -> TableState:
-    hand = _hand(state)
+def _parol(state: TableState, hand: ItalianHand, e: ParolSaid) -> None:
+    answered = _answered(hand, e.seat)
+    _core_checked(state, hand, e)  # (a ParolSaid has the seat a Checked has)
+    fields_ = hand.__dict__
+    fields_["blind_answered"] = answered
+    fields_["parol_said"] = hand.parol_said | {e.seat}
+
+
+def _aggression(state: TableState, hand: ItalianHand, e: BetPlaced | Raised, full: bool) -> None:
+    seat, to = e.seat, e.to
     final = hand.phase is Phase.FINAL
-    return _put_in(
-        state,
-        hand,
-        seat,
-        to,
-        acted_at=set_at(hand.acted_at, seat, to),
+    bettors = hand.blind_bettors
+    hand.__dict__.update(
         reopened_at=to if full else hand.reopened_at,
         raises=hand.raises + 1,
         opening_aggressor=hand.opening_aggressor if final else seat,
         final_aggressor=seat if final else hand.final_aggressor,
         opened=True,
         parol_broken=hand.parol_broken or final,
-        all_in_raisers=hand.all_in_raisers | {seat} if all_in else hand.all_in_raisers,
-        blind_answered=hand.blind_answered or (bool(hand.blind_bettors) and seat == hand.blind_bettors[-1]),
+        all_in_raisers=hand.all_in_raisers | {seat} if e.all_in else hand.all_in_raisers,
+        blind_answered=hand.blind_answered or (bool(bettors) and seat == bettors[-1]),
     )
+    _put_in(state, hand, seat, to - hand.round_bets[seat])
+    if hand.acted_at[seat] != to:  # (a bet or raise is above the current bet: the core's put_in set it)
+        hand.__dict__["acted_at"] = set_at(hand.acted_at, seat, to)
 
 
-def _ev_bet(state: TableState, e: BetPlaced) -> TableState:
-    return _aggression(state, e.seat, e.to, e.all_in, True)
+def _bet(state: TableState, hand: ItalianHand, e: BetPlaced) -> None:
+    _aggression(state, hand, e, True)
 
 
-def _ev_raised(state: TableState, e: Raised) -> TableState:
-    return _aggression(state, e.seat, e.to, e.all_in, e.reopens)
+def _raised(state: TableState, hand: ItalianHand, e: Raised) -> None:
+    _aggression(state, hand, e, e.reopens)
 
 
-def _ev_folded(state: TableState, e: Folded) -> TableState:
-    hand = _hand(state)
-    return replace(state, hand=_acted(hand, e.seat, folded=hand.folded | {e.seat}))
+_IN_PLACE: dict[type, _InPlace] = {
+    PhaseStarted: _phase,
+    TurnStarted: _core_turn,
+    AdeguamentoPaid: _adeguamento_paid,
+    AdeguamentoDeclined: _adeguamento_declined,
+    BlindBetPlaced: _blind_bet,
+    BlindDeclined: _blind_declined,
+    CardsDealt: _dealt,
+    DiscardsReshuffled: _reshuffled,
+    Checked: _checked,
+    Called: _called,
+    BetPlaced: _bet,
+    Raised: _raised,
+    Folded: _folded,
+    ParolSaid: _parol,
+    Discarded: _CORE[Discarded],
+    HandShown: _CORE[HandShown],
+    HandMucked: _CORE[HandMucked],
+    UncalledBetReturned: _CORE[UncalledBetReturned],
+}
+"""The hand's events the builder folds in place while a hand is in progress (the others through
+``_EVOLVE``)."""
 
 
-def _ev_parol(state: TableState, e: ParolSaid) -> TableState:
-    hand = _hand(state)
-    return replace(state, hand=_acted(hand, e.seat, parol_said=hand.parol_said | {e.seat}))
+def _copying(fold: _InPlace) -> Callable[[TableState, Any], TableState]:
+    """The pure ``evolve`` handler of an in-place fold: it changes fresh copies (the core's ``own``)."""
 
+    def handler(state: TableState, event: Any) -> TableState:
+        owned: TableState = core_rules.own(state)
+        assert owned.hand is not None
+        fold(owned, owned.hand, event)
+        return owned
 
-def _ev_discarded(state: TableState, e: Discarded) -> TableState:
-    hand = _hand(state)
-    gone = set(e.cards)
-    hand = replace(
-        hand,
-        cards=set_at(hand.cards, e.seat, tuple(card for card in hand.cards[e.seat] if card not in gone)),
-        discards=set_at(hand.discards, e.seat, e.cards),
-        declared=hand.declared | {e.seat},
-        to_act=None,
-        last_actor=e.seat,
-    )
-    return replace(state, hand=hand)
-
-
-def _ev_shown(state: TableState, e: HandShown) -> TableState:
-    hand = _hand(state)
-    return replace(state, hand=replace(hand, shown=(*hand.shown, (e.seat, e.cards)), to_act=None))
-
-
-def _ev_mucked(state: TableState, e: HandMucked) -> TableState:
-    hand = _hand(state)
-    return replace(state, hand=replace(hand, mucked=hand.mucked | {e.seat}, to_act=None))
-
-
-def _ev_returned_bet(state: TableState, e: UncalledBetReturned) -> TableState:
-    hand = _hand(state)
-    hand = replace(hand, contributed=add_at(hand.contributed, e.seat, -e.amount))
-    return replace(state, seats=with_stack(state.seats, e.seat, e.amount), hand=hand)
+    return handler
 
 
 def _ev_hand_ended(state: TableState, e: HandEnded) -> TableState:
     hand = state.hand
     winner = e.uncontested_winner
     # the uncontested winner may still show (IT-SHOW-1): keep the cards in the state, not in the event
-    cards = hand.cards[winner] if hand is not None and winner is not None else ()
+    cards = hand.down[winner] if hand is not None and winner is not None else ()
     return replace(
         state,
         hand=None,
@@ -450,34 +453,21 @@ def _ev_eliminated(state: TableState, e: PlayerEliminated) -> TableState:
     return _left(state, e.seat)
 
 
+_ev_shown = _copying(_CORE[HandShown])
+
+
 def _ev_after_show(state: TableState, e: HandShown) -> TableState:
     if state.hand is not None:
         return _ev_shown(state, e)
-    return replace(state, last_winner=None)
+    return replace(state, last_winner=None)  # the uncontested winner showed after the hand (IT-SHOW-1)
 
 
 _EVOLVE: dict[type, Callable[[TableState, Any], TableState]] = {
     **core_rules.TABLE_EVENTS,  # seats, chips added, time banks, time-outs, sit-outs, pots paid, the seed
+    **{kind: _copying(fold) for kind, fold in _IN_PLACE.items()},
     PlayerRemoved: _ev_removed,
     HandStarted: _ev_hand_started,
-    PhaseStarted: _ev_phase,
-    TurnStarted: _ev_turn,
-    AdeguamentoPaid: _ev_adeguamento_paid,
-    AdeguamentoDeclined: _ev_adeguamento_declined,
-    BlindBetPlaced: _ev_blind_bet,
-    BlindDeclined: _ev_blind_declined,
-    CardsDealt: _ev_dealt,
-    DiscardsReshuffled: _ev_reshuffled,
-    Checked: _ev_checked,
-    Called: _ev_called,
-    BetPlaced: _ev_bet,
-    Raised: _ev_raised,
-    Folded: _ev_folded,
-    ParolSaid: _ev_parol,
-    Discarded: _ev_discarded,
     HandShown: _ev_after_show,
-    HandMucked: _ev_mucked,
-    UncalledBetReturned: _ev_returned_bet,
     HandEnded: _ev_hand_ended,
     PlayerEliminated: _ev_eliminated,
 }
@@ -494,21 +484,36 @@ def replay_events(state: TableState, events: Iterable[Event]) -> TableState:
 
 
 class _Builder:
-    """Collects events and keeps the state they lead to."""
+    """Collects events and keeps the state they lead to, folded event by event as ``evolve`` would; the
+    builder copies the table and its hand once per command (at its first event in :data:`_IN_PLACE`) and
+    then changes its own copies in place (as the core's builder): a hand read from the builder **before**
+    an ``emit`` shows the changes after it. The state :func:`apply` returns is never changed again."""
 
-    __slots__ = ("at", "events", "state")
+    __slots__ = ("at", "events", "owned", "state")
 
     def __init__(self, state: TableState, at: int) -> None:
         self.state = state
+        self.owned = False  # whether self.state and its hand are this builder's own copies
         self.events: list[Event] = []
         self.at = at
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        state = self.state
+        fold = _IN_PLACE.get(type(event))
+        hand = state.hand
+        if fold is None or hand is None:
+            self.state = evolve(state, event)  # the hand it keeps, if any, stays ours
+            return
+        if not self.owned:
+            state = self.state = core_rules.own(state)
+            hand = state.hand
+            assert hand is not None
+            self.owned = True
+        fold(state, hand, event)
 
     @property
-    def hand(self) -> HandState:
+    def hand(self) -> ItalianHand:
         hand = self.state.hand
         if hand is None:
             raise NoHandInProgress("Nessuna mano in corso.", "No hand in progress.")
@@ -545,11 +550,11 @@ def apply(state: TableState, command: Command) -> tuple[TableState, tuple[Event,
 # --- helpers on the hand --------------------------------------------------------------------------------
 
 
-def _deck_in_play(hand: HandState) -> Deck:
+def _deck_in_play(hand: ItalianHand) -> Deck:
     return Deck.italian(max(2, min(9, 11 - hand.lowest_rank)))
 
 
-def _next_better(state: TableState, hand: HandState) -> int | None:
+def _next_better(state: TableState, hand: ItalianHand) -> int | None:
     """The next seat that must act in the current betting round, or ``None`` if the round is complete: the
     core's turn order (:func:`engine.core.rules.next_better`) after the last actor (the phase's anchor at
     its start), with the spec's ``answer_hook`` (IT-BUIO-2: the last blind bettor answers last)."""
@@ -561,14 +566,14 @@ def _next_better(state: TableState, hand: HandState) -> int | None:
     return core_rules.next_better(state, hand, anchor, lambda s: acted[s] >= 0, answer_hook(state, hand))
 
 
-def may_bet_for_opening(hand: HandState, seat: int) -> bool:
+def may_bet_for_opening(hand: ItalianHand, seat: int) -> bool:
     """False only for an opening bet without the required hand (IT-OPEN-1..3); later bets need none."""
     if hand.phase is not Phase.OPENING or hand.opened:
         return True
-    return meets_opening(hand.cards[seat], hand.opening, _deck_in_play(hand))
+    return meets_opening(hand.down[seat], hand.opening, _deck_in_play(hand))
 
 
-def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
+def _blind_offer(state: TableState, hand: ItalianHand) -> tuple[int, int] | None:
     """``(seat, amount)`` of the blind bet on offer now (IT-BUIO-1), or ``None``."""
     if hand.blind_closed or hand.parol_hand or hand.opening is not Rank.JACK:
         return None
@@ -583,7 +588,7 @@ def _blind_offer(state: TableState, hand: HandState) -> tuple[int, int] | None:
     return seat, amount
 
 
-def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
+def _must_show(hand: ItalianHand, seat: int, state: TableState) -> bool:
     """IT-SHOW-1 (the core's :func:`engine.core.rules.must_show`): shown when nobody has shown, by an
     all-in raiser (the spec's ``must_show_hook``), or when it wins or ties against the hands shown in a pot
     it contests (the ``winners_hook``, IT-RANK-4 included) or no rival there has shown."""
@@ -591,15 +596,15 @@ def _must_show(hand: HandState, seat: int, state: TableState) -> bool:
     return core_rules.must_show(spec, state, hand, seat, lambda: _pots(hand, hand.folded | hand.mucked))
 
 
-def _pots(hand: HandState, folded: frozenset[int]) -> payout.Pots:
+def _pots(hand: ItalianHand, folded: frozenset[int]) -> payout.Pots:
     """The pots of the finished betting (the core's :func:`engine.core.payout.layout`, G-POT-1, G-SHOW-2):
     every seat's chips, ``folded`` seats (the seats not dealt in, the folded and mucked hands) never win, the
     pot carried from an unopened or parol hand (IT-OPEN-4) in the main pot."""
-    return payout.layout(dict(enumerate(hand.contributed)), folded, hand.carried)
+    return payout.layout(dict(enumerate(hand.contributed)), folded, hand.dead)
 
 
-def _label(hand: HandState, seat: int) -> str:
-    return italian_evaluator(Rank(hand.lowest_rank)).evaluate(hand.cards[seat]).label_it
+def _label(hand: ItalianHand, seat: int) -> str:
+    return italian_evaluator(Rank(hand.lowest_rank)).evaluate(hand.down[seat]).label_it
 
 
 # --- the automatic part ------------------------------------------------------------------------------------
@@ -614,12 +619,12 @@ def _advance(b: _Builder) -> None:
     core_rules.advance(b, _step, _automatic_action)
 
 
-def _step(b: _Builder, hand: HandState) -> bool:
+def _step(b: _Builder, hand: ItalianHand) -> bool:
     """One automatic step; ``False`` when the dealer must act (a :class:`DealCards` is awaited)."""
     state = b.state
     phase = hand.phase
     if phase is Phase.ADEGUAMENTO:
-        ante = hand.invito if state.config.parol_hand_invito else 0
+        ante = hand.forced.invito if state.config.parol_hand_invito else 0
         for seat, owed in hand.adeguamento:
             occupant = state.seats[seat]
             if occupant is None or occupant.stack < owed + ante:  # IT-PAROL-4: left out automatically
@@ -657,7 +662,7 @@ def _step(b: _Builder, hand: HandState) -> bool:
     return False
 
 
-def _betting_step(b: _Builder, hand: HandState) -> bool:
+def _betting_step(b: _Builder, hand: ItalianHand) -> bool:
     state = b.state
     in_hand = _in_hand(hand)
     if len(in_hand) == 1:
@@ -686,7 +691,7 @@ def _betting_step(b: _Builder, hand: HandState) -> bool:
     return True
 
 
-def _cambio_step(b: _Builder, hand: HandState) -> bool:
+def _cambio_step(b: _Builder, hand: ItalianHand) -> bool:
     dealing = next_deal(b.state)
     if dealing is not None:  # the dealer deals; an empty stock is first refilled (IT-CAMBIO-3)
         supply_hook = spec_for(b.state.config.limit).supply_hook
@@ -706,7 +711,7 @@ def _cambio_step(b: _Builder, hand: HandState) -> bool:
     return True
 
 
-def _opener(state: TableState, hand: HandState, street: int) -> int:
+def _opener(state: TableState, hand: ItalianHand, street: int) -> int:
     """The seat just before the first speaker of ``street``'s betting round: the spec's ``opener_hook``
     (:func:`engine.games.italian.hooks.opener`, IT-BUIO-3, IT-BET-1)."""
     hook = spec_for(state.config.limit).opener_hook
@@ -720,13 +725,13 @@ def _start_showdown(b: _Builder) -> None:
     b.emit(PhaseStarted(Phase.SHOWDOWN, hand.button, tuple(order)))
 
 
-def _showdown_step(b: _Builder, hand: HandState) -> None:
+def _showdown_step(b: _Builder, hand: ItalianHand) -> None:
     """The core's showdown step (:func:`engine.core.rules.showdown_step`) with IT-SHOW-1's ``_must_show``,
     the Italian hand's label; every seat decided: the award."""
     state = b.state
 
     def shown_hand(seat: int) -> HandShown:
-        return HandShown(seat, hand.cards[seat], _label(hand, seat))
+        return HandShown(seat, hand.down[seat], _label(hand, seat))
 
     def turn(seat: int) -> None:
         _turn(b, seat, chips_required=False)
@@ -740,7 +745,7 @@ _pay = core_rules.pay  # the core's award: the uncalled bet back, each pot to it
 
 def _award_uncontested(b: _Builder, winner: int) -> None:
     hand = b.hand
-    core_rules.award_uncontested(b, hand.contributed, hand.carried, winner)  # the carried pot: dead money
+    core_rules.award_uncontested(b, hand.contributed, hand.dead, winner)  # the carried pot: dead money
     _end_hand(b, None, uncontested=winner)
 
 
@@ -793,7 +798,7 @@ def _automatic_action(b: _Builder, seat: int) -> None:
 # --- command handlers --------------------------------------------------------------------------------------
 
 
-def _require_turn(b: _Builder, seat: int, *phases: Phase) -> HandState:
+def _require_turn(b: _Builder, seat: int, *phases: Phase) -> ItalianHand:
     hand = b.hand
     if hand.to_act != seat:
         raise NotYourTurn("Non è il tuo turno.", f"it is not seat {seat}'s turn")
@@ -973,19 +978,19 @@ def next_deal(state: TableState) -> tuple[int, int] | None:
     in_hand = _in_hand(hand)
     if hand.phase is Phase.DEAL:
         for seat in in_hand:
-            if len(hand.cards[seat]) < 5:
-                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+            if len(hand.down[seat]) < 5:
+                return seat, min(5 - len(hand.down[seat]), len(hand.stock))
         return None
     if hand.phase is not Phase.CAMBIO:
         return None
     for seat in in_hand:  # right after declaring: up to three cards, the fourth comes last (IT-CAMBIO-2)
-        owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.cards[seat])
+        owed = (4 if len(hand.discards[seat]) == 4 else 5) - len(hand.down[seat])
         if seat in hand.declared and owed > 0:
             return seat, min(owed, len(hand.stock))
     if all(seat in hand.declared for seat in in_hand):  # every fourth card, in seat order
         for seat in in_hand:
-            if len(hand.cards[seat]) < 5:
-                return seat, min(5 - len(hand.cards[seat]), len(hand.stock))
+            if len(hand.down[seat]) < 5:
+                return seat, min(5 - len(hand.down[seat]), len(hand.stock))
     return None
 
 
@@ -1083,7 +1088,7 @@ def _on_decline_blind(b: _Builder, c: DeclineBlind) -> None:
 def _on_partecipate(b: _Builder, c: Partecipate) -> None:
     hand = _require_turn(b, c.seat, Phase.ADEGUAMENTO)
     owed = dict(hand.adeguamento)[c.seat]
-    ante = hand.invito if b.state.config.parol_hand_invito else 0
+    ante = hand.forced.invito if b.state.config.parol_hand_invito else 0
     if _stack(b.state, c.seat) < owed + ante:
         raise BadAmount("Non hai abbastanza chips per adeguarti.", "not enough chips for the adeguamento")
     b.emit(AdeguamentoPaid(c.seat, owed, ante))
@@ -1094,7 +1099,7 @@ def _on_discard(b: _Builder, c: Discard) -> None:
     cards = tuple(c.cards)
     if len(cards) > 4:
         raise BadCards("Si cambiano al massimo 4 carte.", "at most 4 cards may be changed (IT-CAMBIO-1)")
-    if len(set(cards)) != len(cards) or any(card not in hand.cards[c.seat] for card in cards):
+    if len(set(cards)) != len(cards) or any(card not in hand.down[c.seat] for card in cards):
         raise BadCards("Puoi scartare solo carte tue.", "you can only discard your own cards")
     b.emit(Discarded(c.seat, cards))
 
@@ -1106,7 +1111,7 @@ def _on_show(b: _Builder, c: ShowHand) -> None:
         return
     hand = _require_turn(b, c.seat, Phase.SHOWDOWN)
     label = _label(hand, c.seat)
-    b.emit(HandShown(c.seat, hand.cards[c.seat], label))
+    b.emit(HandShown(c.seat, hand.down[c.seat], label))
 
 
 def _on_muck(b: _Builder, c: MuckHand) -> None:

@@ -137,7 +137,7 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
                 )
             )
             continue
-        cards = hand.cards[seat]
+        cards = hand.down[seat]
         visible = reveal or seat == viewer or seat in shown
         seen: tuple[Card | None, ...] = cards if visible else (None,) * len(cards)
         own_discards = hand.discards[seat] if (reveal or seat == viewer) else ()
@@ -165,7 +165,7 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
             dict(enumerate(hand.contributed)),
             hand.folded,
             [s for s in _in_hand(hand) if _stack(state, s) == 0],
-            hand.carried,
+            hand.dead,
             in_hand,
         )
     return TableView(
@@ -174,13 +174,13 @@ def view(state: TableState, viewer: int | None = None, reveal: bool = False) -> 
         phase=hand.phase if hand is not None else None,
         button=state.button,
         seats=tuple(seats),
-        pot=(hand.carried + sum(hand.contributed)) if hand is not None else state.carried,
+        pot=(hand.dead + sum(hand.contributed)) if hand is not None else state.carried,
         pots=pots,
-        carried=hand.carried if hand is not None else state.carried,
+        carried=hand.dead if hand is not None else state.carried,
         opening=(hand.opening if hand is not None else state.opening).symbol,
         parol_hand=hand.parol_hand if hand is not None else bool(state.parol_players),
         min_bet=hand.min_bet if hand is not None else 0,
-        invito=hand.invito if hand is not None else state.invito,
+        invito=hand.forced.invito if hand is not None else state.invito,
         current_bet=hand.current_bet if hand is not None else 0,
         to_act=hand.to_act if hand is not None else None,
         deadline=hand.deadline if hand is not None else 0,

@@ -43,3 +43,21 @@ def test_flushes_of_the_same_ranks_keep_their_suits() -> None:
     low_spades = [c for c in range(52) if DECK[c].suit.english_name == "spades"][:3] + spades[-2:]
     assert hand_label(spec, _hand(low_hearts), 0) == "Ace-high flush in hearts"
     assert hand_label(spec, _hand(low_spades), 0) == "Ace-high flush in spades"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=7, max_size=9, unique=True),
+    st.integers(4, 5),
+    st.integers(1, 3),
+)
+def test_an_omaha_label_is_the_evaluators_every_time(codes: list[int], hole: int, times: int) -> None:
+    """OM-1: the name of the best two-plus-three, fresh or from the names given (flushes keep their suit)."""
+    spec = find_game("PO").spec  # type: ignore[attr-defined]
+    down, board = [DECK[c] for c in codes[:hole]], [DECK[c] for c in codes[hole:]]
+    if not 3 <= len(board) <= 5:
+        return
+    expected = standard_evaluator().omaha(down, board).label_en
+    hand = SimpleNamespace(down=(tuple(down),), up=((),), board=tuple(board))
+    for _ in range(times):
+        assert hand_label(spec, hand, 0) == expected

@@ -8,6 +8,7 @@ with an action dropped, changed or added."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import CoreGame, CoreState, ForcedBets, find_game
+from engine.core import CoreGame, CoreState, ForcedBets, find_game, rules
 from engine.core.errors import IllegalAction
+from engine.core.fast import street_due
 from engine.core.game import UnknownGame
 from engine.core.history import UnsupportedHistory, _replay, _Run, _Spoilt, replay_hand, replay_standard
-from engine.core.model import SeatPlayer
+from engine.core.model import DealCards, SeatPlayer, StartHand, StockReshuffled
 from engine.core.rules import InPlaceRun
 from engine.phh import HandHistory, load_histories, parse_standard_action
 
@@ -38,10 +40,8 @@ def snapshot(state: CoreState) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return dict(vars(state)), None if state.hand is None else dict(vars(state.hand))
 
 
-@pytest.mark.parametrize("code", CODES)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1))
-def test_a_run_in_place_gives_apply_s_events_and_states(code: str, seed: int) -> None:
+def seated(code: str, seed: int) -> tuple[CoreGame, random.Random, CoreState]:
+    """``code``'s game with 2–6 players seated (stacks 20–300) by a random generator seeded ``seed``."""
     game = find_game(code)
     assert isinstance(game, CoreGame)
     rng = random.Random(seed)
@@ -55,6 +55,14 @@ def test_a_run_in_place_gives_apply_s_events_and_states(code: str, seed: int) ->
     state = game.initial_state(config)
     for seat in range(seats):
         state, _ = game.apply(state, SeatPlayer(seat, f"p{seat}", rng.randint(20, 300)))
+    return game, rng, state
+
+
+@pytest.mark.parametrize("code", CODES)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_run_in_place_gives_apply_s_events_and_states(code: str, seed: int) -> None:
+    game, rng, state = seated(code, seed)
     start, first = state, snapshot(state)
     run = InPlaceRun(game.spec, state)
     at = 0
@@ -176,3 +184,126 @@ def test_a_changed_file_reports_the_same_difference(which: int, where: int, chan
     assert reported == slow[0]
     replayed = replay_standard(changed)
     assert replayed.difference == slow[0]
+
+
+def _named_deals(rng: random.Random, state: CoreState, due: list[tuple[int, int, int]]) -> list[Any]:
+    """Named deals of the street's next seats (cards from the stock), one of them now and then wrong: a
+    seat out of order, a card too many or too few, a card named twice or not in the stock, a burn, a
+    list."""
+    hand = state.hand
+    assert hand is not None
+    stock = list(hand.stock)
+    rng.shuffle(stock)
+    deals: list[Any] = []
+    for seat, down, up in due[: rng.randint(1, len(due))]:
+        cards = tuple(stock[: down + up])
+        del stock[: down + up]
+        deals.append(DealCards(seat, cards))
+    if rng.random() < 0.5:
+        i = rng.randrange(len(deals))
+        deal = deals[i]
+        held = [c for cards in hand.down for c in cards] + list(hand.board) + list(hand.burned)
+        wrong = rng.choice(["seat", "more", "fewer", "twice", "gone", "burn", "list", "extra"])
+        if wrong == "seat":
+            deal = DealCards((deal.seat + 1) % len(state.seats), deal.cards)
+        elif wrong == "more" and stock:
+            deal = DealCards(deal.seat, (*deal.cards, stock[0]))
+        elif wrong == "fewer":
+            deal = DealCards(deal.seat, deal.cards[1:])
+        elif wrong == "twice" and i > 0:
+            deal = DealCards(deal.seat, (deals[0].cards[0], *deal.cards[1:]))
+        elif wrong == "gone" and held:
+            deal = DealCards(deal.seat, (rng.choice(held), *deal.cards[1:]))
+        elif wrong == "burn" and stock:
+            deal = DealCards(deal.seat, deal.cards, (stock[-1],))
+        elif wrong == "list":
+            deal = DealCards(deal.seat, list(deal.cards))  # type: ignore[arg-type]
+        elif wrong == "extra" and stock:
+            deals.append(DealCards((deal.seat + 1) % len(state.seats), (stock[-1],)))
+        deals[i] = deal
+    return deals
+
+
+@pytest.mark.parametrize("code", CODES)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_street_dealt_in_one_step_gives_the_deals_events_and_states(code: str, seed: int) -> None:
+    """:meth:`InPlaceRun.deal_street` (a replay's ``d dh`` of a street, dealt in one step when they are
+    the cards due): the events and state of the deals applied one by one, or their refusal."""
+    game, rng, state = seated(code, seed)
+    tried = 0
+    for at in range(1000, 4000, 1000):
+        if not game.can_start_hand(state):
+            break
+        command: Any = game.start_command(
+            state,
+            lambda deck: deck.cards,
+            at=at,
+            forced=None,
+            button=None,
+            hand_id="",
+            commitment="",
+            algorithm="",
+        )
+        state, _ = game.apply(state, command)
+        for _step in range(500):
+            hand = state.hand
+            if hand is None:
+                break
+            due = street_due(game.spec, state)
+            if due:
+                tried += 1
+                deals = _named_deals(rng, state, due)
+                one_by_one: Any = state
+                events: list[Any] = []
+                try:
+                    for deal in deals:
+                        one_by_one, dealt = game.apply(one_by_one, deal)
+                        events += dealt
+                except IllegalAction as refusal:
+                    with pytest.raises(type(refusal), match=re.escape(str(refusal))):
+                        InPlaceRun(game.spec, state).deal_street(deals)
+                else:
+                    run = InPlaceRun(game.spec, state)
+                    assert run.deal_street(deals) == events
+                    assert run.state == one_by_one
+                    state = one_by_one
+                    continue
+            command = game.dealer_command(state, at)
+            if command is None:
+                assert hand.to_act is not None
+                command = game.bot_command(state, hand.to_act, rng, at)
+            state, _ = game.apply(state, command)
+    assert tried
+
+
+def test_a_supply_met_in_the_middle_of_a_street_is_the_one_by_one_deals_supply() -> None:
+    """A ``supply_hook`` that answers between two deals of a street (the stock ran short: FD-1, ST-1):
+    the street dealt in one step emits its answer and deals the rest as the deals one by one do."""
+    game = find_game("NT")
+    assert isinstance(game, CoreGame)
+
+    def supply(state: Any, hand: Any, due: Any) -> StockReshuffled | None:
+        if hand.street_dealt and not hand.reshuffles and due[0] == 2:
+            return StockReshuffled((), tuple(reversed(hand.stock)))
+        return None
+
+    spec = replace(game.spec, supply_hook=supply)
+    config = game.table_config(
+        seats=4, tournament=False, forced=FORCED["holdem"], action_time_ms=100, time_bank_ms=0
+    )
+    state = game.initial_state(config)
+    for seat in range(4):
+        state, _ = rules.apply(spec, state, SeatPlayer(seat, f"p{seat}", 100))
+    state, _ = rules.apply(spec, state, StartHand(button=3, at=5))
+    hand = state.hand
+    assert hand is not None
+    deals = [DealCards(seat, hand.stock[2 * seat + 5 : 2 * seat + 7], at=7) for seat in range(4)]
+    one_by_one, events = state, []
+    for deal in deals:
+        one_by_one, dealt = rules.apply(spec, one_by_one, deal)
+        events += dealt
+    assert any(isinstance(event, StockReshuffled) for event in events)
+    run = InPlaceRun(spec, state)
+    assert run.deal_street(deals) == events
+    assert run.state == one_by_one

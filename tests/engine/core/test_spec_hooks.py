@@ -119,8 +119,8 @@ def test_from_core_refuses_a_refusal_without_an_italian_message() -> None:
 
 
 def hand_of(cards: dict[int, str], lowest: int = 7) -> SimpleNamespace:
-    """The hand's values a ``winners_hook`` reads: ``cards`` by seat, ``lowest_rank`` of the deck in play."""
-    return SimpleNamespace(lowest_rank=lowest, cards={seat: parse_cards(t) for seat, t in cards.items()})
+    """The hand's values a ``winners_hook`` reads: ``down`` (the cards by seat), ``lowest_rank`` (deck)."""
+    return SimpleNamespace(lowest_rank=lowest, down={seat: parse_cards(t) for seat, t in cards.items()})
 
 
 def table_with(option: MinimalBeatsRoyal) -> SimpleNamespace:

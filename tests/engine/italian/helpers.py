@@ -49,7 +49,7 @@ def deal(state: TableState, hands: dict[int, str]) -> TableState:
     decider's order (from the dealer's left)."""
     while state.hand is not None and state.hand.to_act is None and state.hand.phase.value == "deal":
         hand = state.hand
-        seat = next(s for s in hand.dealt if s not in hand.folded and len(hand.cards[s]) < 5)
+        seat = next(s for s in hand.dealt if s not in hand.folded and len(hand.down[s]) < 5)
         state = run(state, DealCards(seat, parse_cards(hands[seat])))
     return state
 
@@ -80,7 +80,7 @@ def chips_total(state: TableState) -> int:
     """Every chip at the table: stacks, the hand's contributions and carried chips."""
     total = sum(stacks(state)) + state.carried
     if state.hand is not None:
-        total += sum(state.hand.contributed) + state.hand.carried
+        total += sum(state.hand.contributed) + state.hand.dead
     return total
 
 

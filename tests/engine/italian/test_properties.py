@@ -121,7 +121,7 @@ def chips(state: TableState) -> int:
     """Every chip at the table: stacks, the hand's contributions and the carried chips."""
     total = sum(o.stack for o in state.seats if o is not None) + state.carried
     if state.hand is not None:
-        total += sum(state.hand.contributed) + state.hand.carried
+        total += sum(state.hand.contributed) + state.hand.dead
     return total
 
 

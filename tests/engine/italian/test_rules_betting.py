@@ -211,7 +211,7 @@ def test_it_ante_1_tournament_sitting_out_player_posts_and_forfeits_the_invito()
     # then four invitos are in the pot and seat 2 holds no cards
     assert stacks(state) == [990, 990, 990, 990]
     assert state.hand.dealt == (0, 1, 3)
-    assert state.hand.cards[2] == ()
+    assert state.hand.down[2] == ()
     assert state.hand.to_act == 0
     # when seat 0 opens for 10 and the others fold
     state = run(state, BetOrRaise(0, 10), Fold(1))
@@ -797,7 +797,7 @@ def test_it_open_2_unopened_hands_escalate_j_q_k_k_and_return_to_j() -> None:
         state = begin(state, *NO_PAIRS_3)
         hand = state.hand
         assert hand is not None
-        assert (hand.opening, hand.button, hand.carried, stacks(state)) == (
+        assert (hand.opening, hand.button, hand.dead, stacks(state)) == (
             requirement,
             button,
             carried,
@@ -822,7 +822,7 @@ def test_it_open_2_unopened_hands_escalate_j_q_k_k_and_return_to_j() -> None:
     # when the fifth hand (kings) is opened by seat 1 and won uncontested
     state = begin(state, "KcKsTd9h8d", "AcQsJc9d8s", "AhKdQc9s8h")
     assert state.hand is not None and state.hand.opening is Rank.KING and state.hand.button == 0
-    assert state.hand.carried == 60 and state.hand.to_act == 1
+    assert state.hand.dead == 60 and state.hand.to_act == 1
     state = run(state, BetOrRaise(1, 5), Fold(2))
     events = events_of(state, Fold(0))
     # then the pot of 75 is awarded and the requirement is back to jacks

@@ -189,12 +189,12 @@ def test_it_cambio_1_the_dealer_gives_as_many_cards_as_were_discarded() -> None:
     assert events == (Discarded(0, C("7c8s9c")),)
     state = run(state, Discard(0, C("7c8s9c")))
     assert state.hand is not None and state.hand.to_act is None
-    assert state.hand.cards[0] == C("JhJd")
+    assert state.hand.down[0] == C("JhJd")
     assert next_deal(state) == (0, 3)
     assert dealer_command(state) == DealCards(0, C("8c9sTd"))
     assert events_of(state, DealCards(0, C("8c9sTd"))) == (CardsDealt(0, C("8c9sTd")), turn(1))
     state = run(state, DealCards(0, C("8c9sTd")))
-    assert state.hand is not None and state.hand.cards[0] == C("JhJd8c9sTd")
+    assert state.hand is not None and state.hand.down[0] == C("JhJd8c9sTd")
     assert state.hand.stock == C(STOCK4)[3:]
 
 
@@ -287,14 +287,14 @@ def test_it_cambio_2_a_four_card_change_gets_three_cards_now_and_the_fourth_afte
     assert events == (CardsDealt(3, C("Js")),)
     state = run(state, DealCards(3, C("Js")))
     assert next_deal(state) == (0, 1)
-    assert state.hand is not None and len(state.hand.cards[0]) == 4
+    assert state.hand is not None and len(state.hand.down[0]) == 4
     assert events_of(state, DealCards(0, C("Qc"))) == (
         CardsDealt(0, C("Qc")),
         PhaseStarted(Phase.FINAL, 3, ()),
         turn(0),
     )
     state = run(state, DealCards(0, C("Qc")))
-    assert state.hand is not None and state.hand.cards[0] == C("Jh8c9sTdQc")
+    assert state.hand is not None and state.hand.down[0] == C("Jh8c9sTdQc")
 
 
 def test_it_cambio_2_two_four_card_changers_get_the_fourth_cards_in_seat_order_from_dealers_left() -> None:
@@ -312,9 +312,9 @@ def test_it_cambio_2_two_four_card_changers_get_the_fourth_cards_in_seat_order_f
     assert dealt == [(3, 3), (0, 3), (1, 3), (3, 1), (0, 1), (1, 1)]
     hand = state.hand
     assert hand is not None and hand.phase is Phase.FINAL
-    assert hand.cards[3] == C("Qh8c9sTdKs")
-    assert hand.cards[0] == C("AhThJcJsAc")
-    assert hand.cards[1] == C("KcQcQdKhAs")
+    assert hand.down[3] == C("Qh8c9sTdKs")
+    assert hand.down[0] == C("AhThJcJsAc")
+    assert hand.down[1] == C("KcQcQdKhAs")
     assert hand.stock == ()
 
 
@@ -397,7 +397,7 @@ def test_it_cambio_3_the_batch_is_split_and_the_served_players_discards_are_resh
     with pytest.raises(BadCards, match="non è nel mazzo"):
         decide(state, DealCards(3, C("JhJc")))  # Jh is in seat 0's hand, Jc was given to seat 0
     state = run(state, serve_command(state))
-    assert state.hand is not None and state.hand.cards[3] == C("ThAs") + reshuffled.stock[:2]
+    assert state.hand is not None and state.hand.down[3] == C("ThAs") + reshuffled.stock[:2]
     assert state.hand.to_act == 4
 
 
@@ -441,8 +441,8 @@ def test_it_cambio_3_a_second_reshuffle_for_the_fourth_cards_and_every_card_stay
     state = run(state, serve_command(state))
     hand = state.hand
     assert hand is not None and hand.phase is Phase.FINAL and hand.reshuffles == 2
-    assert all(len(hand.cards[seat]) == 5 for seat in range(6))
-    held = [card for seat in range(6) for card in hand.cards[seat]]
+    assert all(len(hand.down[seat]) == 5 for seat in range(6))
+    held = [card for seat in range(6) for card in hand.down[seat]]
     assert len(set(held)) == 30
     # every card of the 40 is either held, in the stock, or a discard not yet reshuffled (seat 4's)
     assert set(held) | set(hand.stock) | set(C(D6[4])) == set(Deck.italian(6).cards)
@@ -1476,7 +1476,7 @@ def _check_views(state: TableState) -> None:
     for viewer in viewers:
         known = set(shown)
         if hand is not None and viewer is not None:
-            known |= set(hand.cards[viewer]) | set(hand.discards[viewer])
+            known |= set(hand.down[viewer]) | set(hand.discards[viewer])
         leaked = cards_in(view(state, viewer)) - known
         assert not leaked, f"viewer {viewer} sees {format_cards(by_code(leaked))}"
 
