@@ -458,7 +458,8 @@ def users() -> tuple[list[str], dict[str, str]]:
 class Moves:
     """The director's moves: a bot away from a full table (where it has played a hand) to a third table,
     then ospite (or, if ospite is already out, another player from elsewhere) into the seat it left (the
-    situation of issue 15)."""
+    situation of issue 15). A move the tournament cancelled (``MoveCancelled``: the balancing filled the seat
+    first, or broke its table) is started over from a new full table, five times at most."""
 
     step: str = "wait"
     table: int = 0
@@ -467,8 +468,23 @@ class Moves:
     mover: str = ""
     done_at: float = 0.0
     refused: list[str] = field(default_factory=list)
+    cancelled: int = 0  # the tournament's MoveCancelled seen when the last move was requested
 
-    def advance(self, tournament_id: int, where: dict[str, tuple[int, int]], hands: dict[int, int]) -> None:
+    def advance(
+        self,
+        tournament_id: int,
+        where: dict[str, tuple[int, int]],
+        hands: dict[int, int],
+        cancelled: list[str] | None = None,
+    ) -> None:
+        """One step, given where everyone sits, each table's hands and the players whose move the tournament
+        cancelled so far (in order)."""
+        cancelled = cancelled or []
+        moving = {"bot moving": self.bot, "person moving": self.mover}.get(self.step)
+        if moving is not None and moving in cancelled[self.cancelled :]:
+            self.refused.append(f"{moving}'s move was cancelled")
+            self.step = "failed" if len(self.refused) >= 5 else "wait"
+            return
         detail = Tournament.objects.get(id=tournament_id).detail or {}
         if self.step == "wait":
             mine = where.get(PERSON)
@@ -496,7 +512,7 @@ class Moves:
             except TournamentError as error:
                 self.refused.append(str(error))
                 return
-            self.step = "bot moving"
+            self.step, self.cancelled = "bot moving", len(cancelled)
         elif self.step == "bot moving":
             seats = next((t["seats"] for t in detail.get("tables", []) if t["table_id"] == self.table), None)
             if seats is None or seats[self.seat] is not None:
@@ -511,7 +527,7 @@ class Moves:
                 if len(self.refused) >= 5:
                     self.step = "failed"
                 return
-            self.step = "person moving"
+            self.step, self.cancelled = "person moving", len(cancelled)
         elif self.step == "person moving" and where.get(self.mover) == (self.table, self.seat):
             self.step = "done"
             self.done_at = time.monotonic()
@@ -589,6 +605,7 @@ class Progress:
         self.stream = mtt.stream_id(tournament_id)
         self.version = 0
         self.seen: dict[str, float] = {}
+        self.cancelled: list[str] = []  # the players of each MoveCancelled, in order
 
     def update(self) -> None:
         for event in read_stream(self.stream, self.version):
@@ -596,6 +613,8 @@ class Progress:
             kind = event.type
             if kind == "PlayerMoved":
                 kind = f"moved: {event.data['reason']}"
+            elif kind == "MoveCancelled":
+                self.cancelled.append(event.data["player"])
             self.seen.setdefault(kind, time.monotonic())
 
 
@@ -608,7 +627,8 @@ def watch(
 ) -> tuple[Moves, Progress]:
     """Follow every player with a socket (and a page) to the table where they sit, the rail to every table,
     play ospite, make the director's moves and load pages and API states in turn, until the tournament has
-    broken a table, balanced and seen the director's moves (then :data:`SETTLE_SECONDS` more), or is over."""
+    broken a table, balanced and seen the director's moves (then :data:`SETTLE_SECONDS` more), or is over.
+    The tournament comes paused (:func:`scan_tournament`) and is resumed once every watcher is open."""
     moves, progress, acted, rng = Moves(), Progress(tournament_id), set[tuple[int, int]](), random.Random(15)
     turn: Iterator[tuple[str, int]] = iter(())
     started = time.monotonic()
@@ -626,8 +646,11 @@ def watch(
             for table_id in rows:
                 if table_id not in watchers.tables_of(rail):
                     watchers.open(rail, table_id)
+        if loops == 1:  # every watcher is at its table: the tournament paused by scan_tournament goes on
+            mtt.resume(tournament_id, DIRECTOR, "the scan's watchers are seated")
         play_person(watchers, rows, where, acted, rng)
-        moves.advance(tournament_id, where, {t: row.hand_number for t, row in rows.items()})
+        hands = {t: row.hand_number for t, row in rows.items()}
+        moves.advance(tournament_id, where, hands, progress.cancelled)
         if loops % 4 == 0:  # one viewer's page and API state, in turn
             pair = next(turn, None)
             if pair is None:
@@ -763,6 +786,9 @@ def scan_tournament(
     started = time.monotonic()
     try:
         mtt.start(tournament_id, DIRECTOR, seed=seed.to_bytes(32, "big"))
+        # no new hand until every watcher is at its table (opening them all takes seconds on a loaded
+        # machine, while the bots would play on: the director's moves came after the break; watch resumes)
+        mtt.pause(tournament_id, DIRECTOR, "the scan's watchers take their seats")
         moves, progress = watch(
             tournament_id, players, watchers, to_the_end, 600.0 if to_the_end else PLAY_SECONDS
         )
