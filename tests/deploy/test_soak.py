@@ -55,12 +55,14 @@ from tests.deploy.cluster_tools import (
 )
 from tests.deploy.test_faults import (
     CLOSE_CASH,
+    PG_BIN,
     TOURNAMENT_CHECKS,
     Database,
     Logs,
     Services,
     errors_in,
     respawns_in,
+    run,
     shell,
 )
 
@@ -80,6 +82,7 @@ FLAT_MB = 40.0
 FLAT_SHARE = 0.25
 SLACK = 10
 RESULT = ROOT / ".dev" / "soak-test.json"
+DUMP = ROOT / ".dev" / "soak-test.dump"
 services = test_faults.services  # the fixtures: the private PostgreSQL and redis-server, the cluster on them
 cluster = test_faults.cluster
 test_faults.PORT = 8130  # the cluster's nginx (web processes on 8131-8133): beside make faults' 8120-8123
@@ -234,6 +237,8 @@ def test_a_week_of_a_small_club_in_an_hour(cluster: tuple[Path, Services, Path])
     verify_started = time.monotonic()
     verified = manage(env, "verify_all", timeout=1800)
     verify_s = time.monotonic() - verify_started
+    # the log, for a look at whatever failed (pg_restore it into a database of the machine's PostgreSQL)
+    run([str(PG_BIN / "pg_dump"), "-Fc", "-f", str(DUMP), state["database_url"]], timeout=600, check=False)
     warm = next(s for s in samples if s["at"] - started >= WARM_UP_S) if len(samples) > 1 else samples[0]
     memory = growth(warm, load_end)
     not_flat = {
