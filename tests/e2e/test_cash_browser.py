@@ -67,6 +67,22 @@ def wait_between_hands(page: Any, table_id: int, hands: int) -> None:
         page.wait_for_timeout(50)
 
 
+def submit_between_hands(page: Any, table_id: int, selector: str, fill: tuple[str, int] | None = None) -> str:
+    """Submit a form that works only between hands (a top-up, a stand-up), as a person does: when the bots
+    began the next hand in the moment between, the refusal says so and nothing changed; wait for that hand's
+    end and submit again (three times at most). Returns the message the page shows."""
+    for _ in range(3):
+        if fill is not None:
+            page.locator(fill[0]).fill(str(fill[1]))
+        submit(page, selector)
+        text = flash(page)
+        if "a hand is being played" not in text:
+            return text
+        number, _in_hand = in_thread(lambda: between_hands(table_id))
+        wait_between_hands(page, table_id, number)
+    return text
+
+
 def flash(page: Any) -> str:
     """The message the last form left on the page."""
     return str(page.locator("main > .flash:not([hidden])").first.inner_text())
@@ -104,15 +120,14 @@ def test_a_player_sits_plays_tops_up_and_stands_up_with_the_table_result(
         wait_between_hands(page, table_id, 2)
         page.screenshot(path=str(shot("1280x800")))
         assert overflow(page) == 0, wide(page)
-        page.locator("input[data-top-up]").fill(str(TOP_UP))
-        submit(page, 'button[data-cash="top-up"]')
-        assert flash(page).startswith(f"You added {TOP_UP} chips; your balance is {GRANT - BUY_IN - TOP_UP}")
+        top_up = ("input[data-top-up]", TOP_UP)
+        text = submit_between_hands(page, table_id, 'button[data-cash="top-up"]', top_up)
+        assert text.startswith(f"You added {TOP_UP} chips; your balance is {GRANT - BUY_IN - TOP_UP}")
         page.set_viewport_size({"width": 390, "height": 844})
         wait_between_hands(page, table_id, 3)
         page.screenshot(path=str(shot("390x844")))
         assert overflow(page) == 0, wide(page)
-        submit(page, 'button[data-cash="stand"]')
-        text = flash(page)
+        text = submit_between_hands(page, table_id, 'button[data-cash="stand"]')
         stood = int(re.search(r"You stood up with (\d+) chips", text).group(1))  # type: ignore[union-attr]
         events = in_thread(lambda: read_stream(tables.stream_id(table_id)))
         removed = [e for e in events if e.type == "PlayerRemoved" and e.data["player"] == PLAYER]

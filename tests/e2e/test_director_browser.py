@@ -7,6 +7,7 @@ scrolls sideways; screenshots go to ``test-output/e2e/`` for review."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -61,14 +62,21 @@ def in_state(tournament_id: int) -> str:
     return str(Tournament.objects.get(id=tournament_id).status)
 
 
-def inside(page: Any, selector: str) -> bool:
-    """Whether the element is wholly inside the viewport (seen without scrolling)."""
-    box = page.locator(selector).first.bounding_box()
-    size = page.viewport_size
-    return bool(
-        box and box["x"] >= 0 and box["y"] >= 0
-        and box["x"] + box["width"] <= size["width"] + 1 and box["y"] + box["height"] <= size["height"] + 1
-    )  # fmt: skip
+def inside(page: Any, selector: str, settle_s: float = 5.0) -> bool:
+    """Whether the element is wholly inside the viewport (seen without scrolling), once the page has settled:
+    measured again for up to ``settle_s`` seconds while a swap or a late style still moves it."""
+    deadline = time.monotonic() + settle_s
+    while True:
+        box = page.locator(selector).first.bounding_box()
+        size = page.viewport_size
+        seen = bool(
+            box and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= size["width"] + 1
+            and box["y"] + box["height"] <= size["height"] + 1
+        )  # fmt: skip
+        if seen or time.monotonic() > deadline:
+            return seen
+        page.wait_for_timeout(100)
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
