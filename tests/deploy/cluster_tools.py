@@ -504,7 +504,7 @@ def fill_disk(
     fault.notes.append(f"deleted after {time.time() - fault.at:.1f} s")
     time.sleep(3)
     if running is not None and not running():
-        fault.notes.append("PostgreSQL had stopped: started again by the test")
+        fault.notes.append("PostgreSQL had stopped" + (": started again by the test" if start else ""))
         if start is not None:
             start()
 
@@ -594,16 +594,17 @@ def faults_under_load(
     dump: Any,
     result_path: Path,
 ) -> dict[str, Any]:
-    """Issue 23 §1's run on a started service at ``base`` (``env``: ``manage.py``'s environment on it): the
-    load (:data:`SETUP`: a bot tournament of :data:`PLAYERS` rotating :data:`ROTATION`, cash tables of
-    :data:`CASH_GAMES`), a WebSocket watcher per table, then each fault of ``faults`` in turn, injected by
+    """Issue 23 §1's run on a started service at ``base`` (``env``: ``manage.py``'s environment on it).
+
+    The load (:data:`SETUP`: a bot tournament of :data:`PLAYERS` rotating :data:`ROTATION`, cash tables of
+    :data:`CASH_GAMES`) and a WebSocket watcher per table; then each fault of ``faults`` in turn, injected by
     ``inject(name, fault, load)`` (``socket-resend`` is done here: :func:`resend_on_a_new_socket`), its
-    recovery measured (:func:`measure`, up to :data:`RECOVERY_TIMEOUT_S`) and its log lines kept (``logs``, up to
-    :data:`SETTLE_S` after). Afterwards the cash tables closed, the tournament played to its end and the end
-    checks (:func:`log_checks`, :data:`TOURNAMENT_CHECKS`, ``verify_all``, sockets at the last version, no
-    ERROR outside the faults' windows). ``processes()``: the processes' CPU and memory at the end;
-    ``dump()``: called after ``verify_all`` (a ``pg_dump`` of the log). Writes the figures to ``result_path``,
-    asserts the checks, returns the figures."""
+    recovery measured (:func:`measure`, up to :data:`RECOVERY_TIMEOUT_S` s) and its log lines kept
+    (``logs``, up to :data:`SETTLE_S` s after). Afterwards the cash tables are closed, the tournament plays
+    to its end, and the end checks: :func:`log_checks`, :data:`TOURNAMENT_CHECKS`, ``verify_all``, sockets at
+    the last version, no ERROR outside the faults' windows. ``processes()``: the processes' CPU and memory
+    at the end; ``dump()``: called after ``verify_all`` (a ``pg_dump`` of the log). Writes the figures to
+    ``result_path``, asserts the checks, returns the figures."""
     db = Database(database_url)
     started = time.time()
     made = shell(
