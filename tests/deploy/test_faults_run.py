@@ -51,7 +51,6 @@ import pytest
 
 from tests.deploy.cluster_tools import (
     ROOT,
-    Database,
     Fault,
     Load,
     Logs,
@@ -190,11 +189,12 @@ class Stack:
 
         wait(up, 300, "make run's processes to start")
         # as make faults' server: the WAL alone must not fill the small tmpfs
-        db = Database(self.database_url)
-        db.query("ALTER SYSTEM SET max_wal_size = '96MB'")
-        db.query("ALTER SYSTEM SET min_wal_size = '32MB'")
-        db.query("SELECT pg_reload_conf()")
-        db.close()
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            conn.execute("ALTER SYSTEM SET max_wal_size = '96MB'")
+            conn.execute("ALTER SYSTEM SET min_wal_size = '32MB'")
+            conn.execute("SELECT pg_reload_conf()")
 
     def log_tail(self) -> str:
         return (self.logs / "make-run.log").read_text(errors="replace")[-4000:]
