@@ -78,3 +78,46 @@ def test_a_killed_embedded_redis_is_started_again_on_its_port(tmp_path: Path) ->
         _, stderr = devservices.communicate(timeout=30)
     assert "the embedded Redis died: starting it again" in stderr, stderr
     assert wait_for(lambda: not redis_servers(port), 10), "a redis-server outlived devservices"
+
+
+def test_a_killed_embedded_postgresql_is_started_again(tmp_path: Path) -> None:
+    """The same for pgserver's PostgreSQL: its postmaster SIGKILLed, devservices starts it again on its data
+    directory (crash recovery) and the same URL answers with the data committed before."""
+    import psycopg
+
+    dev = tmp_path / "dev"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MAZZIERE_DEV_DIR")}
+    env["MAZZIERE_DEV_DIR"] = str(dev)
+    env["REDIS_URL"] = "redis://127.0.0.1:1/0"  # only PostgreSQL embedded
+    url_file = tmp_path / "url"
+    command = [
+        sys.executable,
+        "-m",
+        "config.devservices",
+        "sh",
+        "-c",
+        f'echo "$DATABASE_URL" > {url_file}; exec sleep 120',
+    ]
+    devservices = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for(lambda: url_file.exists() and url_file.read_text().strip(), 60), "no PostgreSQL"
+        url = url_file.read_text().strip()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE kept (x int)")
+            conn.execute("INSERT INTO kept VALUES (23)")
+        first = int((dev / "postgres" / "postmaster.pid").read_text().split()[0])
+        os.kill(first, signal.SIGKILL)
+
+        def answers() -> bool:
+            try:
+                with psycopg.connect(url, connect_timeout=2) as conn:
+                    return conn.execute("SELECT x FROM kept").fetchone() == (23,)
+            except psycopg.Error:
+                return False
+
+        assert wait_for(answers, 40), "the killed PostgreSQL was not started again"
+        assert int((dev / "postgres" / "postmaster.pid").read_text().split()[0]) != first
+    finally:
+        devservices.terminate()
+        _, stderr = devservices.communicate(timeout=60)
+    assert "the embedded PostgreSQL died: starting it again" in stderr, stderr
