@@ -34,7 +34,9 @@ errors seen inside each window are listed per fault in the figures (``.dev/fault
 ``docs/reliability.md``, "Issue 23 §1: faults under load").
 
 It takes about six minutes and needs root (mount, pg_ctl as the ``postgres`` user): only with
-``MAZZIERE_FAULTS_TEST=1``.
+``MAZZIERE_FAULTS_TEST=1``. The load, the measures and the end checks are
+:func:`tests.deploy.cluster_tools.faults_under_load` (shared with ``make faults-run``,
+``tests/deploy/test_faults_run.py``: the same faults on ``make run``'s processes); the injectors are here.
 """
 
 from __future__ import annotations
