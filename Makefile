@@ -117,7 +117,7 @@ cluster-test: $(STAMP)
 faults: $(STAMP)
 	MAZZIERE_FAULTS_TEST=1 $(PY) -m pytest tests/deploy/test_faults.py -q -s -p no:xdist
 
-## Issue 23 §1 on `make run` (about eight minutes, needs root; not part of `make test`): the Makefile's run recipe
+## Issue 23 §1 on `make run` (6-8 minutes, needs root; not part of `make test`): the Makefile's run recipe
 ## (devservices' embedded PostgreSQL and Redis under a private MAZZIERE_DEV_DIR on a 400 MB tmpfs, honcho, the
 ## Procfile, web on a free port), the load and faults of `make faults` (the embedded servers' own: pgserver's
 ## pg_ctl restart, redis-server killed and left to devservices); figures in .dev/faults-run-test.json.

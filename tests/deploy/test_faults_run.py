@@ -25,7 +25,7 @@ if PostgreSQL stopped, devservices' supervisor (not the test) starts it again.
 PostgreSQL's ``max_wal_size`` is lowered to 96 MB (``ALTER SYSTEM``, as ``make faults`` starts its server
 with it) so that the WAL itself does not fill the small tmpfs before the fault. Figures in
 ``.dev/faults-run-test.json``, the log in ``.dev/faults-run-test.dump``; ``docs/reliability.md``, "Issue 23
-§1: faults under load", "on make run". About eight minutes, needs root (mount, pgserver's user): only with
+§1: faults under load", "on make run". Six to eight minutes, needs root (mount, pgserver's user): only with
 ``MAZZIERE_FAULTS_RUN_TEST=1``.
 """
 
