@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: run test fuzz soak-hidden soak-races lint bench bench-service bench-mtt bench-pm bench-replay cluster \
-	cluster-test faults soak pitr-drill backup-test clean
+	cluster-test faults faults-run soak pitr-drill backup-test clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 $(STAMP): pyproject.toml
@@ -116,6 +116,13 @@ cluster-test: $(STAMP)
 ## command resent, in turn; recovery times in .dev/faults-test.json (docs/reliability.md).
 faults: $(STAMP)
 	MAZZIERE_FAULTS_TEST=1 $(PY) -m pytest tests/deploy/test_faults.py -q -s -p no:xdist
+
+## Issue 23 §1 on `make run` (6-8 minutes, needs root; not part of `make test`): the Makefile's run recipe
+## (devservices' embedded PostgreSQL and Redis under a private MAZZIERE_DEV_DIR on a 400 MB tmpfs, honcho, the
+## Procfile, web on a free port), the load and faults of `make faults` (the embedded servers' own: pgserver's
+## pg_ctl restart, redis-server killed and left to devservices); figures in .dev/faults-run-test.json.
+faults-run: $(STAMP)
+	MAZZIERE_FAULTS_RUN_TEST=1 $(PY) -m pytest tests/deploy/test_faults_run.py -q -s -p no:xdist
 
 ## Issue 23 §5, the soak (an hour and a few minutes, needs root; not part of `make test`): the loopback cluster
 ## (nginx on 8130) on a private PostgreSQL and redis-server, mixed-game tournaments of club bots one after

