@@ -124,12 +124,12 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     alone (the big blind's or the button's) → dead money for the table (G-ANTE-1's big-blind ante); unequal →
     each player's own. ``blinds_or_straddles``: index 0 the small blind, 1 the big blind, the others
     straddles; a single one is the big blind (a dead small blind, G-BTN-1: ``[big, 0, …]`` puts it on ``p1``);
-    with ``p1`` posting nothing, a smaller blind then one equal to ``min_bet`` are the small and the big blind
-    of players dealt in between the button and the small blind (G-BTN-1, ``[0, 0, 25, 50, …]``: our export;
-    PokerKit would read straddles). ``bring_in``, ``small_bet``, ``big_bet`` as given (fixed limit); a
-    no-limit or pot-limit stud hand's ``min_bet`` is its small bet (ST-1). Raises :class:`UnsupportedHistory`
-    for a no-limit ``min_bet`` other than the big blind (our minimum bet is the big blind, G-ACT-2) and for
-    amounts a game refuses."""
+    with ``p1`` posting nothing, a smaller blind then one equal to ``min_bet`` (fixed limit: ``small_bet``)
+    are the small and the big blind of players dealt in between the button and the small blind (G-BTN-1,
+    ``[0, 0, 25, 50, …]``: our export; PokerKit would read straddles). ``bring_in``, ``small_bet``,
+    ``big_bet`` as given (fixed limit); a no-limit or pot-limit stud hand's ``min_bet`` is its small bet
+    (ST-1). Raises :class:`UnsupportedHistory` for a no-limit ``min_bet`` other than the big blind (our
+    minimum bet is the big blind, G-ACT-2) and for amounts a game refuses."""
     n = history.player_count
 
     def seat(index: int) -> int:
@@ -148,7 +148,10 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
     blinds = history.blinds_or_straddles
     blinded = [i for i, b in enumerate(blinds) if b]
     small = big = straddle = 0
-    if len(blinded) >= 2 and blinded[0] > 0 and blinds[blinded[0]] < blinds[blinded[1]] == history.min_bet:
+    fixed = history.variant.startswith("F")
+    # the big blind's amount: no-limit and pot-limit name it min_bet; fixed limit's is its small bet
+    headline = (history.small_bet or 0) if fixed else history.min_bet
+    if len(blinded) >= 2 and blinded[0] > 0 and blinds[blinded[0]] < blinds[blinded[1]] == headline:
         # players dealt in between the button and the small blind (G-BTN-1: a table refilled after it was
         # short, players moved in by balancing): the first blind is the small one, the next the big one
         small, big = blinds[blinded[0]], blinds[blinded[1]]
@@ -171,7 +174,6 @@ def forced_bets(history: HandHistory) -> tuple[ForcedBets, tuple[Post, ...]]:
             else:
                 straddle = max(straddle, blinds[i])
                 posts.append((seat(i), "straddle", blinds[i], False))
-    fixed = history.variant.startswith("F")
     if blinds and not fixed and history.min_bet and history.min_bet != big:
         raise UnsupportedHistory(f"min_bet {history.min_bet} is not the big blind {big}")
     try:

@@ -675,3 +675,20 @@ def test_players_dealt_in_between_the_button_and_the_small_blind() -> None:
     result = replay_standard(hand, 19)
     assert result.difference is None, result.difference
     assert result.stacks == hand.finishing_stacks
+
+
+def test_players_dealt_in_between_the_button_and_the_small_blind_in_fixed_limit() -> None:
+    """Issue 23 §5 (``make soak``, 2,657 hands, one refused by ``verify_all``): the same G-BTN-1 situation in
+    fixed-limit five card draw, ``[0, 37, 75, 0, 0, 0]``. Fixed limit writes no ``min_bet`` (its big blind is
+    ``small_bet``), so the reader took 37 as the big blind and 75 as a straddle: one raise too many, and the
+    replay refused the cap's last raise ("p1 cbr 300": "you may not bet or raise now") that the table had
+    rightly taken. The hand as the service exported it (table 53, hand 15 of the soak's log)."""
+    (hand,) = load_histories(DATA.parent / "service-phh" / "dead-button-f5d-53-15.phh")
+    forced, posts = forced_bets(hand)
+    assert (forced.small_blind, forced.big_blind, forced.straddle) == (37, 75, 0)
+    assert [(seat, kind, chips) for seat, kind, chips, _ in posts] == [
+        (2, "big_blind_ante", 75), (1, "small_blind", 37), (2, "big_blind", 75),
+    ]  # fmt: skip
+    result = replay_standard(hand, 15)
+    assert result.difference is None, result.difference
+    assert result.stacks == hand.finishing_stacks
