@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -205,3 +206,13 @@ def play(game: CoreGame, seed: int, hands: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(BLIND_GAMES) - 1))
 def test_ring_tables_conserve_chips_and_one_acts_with_players_coming_and_going(seed: int, which: int) -> None:
     play(BLIND_GAMES[which], seed, hands=16)
+
+
+@pytest.mark.xfail(strict=True, reason="CASH-4 open case: the big blind stays on its seat for a newcomer")
+def test_the_big_blind_moves_when_newcomers_fill_the_seats_of_the_last_big_blind_and_before_it() -> None:
+    """A case the random test above found once in about 3,000 (the final run of 2026-11-27): game ``FO``,
+    three players; the big blind (seat 2) busts and leaves, a newcomer sits in that seat and another in seat
+    1, both posting. The next hand puts the big blind on seat 2 again (the newcomer there) and the small blind
+    on seat 1, where CASH-4 moves the big blind one player on (seat 0). Not yet decided or fixed: recorded
+    here so that the fix turns this test into a pass (strict)."""
+    play(next(game for game in BLIND_GAMES if game.code == "FO"), 3959200137, hands=16)
