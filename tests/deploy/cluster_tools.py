@@ -4,7 +4,8 @@ tables through nginx (:class:`Watchers`), a login through nginx, waiting, the pi
 checks read from the tables' log (:func:`log_checks`) and the processes' CPU and memory
 (:func:`process_figures`); and issue 23 §1's run of faults under load (:func:`faults_under_load`: its load,
 measures and end checks), shared by ``make faults`` (``tests/deploy/test_faults.py``, the loopback cluster)
-and ``make faults-run`` (``tests/deploy/test_faults_run.py``, ``make run``'s processes)."""
+and ``make faults-run`` (``tests/deploy/test_faults_run.py``, ``make run``'s processes); the end checks
+(:func:`end_checks`) also by ``make soak`` (``tests/deploy/test_soak.py``)."""
 
 from __future__ import annotations
 
@@ -572,6 +573,71 @@ def resend_on_a_new_socket(base: str, env: dict[str, str], db: Database, fault: 
 
 
 @dataclass
+class EndChecks:
+    """The end checks of a run under load (:func:`end_checks`): the tables' log (:func:`log_checks`), each
+    tournament's :data:`TOURNAMENT_CHECKS`, ``verify_all`` and the watchers' sockets against the log."""
+
+    log: dict[str, Any]
+    tournaments: dict[int, dict[str, Any]]
+    verified: subprocess.CompletedProcess[str]
+    verify_s: float
+    stale_sockets: dict[int, tuple[int | None, int | None]]
+
+    def figures(self) -> dict[str, Any]:
+        """The figures a run's result file keeps of the log, ``verify_all`` and the sockets."""
+        keys = ("hands", "table_events", "turns_checked", "turns_not_ended_by_exactly_one_transaction",
+                "command_ids", "command_ids_in_two_transactions", "tables_with_unended_hands")  # fmt: skip
+        return {
+            **{key: self.log[key] for key in keys},
+            "verify_all_ok": self.verified.returncode == 0,
+            "verify_all_s": round(self.verify_s, 1),
+            "verify_all_tail": (self.verified.stdout + self.verified.stderr)[-1500:],
+            "sockets_not_at_the_last_version": self.stale_sockets,
+        }
+
+    def check(self) -> None:
+        """Assert them: every turn ended by one transaction, no ``command_id`` twice, every hand ended, each
+        tournament finished with its chips conserved, prizes equal to the pool and every player placed once,
+        ``verify_all`` clean, every socket at its table's last version."""
+        log = self.log
+        assert log["turns_not_ended_by_exactly_one_transaction"] == 0, log
+        assert log["command_ids_in_two_transactions"] == 0, log
+        assert not log["tables_with_unended_hands"], log
+        for tournament_id, found in self.tournaments.items():
+            for check in ("finished", "chips_conserved", "prizes_sum_to_pool", "every_player_placed_once"):
+                assert found[check] is True, (tournament_id, check, found)
+        assert self.verified.returncode == 0, self.figures()["verify_all_tail"]
+        assert not self.stale_sockets, self.stale_sockets
+
+
+def end_checks(
+    env: dict[str, str],
+    database_url: str,
+    tournament_ids: list[int],
+    sockets: list[Socket],
+    dump: Any,
+    verify_timeout: float,
+) -> EndChecks:
+    """The end checks of :func:`faults_under_load` and the soak (``tests/deploy/test_soak.py``), once the load
+    is over: :func:`log_checks` on ``database_url``, :data:`TOURNAMENT_CHECKS` of each of ``tournament_ids``
+    and ``verify_all`` (``manage.py`` in ``env``, up to ``verify_timeout`` s), then ``dump()`` (a ``pg_dump``
+    of the log, for a look at whatever failed), and ``sockets`` compared with their tables' last versions.
+    Asserts nothing (:meth:`EndChecks.check` does)."""
+    log = log_checks(database_url)
+    tournaments = {t: shell(env, TOURNAMENT_CHECKS.format(tournament_id=t)) for t in tournament_ids}
+    started = time.monotonic()
+    verified = manage(env, "verify_all", timeout=verify_timeout)
+    verify_s = time.monotonic() - started
+    dump()
+    stale = {
+        s.table_id: (s.last_version(), log["last_version"].get(s.table_id))
+        for s in sockets
+        if s.last_version() != log["last_version"].get(s.table_id)
+    }
+    return EndChecks(log, tournaments, verified, verify_s, stale)
+
+
+@dataclass
 class Load:
     """What a fault injector of :func:`faults_under_load` may need: the service's address, the environment of
     ``manage.py`` on it, the test's connection and the table watchers."""
@@ -666,17 +732,7 @@ def faults_under_load(
     for log, lines in errors_in(logs.since_mark()).items():
         outside.setdefault(log, []).extend(lines)
 
-    checks = log_checks(database_url)
-    tournament = shell(env, TOURNAMENT_CHECKS.format(tournament_id=tournament_id))
-    verify_started = time.monotonic()
-    verified = manage(env, "verify_all", timeout=900)
-    verify_s = time.monotonic() - verify_started
-    dump()  # the log, for a look at whatever failed
-    stale_sockets = {
-        s.table_id: (s.last_version(), checks["last_version"].get(s.table_id))
-        for s in watchers.sockets
-        if s.last_version() != checks["last_version"].get(s.table_id)
-    }
+    end = end_checks(env, database_url, [tournament_id], watchers.sockets, dump, verify_timeout=900)
     result = {
         "players": PLAYERS,
         "rotation": list(ROTATION),
@@ -686,18 +742,8 @@ def faults_under_load(
         "play_s": round(ended - started, 1),
         "faults": [f.figures() for f in done],
         "socket_resend": socket_seen,
-        "hands": checks["hands"],
-        "table_events": checks["table_events"],
-        "turns_checked": checks["turns_checked"],
-        "turns_not_ended_by_exactly_one_transaction": checks["turns_not_ended_by_exactly_one_transaction"],
-        "command_ids": checks["command_ids"],
-        "command_ids_in_two_transactions": checks["command_ids_in_two_transactions"],
-        "tables_with_unended_hands": checks["tables_with_unended_hands"],
-        "tournament": tournament,
-        "verify_all_ok": verified.returncode == 0,
-        "verify_all_s": round(verify_s, 1),
-        "verify_all_tail": (verified.stdout + verified.stderr)[-1500:],
-        "sockets_not_at_the_last_version": stale_sockets,
+        **end.figures(),
+        "tournament": end.tournaments[tournament_id],
         "socket_connects": sum(len(s.connects) for s in watchers.sockets),
         "errors_outside_the_faults": {log: lines[:10] for log, lines in outside.items()},
         "processes": figures,
@@ -709,14 +755,8 @@ def faults_under_load(
     db.close()
 
     assert all(f.recovery_s is not None for f in done), [f.figures() for f in done]
-    assert checks["turns_not_ended_by_exactly_one_transaction"] == 0, checks
-    assert checks["command_ids_in_two_transactions"] == 0, checks
-    assert not checks["tables_with_unended_hands"], checks
     if socket_seen:
         assert socket_seen["transactions_with_the_command"] <= 1, socket_seen
-    for check in ("finished", "chips_conserved", "prizes_sum_to_pool", "every_player_placed_once"):
-        assert tournament[check] is True, (check, tournament)
-    assert verified.returncode == 0, result["verify_all_tail"]
-    assert not stale_sockets, stale_sockets
+    end.check()
     assert not outside, outside
     return result

@@ -55,24 +55,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.cluster_tools import (  # noqa: F401 - CLOSE_CASH … respawns_in: test_soak imports them from here
-    CLOSE_CASH,
+from tests.deploy.cluster_tools import (
     ROOT,
-    TOURNAMENT_CHECKS,
     Database,
     Fault,
     Load,
     Logs,
     alive,
     clean_environment,
-    errors_in,
     faults_under_load,
     free_port,
     process_figures,
     read_state,
-    respawns_in,
     run,
-    shell,
     wait,
 )
 from tests.deploy.cluster_tools import fill_disk as shared_fill_disk
@@ -213,10 +208,17 @@ def services() -> Iterator[Services]:
 
 
 @pytest.fixture
-def cluster(services: Services, tmp_path: Path) -> Iterator[tuple[Path, Services, Path]]:
+def port() -> int:
+    """The cluster's nginx port (its web processes on the next three): :data:`PORT`; a test module that
+    shares :func:`cluster` overrides this fixture to run beside ``make faults``."""
+    return PORT
+
+
+@pytest.fixture
+def cluster(services: Services, tmp_path: Path, port: int) -> Iterator[tuple[Path, Services, Path]]:
     state = tmp_path / "state.json"
     argv = [str(ROOT / "deploy" / "local-cluster"), "--fresh", "--database-url", services.database_url]
-    argv += ["--redis-url", services.redis_url, "--port", str(PORT), "--first-port", str(PORT)]
+    argv += ["--redis-url", services.redis_url, "--port", str(port), "--first-port", str(port)]
     argv += ["--state", str(state), "--logs", str(tmp_path / "logs")]
     out = open(tmp_path / "local-cluster.out", "wb")  # noqa: SIM115
     process = subprocess.Popen(argv, cwd=ROOT, env=clean_environment(), stdout=out, stderr=subprocess.STDOUT)
