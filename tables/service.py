@@ -385,8 +385,9 @@ def load(
                 loaded = _from_snapshot(table_id, version, data)
             except (CodecError, KeyError, TypeError, ValueError, AttributeError):
                 loaded = None
-    events = store.read_stream(sid, loaded.version if loaded else 0, at_version, lean=True)
-    loaded = fold(loaded, events, table_id)
+    if loaded is None or loaded.version != at_version:  # a snapshot at exactly at_version: nothing to read
+        events = store.read_stream(sid, loaded.version if loaded else 0, at_version, lean=True)
+        loaded = fold(loaded, events, table_id)
     if loaded is None:
         raise TableNotFound(f"Il tavolo {table_id} non esiste.")
     if at_version is None and cached:

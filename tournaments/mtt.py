@@ -35,6 +35,7 @@ again with the new stack (the table engine has no other way to change a stack; b
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
 import secrets
@@ -42,11 +43,11 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 
 from engine.codec import CodecError, from_data, registry, to_data
-from engine.core import ForcedBets, find_game
+from engine.core import ForcedBets, find_game, games
 from engine.giro import GIRO_GAMES
 from engine.tournament import mtt, seating, sitgo
 from engine.tournament.mtt import MttConfig, MttState, Status, TournamentError
@@ -364,12 +365,15 @@ def _put_stacks(tournament_id: int, stacks: Sequence[tuple[str, int]], gone: Seq
     if gone:
         TournamentStack.objects.filter(tournament_id=tournament_id, player__in=list(gone)).delete()
     if stacks:
-        TournamentStack.objects.bulk_create(
-            [TournamentStack(tournament_id=tournament_id, player=p, chips=c) for p, c in stacks],
-            update_conflicts=True,
-            unique_fields=["tournament_id", "player"],
-            update_fields=["chips"],
-        )
+        # one statement, written out: the ORM's bulk upsert cost more CPU than the rest of a hand's
+        # projection (issue 22, the process manager's profile)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {TournamentStack._meta.db_table} (tournament_id, player, chips) "
+                "SELECT %s, player, chips FROM unnest(%s::varchar[], %s::bigint[]) AS s(player, chips) "
+                "ON CONFLICT (tournament_id, player) DO UPDATE SET chips = EXCLUDED.chips",
+                [tournament_id, [p for p, _ in stacks], [c for _, c in stacks]],
+            )
 
 
 def _project(
@@ -396,7 +400,12 @@ def _project(
                 version=version, detail=RawSQL("detail || %s::jsonb", [json.dumps({"chart": chart})])
             )
         else:
-            done = rows.update(version=version)
+            with connection.cursor() as cursor:  # the common hand: one short statement (issue 22)
+                cursor.execute(
+                    f"UPDATE {Tournament._meta.db_table} SET version = %s WHERE id = %s",
+                    [version, tournament_id],
+                )
+                done = cursor.rowcount
         if done:
             _put_stacks(tournament_id, stacks)
             return
@@ -699,17 +708,30 @@ def record_hand(tournament_id: int, table_id: int, ended: RecordedEvent, attempt
     return _retried(lambda: _record_hand(tournament_id, table_id, ended), attempts)
 
 
+@functools.cache
+def _most_seats() -> int:
+    """The most seats a table of any registered game has."""
+    return max(game.max_seats for game in games())
+
+
 def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> MttState:
     with transaction.atomic():
         number = int(ended.data["number"])
-        table = tables.load(table_id, at_version=ended.version)  # seats as the hand ended
+        # the eliminations of the hand follow its HandEnded in the same append, at most one per seat of
+        # the largest table, then its SeedRevealed
+        following = store.read_stream(
+            tables.stream_id(table_id), ended.version, ended.version + _most_seats() + 1
+        )
+        # seats as the hand ended: the table at its HandEnded, or at the SeedRevealed right after it (which
+        # changes nothing of the seats, button or blinds), where the table service took its snapshot: no
+        # fold of the hand's events (issue 22, the process manager's profile)
+        at = ended.version
+        if following and following[0].type == "SeedRevealed" and following[0].data.get("number") == number:
+            at = following[0].version
+        table = tables.load(table_id, at_version=at)
         facts = table.facts
         names = {seat: o.player for seat, o in enumerate(facts.seats) if o is not None}
         stacks = tuple((names[seat], chips) for seat, chips in ended.data["stacks"] if seat in names)
-        # the eliminations of the hand follow its HandEnded in the same append, at most one per seat
-        following = store.read_stream(
-            tables.stream_id(table_id), ended.version, ended.version + len(facts.seats)
-        )
         busts = tuple(
             (e.data["player"], int(e.data["starting_stack"]))
             for e in following
@@ -740,8 +762,8 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
         )
         # the table as it is now: its state at the hand's end and the events after it (one more read),
         # so that sync_table does not load it again (issue 22)
-        now = tables.fold(table, following, table_id)
-        _sync_all(tournament_id, "manager", also=table_id, known=now)
+        now = tables.fold(table, [e for e in following if e.version > table.version], table_id)
+        _sync_all(tournament_id, "manager", also=table_id, known=now, current=result)
         if result.hand_for_hand or any(isinstance(e, mtt.HandForHandEnded) for e in events):
             _wake_tables(tournament_id)  # a hand-for-hand round may be complete
         if result.status is Status.FINISHED:
@@ -784,15 +806,31 @@ def _recorded(state: MttState, table_id: int, number: int) -> bool:
 
 
 def _sync_all(
-    tournament_id: int, actor: str, also: int | None = None, known: tables.Loaded | None = None
+    tournament_id: int,
+    actor: str,
+    also: int | None = None,
+    known: tables.Loaded | None = None,
+    current: MttState | None = None,
 ) -> None:
     """Carry out every pending departure and arrival whose table is between hands with its hand recorded
     (twice: a player arriving at one table may first have to leave another). ``known``: the table ``also``
-    as the caller last read it (:func:`sync_table`)."""
+    as the caller last read it (:func:`sync_table`); ``current``: the tournament as the caller's append in
+    this transaction left it (else it is loaded; a write committed since by another transaction carries out
+    its own moves)."""
     for first in (True, False):
-        _, state, _ = load(tournament_id)
+        if first and current is not None:
+            state = current
+        else:
+            _, state, _ = load(tournament_id)
         touched = {table_id for table_id, _ in state.pending_departures}
         touched |= {table_id for table_id, *_ in state.pending_arrivals}
+        if first and not touched and also is None:
+            return
+        if first and not touched:
+            # nothing pending anywhere (the common hand): only ``also`` to schedule, on the state just
+            # loaded, and no second pass, since scheduling a table adds no departure or arrival (issue 22)
+            sync_table(tournament_id, also, actor, known, state)
+            return
         if also is not None and first:
             touched.add(also)
         for table_id in sorted(touched):
@@ -813,21 +851,28 @@ def _current_table(table_id: int, known: tables.Loaded | None) -> tables.Loaded:
 
 
 def sync_table(
-    tournament_id: int, table_id: int, actor: str = "manager", known: tables.Loaded | None = None
+    tournament_id: int,
+    table_id: int,
+    actor: str = "manager",
+    known: tables.Loaded | None = None,
+    state: MttState | None = None,
 ) -> None:
     """At ``table_id`` (if between hands with its last hand recorded): remove the players leaving (then
     ``ConfirmDeparture``), seat the players arriving (then ``ConfirmArrival``), and schedule its next hand.
-    ``known``: a state of the table read in this transaction (it is brought to the last version)."""
+    ``known``: a state of the table read in this transaction (it is brought to the last version); ``state``:
+    the tournament as just loaded in this transaction (else it is loaded)."""
     from tables import timers
 
     with transaction.atomic():
-        _, state, _ = load(tournament_id)
+        if state is None:
+            _, state, _ = load(tournament_id)
         try:
             loaded = _current_table(table_id, known)
         except tables.TableNotFound:
             return
         if not _between_hands(loaded) or not _recorded(state, table_id, loaded.hand_number):
             return
+        departed = False
         for departing_table, player in state.pending_departures:
             if departing_table != table_id:
                 continue
@@ -837,7 +882,9 @@ def sync_table(
                     table_id, lambda current, at, s=seat: current.rules.remove_command(s, at), actor
                 )
             execute(tournament_id, lambda s, at, p=player: mtt.ConfirmDeparture(table_id, p, at), actor)
-        _, state, _ = load(tournament_id)
+            departed = True
+        if departed:
+            _, state, _ = load(tournament_id)
         leaving = {player for _, player in state.pending_departures}
         for arrival_table, player, seat, chips in state.pending_arrivals:
             if arrival_table != table_id or player in leaving:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from engine.tournament import mtt as decider
 from eventstore.projections import differences
@@ -111,3 +112,30 @@ def test_the_sweep_does_not_retry_a_table_waiting_for_its_hand_to_be_recorded() 
     manager.handle(events)
     starts = {t for task, t, _ in timers.due(later) if task == "start_hand"}
     assert table_id in starts
+
+
+def test_a_hand_without_a_bust_is_recorded_from_the_tables_snapshot_without_folding_it() -> None:
+    """Issue 22: the table is read at the ``SeedRevealed`` after its ``HandEnded`` (the table service's
+    snapshot there), not folded from the previous hand's snapshot; the common hand costs at most 8
+    statements besides savepoints (was 15), and records the stacks the table ended with."""
+    tournament_id, ids = _tournament()
+    rng = random.Random(5)
+    manager.handle(_play_hand(ids[0], rng, 1))
+    events = _play_hand(ids[0], rng, 2)
+    ended = next(e for e in events if e.type == "HandEnded")
+    assert [e.type for e in events if e.version > ended.version] == ["SeedRevealed"]  # no bust this hand
+    with CaptureQueriesContext(connection) as queries:
+        manager.handle(events)
+    sql = [q["sql"] for q in queries.captured_queries]
+    table_stream = f"'{tables.stream_id(ids[0])}'"
+    snapshot_reads = [s for s in sql if "eventstore_snapshot" in s and table_stream in s]
+    assert len(snapshot_reads) == 1 and f"version <= {ended.version + 1}" in snapshot_reads[0], sql
+    assert not [s for s in sql if "json_agg" in s and table_stream in s], sql  # no fold of the hand
+    statements = [s for s in sql if "SAVEPOINT" not in s]
+    assert len(statements) <= 8, statements  # was 15: two lookups, two table reads, five tournament loads
+    _, state, _ = mtt.load(tournament_id)
+    assert mtt.hand_key(ids[0], 2) in state.hands
+    table = tables.load(ids[0])
+    seated = {o.player: o.stack for o in table.facts.seats if o is not None}
+    assert {p: c for p, c in state.chips if p in seated} == seated
+    _live_equals_log(tournament_id)
