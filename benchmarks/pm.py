@@ -17,10 +17,11 @@ Database: the machine's PostgreSQL at 127.0.0.1:5432, user root (``--url`` for a
 ``mazziere_bench_pm``, dropped and created again, then migrated. Timers off and an in-memory channel layer;
 ``REDIS_URL`` defaults to the machine's Redis db 5 (the settings require one).
 
-This process also plays the hands, so its cache holds each table's newest state, past the ``HandEnded`` the
-manager reads the table at: that reading starts from the table's newest snapshot at or before it and folds
-the hand's events (the service's subscriber starts from the state it cached at its last hand there: the
-same fold). ``--profile PREFIX`` writes a cProfile (CPU time) of the timed calls to ``PREFIX-<players>.prof``.
+This process also plays the hands, so its cache holds each table's newest state, past the hand's end the
+manager reads the table at; the service's subscriber holds the table as it was at its previous hand there.
+Either way the manager reads the snapshot the table service took at the hand's end (the ``SeedRevealed``
+after its ``HandEnded``; ``tests/tournaments/test_pm_table.py`` checks both cases), so the two cost the same.
+``--profile PREFIX`` writes a cProfile (CPU time) of the timed calls to ``PREFIX-<players>.prof``.
 
 Run: ``.venv/bin/python -m benchmarks.pm`` (``make bench-pm``).
 """

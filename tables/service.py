@@ -377,14 +377,16 @@ def load(
     if at_version is not None and (cached_state is None or cached_state.version > at_version):
         cached_state = None
     loaded: Loaded | None = cached_state
-    if loaded is None:
+    if loaded is None or (at_version is not None and loaded.version < at_version):
+        # at a past version (the process manager, at a hand's end, where the table service snapshots it):
+        # a snapshot newer than the cached state spares the fold of the events between (issue 22)
         snapshot = store.latest_snapshot(sid, SNAPSHOT_SCHEMA, at_most=at_version)
-        if snapshot is not None:
+        if snapshot is not None and (loaded is None or snapshot[0] > loaded.version):
             version, data = snapshot
             try:
                 loaded = _from_snapshot(table_id, version, data)
             except (CodecError, KeyError, TypeError, ValueError, AttributeError):
-                loaded = None
+                loaded = cached_state
     if loaded is None or loaded.version != at_version:  # a snapshot at exactly at_version: nothing to read
         events = store.read_stream(sid, loaded.version if loaded else 0, at_version, lean=True)
         loaded = fold(loaded, events, table_id)

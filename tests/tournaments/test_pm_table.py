@@ -114,14 +114,21 @@ def test_the_sweep_does_not_retry_a_table_waiting_for_its_hand_to_be_recorded() 
     assert table_id in starts
 
 
-def test_a_hand_without_a_bust_is_recorded_from_the_tables_snapshot_without_folding_it() -> None:
+@pytest.mark.parametrize("cached", ["newest", "previous hand", "none"])
+def test_a_hand_without_a_bust_is_recorded_from_the_tables_snapshot_without_folding_it(cached: str) -> None:
     """Issue 22: the table is read at the ``SeedRevealed`` after its ``HandEnded`` (the table service's
-    snapshot there), not folded from the previous hand's snapshot; the common hand costs at most 8
-    statements besides savepoints (was 15), and records the stacks the table ended with."""
+    snapshot there), not folded from the previous hand's snapshot nor from the state this process cached at
+    the previous hand (the service's subscriber: ``cached="previous hand"``); the common hand costs at most
+    8 statements besides savepoints (was 15), and records the stacks the table ended with."""
     tournament_id, ids = _tournament()
     rng = random.Random(5)
     manager.handle(_play_hand(ids[0], rng, 1))
+    before = tables.load(ids[0])
     events = _play_hand(ids[0], rng, 2)
+    if cached != "newest":  # the process that plays the hands caches the newest state; a subscriber does not
+        tables.forget_cache()
+    if cached == "previous hand":
+        tables._cache_put(before)
     ended = next(e for e in events if e.type == "HandEnded")
     assert [e.type for e in events if e.version > ended.version] == ["SeedRevealed"]  # no bust this hand
     with CaptureQueriesContext(connection) as queries:
