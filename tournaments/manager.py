@@ -32,12 +32,13 @@ def _tournament_of(table_id: int, known: dict[int, tuple[int, bool] | None]) -> 
     if table_id not in known:
         with connection.cursor() as cursor:  # written out: the ORM's query building cost more CPU
             cursor.execute(
-                f"SELECT t.id, t.kind FROM {Table._meta.db_table} AS tb "
-                f"JOIN {Tournament._meta.db_table} AS t ON t.id = tb.tournament_id WHERE tb.id = %s",
+                f"SELECT tb.tournament_id, t.kind FROM {Table._meta.db_table} AS tb "
+                f"LEFT JOIN {Tournament._meta.db_table} AS t ON t.id = tb.tournament_id WHERE tb.id = %s",
                 [table_id],
             )
             row = cursor.fetchone()
-        known[table_id] = None if row is None else (row[0], row[1] == matches.KIND)
+        # a tournament without its row (a projection being rebuilt) is a chip tournament, as it was
+        known[table_id] = None if row is None or row[0] is None else (row[0], row[1] == matches.KIND)
     return known[table_id]
 
 
