@@ -432,11 +432,14 @@ def execute(
     actor: str,
     reason: str = "",
     new: bool = False,
+    savepoint: bool = True,
 ) -> tuple[int, MttState, tuple[mtt.Event, ...]]:
     """Decide and append one command (``command(state, at)`` builds it): ``(version, state, events)``.
     ``new``: the stream does not exist yet (creation). Raises :class:`TournamentError` (400) or
-    :class:`tables.StaleVersion` (409); nothing appended then."""
-    with transaction.atomic():
+    :class:`tables.StaleVersion` (409); nothing appended then. ``savepoint=False``: inside a caller's atomic
+    block that lets any error through to its own savepoint (the process manager's :func:`_record_hand`),
+    two statements fewer."""
+    with transaction.atomic(savepoint=savepoint):
         version, state, extra = load(tournament_id, must_exist=not new)
         at = tables.now_ms()
         events = mtt.decide(state, command(state, at))
@@ -759,11 +762,12 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
                 blinds,
             ),
             "manager",
+            savepoint=False,  # any error leaves this transaction (or the batch's savepoint) whole
         )
         # the table as it is now: its state at the hand's end and the events after it (one more read),
         # so that sync_table does not load it again (issue 22)
         now = tables.fold(table, [e for e in following if e.version > table.version], table_id)
-        _sync_all(tournament_id, "manager", also=table_id, known=now, current=result)
+        _sync_all(tournament_id, "manager", also=table_id, known=now, current=result, savepoint=False)
         if result.hand_for_hand or any(isinstance(e, mtt.HandForHandEnded) for e in events):
             _wake_tables(tournament_id)  # a hand-for-hand round may be complete
         if result.status is Status.FINISHED:
@@ -811,12 +815,13 @@ def _sync_all(
     also: int | None = None,
     known: tables.Loaded | None = None,
     current: MttState | None = None,
+    savepoint: bool = True,
 ) -> None:
     """Carry out every pending departure and arrival whose table is between hands with its hand recorded
     (twice: a player arriving at one table may first have to leave another). ``known``: the table ``also``
     as the caller last read it (:func:`sync_table`); ``current``: the tournament as the caller's append in
     this transaction left it (else it is loaded; a write committed since by another transaction carries out
-    its own moves)."""
+    its own moves); ``savepoint``: as :func:`execute`'s, for the table syncs."""
     for first in (True, False):
         if first and current is not None:
             state = current
@@ -829,12 +834,13 @@ def _sync_all(
         if first and not touched:
             # nothing pending anywhere (the common hand): only ``also`` to schedule, on the state just
             # loaded, and no second pass, since scheduling a table adds no departure or arrival (issue 22)
-            sync_table(tournament_id, also, actor, known, state)
+            sync_table(tournament_id, also, actor, known, state, savepoint=savepoint)
             return
         if also is not None and first:
             touched.add(also)
         for table_id in sorted(touched):
-            sync_table(tournament_id, table_id, actor, known if first and table_id == also else None)
+            mine = known if first and table_id == also else None
+            sync_table(tournament_id, table_id, actor, mine, savepoint=savepoint)
 
 
 def _current_table(table_id: int, known: tables.Loaded | None) -> tables.Loaded:
@@ -856,14 +862,16 @@ def sync_table(
     actor: str = "manager",
     known: tables.Loaded | None = None,
     state: MttState | None = None,
+    savepoint: bool = True,
 ) -> None:
     """At ``table_id`` (if between hands with its last hand recorded): remove the players leaving (then
     ``ConfirmDeparture``), seat the players arriving (then ``ConfirmArrival``), and schedule its next hand.
     ``known``: a state of the table read in this transaction (it is brought to the last version); ``state``:
-    the tournament as just loaded in this transaction (else it is loaded)."""
+    the tournament as just loaded in this transaction (else it is loaded); ``savepoint``: as
+    :func:`execute`'s."""
     from tables import timers
 
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         if state is None:
             _, state, _ = load(tournament_id)
         try:
