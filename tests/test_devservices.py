@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 import redis
 
 REPO = Path(__file__).resolve().parents[1]
@@ -121,3 +122,48 @@ def test_a_killed_embedded_postgresql_is_started_again(tmp_path: Path) -> None:
         devservices.terminate()
         _, stderr = devservices.communicate(timeout=60)
     assert "the embedded PostgreSQL died: starting it again" in stderr, stderr
+
+
+def test_the_embedded_redis_takes_writes_when_its_snapshot_fails_on_a_full_disk(tmp_path: Path) -> None:
+    """Issue 23 §1 on ``make run`` (``make faults-run``, the full disk): the embedded Redis snapshots into
+    ``.dev/`` beside PostgreSQL; with Redis's default ``stop-writes-on-bgsave-error yes`` a snapshot that
+    failed on the full disk made it refuse every write (``MISCONF``: the channel layer's sends, the broker)
+    until a later snapshot succeeded. A development Redis loses nothing that matters without its snapshot:
+    devservices starts it with ``stop-writes-on-bgsave-error no``. The folder is a 4 MB tmpfs (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(dev)], check=False).returncode:
+        pytest.skip("no tmpfs mount here")
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAZZIERE_DEV_DIR")}
+    env["MAZZIERE_DEV_DIR"] = str(dev)
+    env["DATABASE_URL"] = "postgresql://nobody@127.0.0.1:1/unused"  # only Redis embedded
+    command = [sys.executable, "-m", "config.devservices", "sleep", "120"]
+    devservices = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for(lambda: (dev / "services.json").exists(), 20), "devservices did not start Redis"
+        port = json.loads((dev / "services.json").read_text())["redis_port"]
+        assert wait_for(lambda: answers(port), 10)
+        client = redis.Redis(port=port)
+        client.set("before", "x" * 100_000)
+        with open(dev / "filler", "wb") as filler:  # the disk full
+            try:
+                while True:
+                    filler.write(b"\0" * 65_536)
+                    filler.flush()
+            except OSError:
+                pass
+        client.bgsave()
+        assert wait_for(
+            lambda: client.info("persistence")["rdb_last_bgsave_status"] == "err"
+            and not client.info("persistence")["rdb_bgsave_in_progress"],
+            15,
+        ), "the snapshot did not fail on the full disk"
+        client.set("after", "1")  # MISCONF before the fix
+        assert client.get("after") == b"1"
+    finally:
+        devservices.terminate()
+        devservices.communicate(timeout=30)
+        wait_for(lambda: not redis_servers(port), 10)
+        subprocess.run(["umount", "-l", str(dev)], check=False)
