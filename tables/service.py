@@ -983,9 +983,15 @@ def start_command(
         algorithm=ALGORITHM,
         **({"options": options} if options is not None else {}),
     )
-    HandSeed.objects.update_or_create(
-        table_id=loaded.table_id, hand_number=number, defaults={"seed": bytes(secret)}
-    )
+    # one statement: a concurrent start of the same hand (two timers of one version) waits for the other
+    # transaction and then refuses as stale at the append; update_or_create's read-insert-read could raise
+    # IntegrityError instead, when the other's row was gone by its second read (a short hand already ended)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {HandSeed._meta.db_table} (table_id, hand_number, seed) VALUES (%s, %s, %s) "
+            "ON CONFLICT (table_id, hand_number) DO UPDATE SET seed = EXCLUDED.seed",
+            [loaded.table_id, number, bytes(secret)],
+        )
     return command
 
 

@@ -156,8 +156,10 @@ def test_the_embedded_redis_takes_writes_when_its_snapshot_fails_on_a_full_disk(
                 pass
         client.bgsave()
         assert wait_for(
-            lambda: client.info("persistence")["rdb_last_bgsave_status"] == "err"
-            and not client.info("persistence")["rdb_bgsave_in_progress"],
+            lambda: (
+                client.info("persistence")["rdb_last_bgsave_status"] == "err"
+                and not client.info("persistence")["rdb_bgsave_in_progress"]
+            ),
             15,
         ), "the snapshot did not fail on the full disk"
         client.set("after", "1")  # MISCONF before the fix

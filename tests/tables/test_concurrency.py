@@ -3,18 +3,20 @@ other is refused as stale (409) and the log holds exactly one action."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from engine.italian.model import TableConfig
 from eventstore.models import ProcessedCommand
 from eventstore.store import read_stream
 from tables import service, tasks
+from tables.models import HandSeed
 from tests.tables.helpers import body, events, open_three, start_hand, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -152,3 +154,45 @@ def test_a_late_command_ending_a_hand_already_ended_logs_no_missing_seed(caplog)
         service.act(table, occupant.player, "fold", expected_version=loaded.version)
     assert events(table) == before
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+
+
+def test_a_start_racing_a_start_of_the_same_hand_raises_no_integrity_error() -> None:
+    """Issue 23 (a suite run, Telesina tournament at full speed): two timers started the same hand of one
+    table version; the loser's seed insert met the winner's committed row and raised ``IntegrityError``
+    (logged as an ERROR by the task) instead of going on to refuse as stale at the append, because the row
+    was gone again (a short hand already revealed) by ``update_or_create``'s second read. The timing is made
+    exact here: another connection commits the winner's row just before this start's insert and deletes it
+    just before any later statement on the seeds. Now the seed is one ``INSERT … ON CONFLICT`` statement:
+    the start goes on, and the row holds the seed its command commits to."""
+    import psycopg
+
+    table = open_three()
+    loaded = service.load(table)
+    number = loaded.hand_number + 1
+    params = connection.get_connection_params()
+    other = psycopg.connect(
+        **{k: v for k, v in params.items() if k in ("dbname", "host", "port", "user", "password")},
+        autocommit=True,
+    )
+    winner = {"inserted": False, "deleted": False}
+
+    def interleave(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        if "tables_handseed" in sql and sql.lstrip().startswith("INSERT") and not winner["inserted"]:
+            other.execute(
+                "INSERT INTO tables_handseed (table_id, hand_number, seed) VALUES (%s, %s, %s)",
+                [table, number, b"\x01" * 32],
+            )
+            winner["inserted"] = True
+        elif "tables_handseed" in sql and winner["inserted"] and not winner["deleted"]:
+            other.execute("DELETE FROM tables_handseed WHERE table_id = %s", [table])
+            winner["deleted"] = True
+        return execute(sql, params, many, context)
+
+    try:
+        with connection.execute_wrapper(interleave), transaction.atomic():
+            command = service.start_command(loaded, service.now_ms(), None)
+        assert winner["inserted"]
+        [seed] = HandSeed.objects.filter(table_id=table, hand_number=number).values_list("seed", flat=True)
+        assert hashlib.sha256(bytes(seed)).hexdigest() == command.commitment
+    finally:
+        other.close()
