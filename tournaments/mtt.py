@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import itertools
 import json
 import secrets
 import threading
@@ -735,9 +736,12 @@ def _record_hand(tournament_id: int, table_id: int, ended: RecordedEvent) -> Mtt
         facts = table.facts
         names = {seat: o.player for seat, o in enumerate(facts.seats) if o is not None}
         stacks = tuple((names[seat], chips) for seat, chips in ended.data["stacks"] if seat in names)
+        # the hand's own eliminations: the run right after its HandEnded (nothing of a later hand, which
+        # in a mixed tournament may reuse the number in another game)
+        ending = itertools.takewhile(lambda e: e.type in ("PlayerEliminated", "SeedRevealed"), following)
         busts = tuple(
             (e.data["player"], int(e.data["starting_stack"]))
-            for e in following
+            for e in ending
             if e.type == "PlayerEliminated" and int(e.data["hand"]) == number
         )
         gone = {p for p, _ in busts}
