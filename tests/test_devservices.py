@@ -13,12 +13,15 @@ for one answering on the same port; then stops devservices and checks that no re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -54,17 +57,38 @@ def wait_for(predicate: object, timeout: float) -> bool:
     return False
 
 
-def test_a_killed_embedded_redis_is_started_again_on_its_port(tmp_path: Path) -> None:
-    dev = tmp_path / "dev"
+@dataclass
+class EmbeddedRedis:
+    """The Redis of :func:`embedded_redis`: its ``port``; devservices' ``stderr`` once it has stopped."""
+
+    port: int = 0
+    stderr: str = ""
+
+
+@contextlib.contextmanager
+def embedded_redis(dev: Path) -> Iterator[EmbeddedRedis]:
+    """``config.devservices`` (purpose ``run``) with only Redis embedded (a ``DATABASE_URL`` given, no
+    ``REDIS_URL``), its data under ``dev`` (``MAZZIERE_DEV_DIR``): yields once its redis-server answers; on
+    leaving stops devservices and keeps what it wrote to stderr."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAZZIERE_DEV_DIR")}
     env["MAZZIERE_DEV_DIR"] = str(dev)
     env["DATABASE_URL"] = "postgresql://nobody@127.0.0.1:1/unused"  # only Redis embedded
     command = [sys.executable, "-m", "config.devservices", "sleep", "120"]
     devservices = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+    found = EmbeddedRedis()
     try:
         assert wait_for(lambda: (dev / "services.json").exists(), 20), "devservices did not start Redis"
-        port = json.loads((dev / "services.json").read_text())["redis_port"]
-        assert wait_for(lambda: answers(port), 10)
+        found.port = json.loads((dev / "services.json").read_text())["redis_port"]
+        assert wait_for(lambda: answers(found.port), 10)
+        yield found
+    finally:
+        devservices.terminate()
+        _, found.stderr = devservices.communicate(timeout=30)
+
+
+def test_a_killed_embedded_redis_is_started_again_on_its_port(tmp_path: Path) -> None:
+    with embedded_redis(tmp_path / "dev") as embedded:
+        port = embedded.port
         redis.Redis(port=port).set("kept", "1")
         redis.Redis(port=port).save()  # the snapshot the next server loads
         [first] = redis_servers(port)
@@ -74,10 +98,7 @@ def test_a_killed_embedded_redis_is_started_again_on_its_port(tmp_path: Path) ->
         [second] = redis_servers(port)
         assert second.pid != first.pid
         assert redis.Redis(port=port).get("kept") == b"1"  # from its .rdb, the same data folder
-    finally:
-        devservices.terminate()
-        _, stderr = devservices.communicate(timeout=30)
-    assert "the embedded Redis died: starting it again" in stderr, stderr
+    assert "the embedded Redis died: starting it again" in embedded.stderr, embedded.stderr
     assert wait_for(lambda: not redis_servers(port), 10), "a redis-server outlived devservices"
 
 
@@ -136,36 +157,29 @@ def test_the_embedded_redis_takes_writes_when_its_snapshot_fails_on_a_full_disk(
     dev.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(dev)], check=False).returncode:
         pytest.skip("no tmpfs mount here")
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAZZIERE_DEV_DIR")}
-    env["MAZZIERE_DEV_DIR"] = str(dev)
-    env["DATABASE_URL"] = "postgresql://nobody@127.0.0.1:1/unused"  # only Redis embedded
-    command = [sys.executable, "-m", "config.devservices", "sleep", "120"]
-    devservices = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+    port = 0
     try:
-        assert wait_for(lambda: (dev / "services.json").exists(), 20), "devservices did not start Redis"
-        port = json.loads((dev / "services.json").read_text())["redis_port"]
-        assert wait_for(lambda: answers(port), 10)
-        client = redis.Redis(port=port)
-        client.set("before", "x" * 100_000)
-        with open(dev / "filler", "wb") as filler:  # the disk full
-            try:
-                while True:
-                    filler.write(b"\0" * 65_536)
-                    filler.flush()
-            except OSError:
-                pass
-        client.bgsave()
-        assert wait_for(
-            lambda: (
-                client.info("persistence")["rdb_last_bgsave_status"] == "err"
-                and not client.info("persistence")["rdb_bgsave_in_progress"]
-            ),
-            15,
-        ), "the snapshot did not fail on the full disk"
-        client.set("after", "1")  # MISCONF before the fix
-        assert client.get("after") == b"1"
+        with embedded_redis(dev) as embedded:
+            port = embedded.port
+            client = redis.Redis(port=port)
+            client.set("before", "x" * 100_000)
+            with open(dev / "filler", "wb") as filler:  # the disk full
+                try:
+                    while True:
+                        filler.write(b"\0" * 65_536)
+                        filler.flush()
+                except OSError:
+                    pass
+            client.bgsave()
+            assert wait_for(
+                lambda: (
+                    client.info("persistence")["rdb_last_bgsave_status"] == "err"
+                    and not client.info("persistence")["rdb_bgsave_in_progress"]
+                ),
+                15,
+            ), "the snapshot did not fail on the full disk"
+            client.set("after", "1")  # MISCONF before the fix
+            assert client.get("after") == b"1"
     finally:
-        devservices.terminate()
-        devservices.communicate(timeout=30)
         wait_for(lambda: not redis_servers(port), 10)
         subprocess.run(["umount", "-l", str(dev)], check=False)
