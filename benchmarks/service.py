@@ -1352,6 +1352,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"PostgreSQL {EXTERNAL_DATABASE_URL} and Redis {EXTERNAL_REDIS_URL}",
     )
     parser.add_argument("--web-workers", type=int, default=1, help="uvicorn worker processes (1)")
+    parser.add_argument(
+        "--web-arg",
+        action="append",
+        default=[],
+        metavar="ARGS",
+        help="more uvicorn arguments, e.g. '--ws-per-message-deflate false' (repeatable)",
+    )
     parser.add_argument("--next-hand-delay", type=float, default=0.5, help="MAZZIERE_NEXT_HAND_DELAY (0.5)")
     parser.add_argument(
         "--service-env",
@@ -1450,6 +1457,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             web += ["--port", str(port), "--log-level", "warning"]
             if options.web_workers > 1:
                 web += ["--workers", str(options.web_workers)]
+            for arg in options.web_arg:
+                web += shlex.split(arg)
             worker_name = f"bench-{os.getpid()}@{socket.gethostname()}"
             worker = [
                 sys.executable,
@@ -1487,6 +1496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "warmup": options.warmup,
             "mode": setup.mode,
             "web_workers": options.web_workers,
+            "web_args": options.web_arg,
             "next_hand_delay": options.next_hand_delay,
             "login": options.login,
             "service_env": extra,

@@ -1281,7 +1281,12 @@ milliseconds after the previous one; the page holds the moment 3 s after the las
 
 
 def recent_events(loaded: Loaded, after: int, limit: int = 120) -> list[RecordedEvent]:
+    """The table's events after ``after`` (the last ``limit`` at most) to ``loaded.version``: from this
+    process's window of recent events when it holds them (:func:`tables.service.recent`), else read."""
     start = max(after, loaded.version - limit)
+    window = service.recent(loaded.table_id, start, loaded.version)
+    if window is not None:
+        return window
     return read_stream(service.stream_id(loaded.table_id), start, loaded.version)
 
 

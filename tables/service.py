@@ -303,6 +303,11 @@ def _fold_table_event(
 _CACHE: OrderedDict[int, Loaded] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 2000
+_RECENT: OrderedDict[int, tuple[RecordedEvent, ...]] = OrderedDict()
+RECENT_SIZE = 128
+"""Each table's last committed events this process saw (its own appends, the broadcasts' batches), at most
+this many, consecutive: a socket's update and the hand log are rendered from them without reading the log
+(issue 22). At least :func:`tables.rendering.recent_events`' limit, so that a fresh page is covered too."""
 
 
 def _remember(loaded: Loaded) -> None:
@@ -331,6 +336,36 @@ def _cache_put(loaded: Loaded) -> None:
 def forget_cache() -> None:
     with _CACHE_LOCK:
         _CACHE.clear()
+        _RECENT.clear()
+
+
+def keep_recent(table_id: int, events: Sequence[RecordedEvent]) -> None:
+    """Add ``events`` (committed, consecutive, ascending) to the table's window of recent events
+    (:data:`RECENT_SIZE`): they continue it, or start it again after a gap."""
+    if not events:
+        return
+    with _CACHE_LOCK:
+        window = _RECENT.get(table_id, ())
+        if window and events[-1].version <= window[-1].version:
+            return  # nothing new (an older batch arriving late)
+        if window and window[0].version <= events[0].version <= window[-1].version + 1:
+            window += tuple(e for e in events if e.version > window[-1].version)
+        else:
+            window = tuple(events)
+        _RECENT[table_id] = window[-RECENT_SIZE:]
+        _RECENT.move_to_end(table_id)
+        while len(_RECENT) > _CACHE_SIZE:
+            _RECENT.popitem(last=False)
+
+
+def recent(table_id: int, after: int, version: int) -> list[RecordedEvent] | None:
+    """The table's events ``after + 1 .. version`` from this process's window (:func:`keep_recent`), or
+    ``None`` when the window does not hold all of them (then read them from the log)."""
+    window = _RECENT.get(table_id, ())
+    if not window or window[0].version > after + 1 or window[-1].version < version:
+        return None
+    start = after + 1 - window[0].version
+    return list(window[max(start, 0) : version - window[0].version + 1])
 
 
 def moved_on(table_id: int, version: int) -> bool:
@@ -348,6 +383,7 @@ def advance(table_id: int, events: Sequence[RecordedEvent]) -> Loaded:
     cached = _CACHE.get(table_id)
     if cached is None or not events or events[0].version > cached.version + 1:
         return load(table_id)
+    keep_recent(table_id, events)
     if cached.version >= events[-1].version:
         return cached
     loaded = fold(cached, [e for e in events if e.version > cached.version], table_id)
@@ -721,6 +757,7 @@ def handle(
             ProcessedCommand.objects.filter(command_id=command_id).update(response=response)
         _after_commit(after)
     _remember(after)
+    transaction.on_commit(lambda: keep_recent(table_id, recorded))
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
 
 

@@ -245,6 +245,70 @@ async def test_legal_action_is_appended_and_reaches_every_socket(players, dealt_
     await watcher.disconnect()
 
 
+async def _watch_a_check(players, dealt_table, monkeypatch, *, forget: bool) -> tuple[str, list[str], int]:
+    """A seat checks and another seat's socket gets the update through the broadcaster; returns that update,
+    the names of the functions the consumer sent to a pool thread meanwhile, and the table's version.
+    ``forget``: this process's cached tables and recent events are dropped before the broadcast."""
+    from tables import consumers
+
+    pooled: list[str] = []
+    real = consumers.in_pool
+
+    def recording(function):
+        pooled.append(function.__name__)
+        return real(function)
+
+    loaded = await load(dealt_table)
+    seat, player = await database_sync_to_async(to_act)(dealt_table)
+    other = loaded.state.seats[(seat + 1) % 3].player
+    actor, _ = await connected(dealt_table, players[player])
+    watcher, _ = await connected(dealt_table, players[other])
+    await database_sync_to_async(broadcast.subscription().catch_up)()
+    assert await watcher.receive_nothing()
+    await actor.send_json_to(
+        {"action": "check", "expected_version": loaded.version, "command_id": str(uuid.uuid4())}
+    )
+    await actor.receive_from(timeout=TIMEOUT)
+    if forget:
+        service.forget_cache()
+    monkeypatch.setattr(consumers, "in_pool", recording)
+    for _ in range(300):
+        await database_sync_to_async(broadcast.subscription().catch_up)()
+        if not await watcher.receive_nothing(timeout=0.05):
+            break
+    else:
+        raise AssertionError("the broadcast never arrived")
+    update = await watcher.receive_from(timeout=TIMEOUT)
+    await actor.disconnect()
+    await watcher.disconnect()
+    return update, pooled, await count(dealt_table)
+
+
+async def test_an_update_is_rendered_in_the_event_loop_from_the_cached_table(
+    players, dealt_table, monkeypatch
+) -> None:
+    """Issue 22: the table cached in this process and the broadcast's events are all an update needs, so
+    it is rendered where the socket lives, with no hop to a pool thread (and no query: Django refuses one
+    in the event loop)."""
+    update, pooled, version = await _watch_a_check(players, dealt_table, monkeypatch, forget=False)
+    assert version_of(update) == version
+    assert ": BUSSO" in update
+    assert "_render" not in pooled
+
+
+async def test_an_update_that_needs_the_log_is_rendered_in_a_pool_thread(
+    players, dealt_table, monkeypatch
+) -> None:
+    """Issue 22: without the table in this process's cache the render needs the database; Django refuses
+    the query in the event loop before sending it, and the same render runs in a pool thread: the same
+    update arrives."""
+    update, pooled, version = await _watch_a_check(players, dealt_table, monkeypatch, forget=True)
+    assert version_of(update) == version
+    assert ": BUSSO" in update
+    assert 'hx-swap-oob="beforeend"' in update
+    assert pooled.count("_render") == 1
+
+
 async def test_i_am_back_is_confirmed_near_the_action_bar(players, table) -> None:
     """Issue 18: a player sitting out presses "I'm back" (action ``return``): the table says so and the
     ``#messages`` box, under the action bar, confirms it in the page's language."""
