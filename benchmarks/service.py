@@ -1323,6 +1323,43 @@ def machine(setup: Setup, pg: dict[str, Any], redis_version: str) -> dict[str, s
     }
 
 
+# --- pinning to cores --------------------------------------------------------------------------------------
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``/proc/<pid>/task/<tid>/children``), those that still exist."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            with contextlib.suppress(OSError, ValueError):
+                todo += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def set_affinity(pid: int, cpus: set[int]) -> None:
+    """Every thread of every process of ``pid``'s tree on ``cpus`` (the processes and threads they start
+    later inherit it)."""
+    for process in process_tree(pid):
+        for task in Path(f"/proc/{process}/task").glob("*"):
+            with contextlib.suppress(OSError, ValueError):
+                os.sched_setaffinity(int(task.name), cpus)
+
+
+def pin(spec: str, pids: dict[str, tuple[int | None, bool, bool]]) -> tuple[set[int], set[int]]:
+    """``--pin-web``: the web process(es) on the CPUs of ``spec`` ("0", "0,1"), every other process of the
+    run (worker, subscribers, PostgreSQL, Redis, this client and the timekeeper it starts later) on the
+    others; returns both sets. Issue 22: what one web core carries when nothing else runs on it."""
+    web = {int(cpu) for cpu in spec.split(",") if cpu.strip()}
+    every = set(range(os.cpu_count() or 1))
+    rest = (every - web) or every
+    for name, (pid, _tree, _reaped) in pids.items():
+        if pid is not None:
+            set_affinity(pid, web if name == "web" else rest)
+    return web, rest
+
+
 # --- main -------------------------------------------------------------------------------------------------
 
 
@@ -1352,6 +1389,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"PostgreSQL {EXTERNAL_DATABASE_URL} and Redis {EXTERNAL_REDIS_URL}",
     )
     parser.add_argument("--web-workers", type=int, default=1, help="uvicorn worker processes (1)")
+    parser.add_argument(
+        "--pin-web",
+        metavar="CPUS",
+        help="the web process on these CPUs (e.g. 0), every other process on the rest (taskset-like)",
+    )
     parser.add_argument(
         "--web-arg",
         action="append",
@@ -1479,6 +1521,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pids[CLIENT] = (os.getpid(), False, False)
         pids["postgresql"] = (pg["pid"], True, True)
         pids["redis"] = (int(redis_pid) if redis_pid else None, False, False)
+        if options.pin_web:
+            pinned = pin(options.pin_web, pids)
+            say(f"  pinned: web on CPUs {sorted(pinned[0])}, every other process on {sorted(pinned[1])}")
         tag = uuid.uuid4().hex[:4] + "-" if (options.keep_db or not setup.own_database) else ""
         say(f"Creating {options.tables} tables of {options.game}…")
         specs = db.submit(create_tables, options.tables, tag, options.game).result()
@@ -1497,6 +1542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mode": setup.mode,
             "web_workers": options.web_workers,
             "web_args": options.web_arg,
+            "pin_web": options.pin_web,
             "next_hand_delay": options.next_hand_delay,
             "login": options.login,
             "service_env": extra,

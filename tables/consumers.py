@@ -126,6 +126,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = f"table-{self.table_id}"
         self.sent = 0
+        self.updating = (
+            asyncio.Lock()
+        )  # one render-and-send at a time: each starts from the last version sent
         allowed = user is not None and await database_sync_to_async(access.may_watch)(user)
         if not allowed:
             await refuse(self, FORBIDDEN, "Accesso non consentito.")
@@ -165,11 +168,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _rejoin(self) -> None:
         """Join the socket's groups again every ``MAZZIERE_SOCKET_REJOIN_S`` seconds (default 30), as long as
-        it is open. The groups live in Redis: after Redis restarted empty (issue 23 §1, ``make faults``) an
-        open socket was in no group any more and got no update again, in silence, until the browser
-        reloaded. Joining is idempotent (a sorted set's score refreshed); the next update after a rejoin
-        sends the fragments missed, or the whole table after a gap (:data:`MAX_GAP`). A failure (Redis still
-        down) is logged as a warning and tried again at the next round."""
+        it is open, then send what the socket missed. The groups live in Redis: after Redis restarted empty
+        (issue 23 §1, ``make faults``) an open socket was in no group any more and got no update again, in
+        silence, until the browser reloaded. Joining is idempotent (a sorted set's score refreshed, or a
+        subscription kept with ``MAZZIERE_CHANNEL_LAYER=pubsub``). The catch-up (:meth:`_catch_up`) covers
+        an update that never arrived (published while this process was cut from Redis, or dropped by the
+        layer): the viewer sees it within a round even at a table that waits for them. A failure (Redis or
+        PostgreSQL down) is logged as a warning and tried again at the next round."""
         while True:
             await asyncio.sleep(float(getattr(settings, "MAZZIERE_SOCKET_REJOIN_S", 30.0)))
             for group in (self.group, self.tournament_group):
@@ -179,6 +184,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self.channel_layer.group_add(group, self.channel_name)
                 except Exception as error:  # Redis unreachable: the next round tries again
                     log.warning("table %s socket: joining %s again failed: %r", self.table_id, group, error)
+            try:
+                await self._catch_up()
+            except Exception as error:  # the database unreachable: the next round tries again
+                log.warning("table %s socket: catching up failed: %r", self.table_id, error)
+
+    async def _catch_up(self) -> None:
+        """Send the fragments from the last version sent to the table's last, if it moved on without this
+        socket hearing of it (one read of the stream's new events; nothing is sent otherwise)."""
+        async with self.updating:
+            html, version = await in_pool(self._render)(self.sent)
+            await self._send(html, version)
 
     def _tournament_group(self) -> str:
         """``mtt-<id>`` if this table belongs to a multi-table tournament, else ``""``
@@ -225,8 +241,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if message["version"] <= self.sent:
             return
-        html, version = await self._render_here(self.sent, broadcast.carried_events(message))
-        await self._send(html, version)
+        async with self.updating:
+            html, version = await self._render_here(self.sent, broadcast.carried_events(message))
+            await self._send(html, version)
 
     async def _tournament_updated(self, message: dict[str, Any]) -> None:
         """The tournament moved on: tell a viewer moved away from this table where to go."""
@@ -283,12 +300,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (TableError, *refusals(), APIException, ValueError) as error:
             await self._error(self._refusal(error))
             return
-        html, version = await self._render_here(self.sent, recorded)
         notice = ""
         if isinstance(body, dict) and body.get("action") == "return":  # "I'm back", confirmed
             with translation.override(self.language):
                 notice = str(_("Welcome back: you are dealt in from the next hand."))
-        await self._send(html + render_to_string("tables/_messages.html", {"notice": notice}), version)
+        async with self.updating:
+            html, version = await self._render_here(self.sent, recorded)
+            await self._send(html + render_to_string("tables/_messages.html", {"notice": notice}), version)
 
     @staticmethod
     def _frame(text_data: str | None, bytes_data: bytes | None) -> Any:

@@ -85,3 +85,25 @@ def test_production_refuses_to_start_without_a_real_secret(secret: str | None) -
 def test_debug_development_starts_without_any_of_these_variables() -> None:
     result = manage({"DEBUG": "true"}, "check")
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+@pytest.mark.parametrize("layer", ["lists", "pubsub"])
+def test_the_channel_layer_is_chosen_by_mazziere_channel_layer(layer: str) -> None:
+    """Issue 22: ``MAZZIERE_CHANNEL_LAYER`` picks Redis lists (the default) or publish/subscribe."""
+    result = manage(
+        {"DEBUG": "true", "MAZZIERE_CHANNEL_LAYER": layer},
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['BACKEND'])",
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    expected = {"lists": "channels_redis.core.RedisChannelLayer", "pubsub": "channels_redis.pubsub."}[layer]
+    assert result.stdout.strip().splitlines()[-1].startswith(expected), result.stdout
+
+
+def test_an_unknown_channel_layer_is_refused() -> None:
+    result = manage({"DEBUG": "true", "MAZZIERE_CHANNEL_LAYER": "kafka"}, "check")
+    assert result.returncode != 0
+    assert "MAZZIERE_CHANNEL_LAYER must be lists or pubsub, not 'kafka'" in result.stderr, result.stderr[
+        -2000:
+    ]
