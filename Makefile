@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test fuzz soak-hidden soak-races lint bench bench-service bench-mtt bench-pm bench-replay cluster \
+.PHONY: run test fuzz soak-hidden soak-races lint bench bench-service bench-mtt bench-pm bench-web bench-replay cluster \
 	cluster-test faults faults-run soak pitr-drill backup-test clean
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
@@ -85,6 +85,11 @@ bench-mtt: $(STAMP)
 		--fast-clock --level-seconds 120 --worker-processes 2 --concurrency 8 --duration 3600
 	$(PY) -m benchmarks.mtt --external --out .dev/bench-mtt-10000.json --players 10000 --seed 10 \
 		--think-ms 2000-4000 --duration 600 --worker-processes 2 --concurrency 8
+
+## issue 22: the web process's CPU per part of an action (the command, a viewer's render, the frame's
+## validation), in one thread, on its own database mazziere_bench_web on 127.0.0.1 (dropped and created).
+bench-web: $(STAMP)
+	$(PY) -m benchmarks.web
 
 ## issue 22: the tournament process manager's CPU per HandEnded at 100, 1,000 and 10,000 players (its own
 ## database mazziere_bench_pm on 127.0.0.1, dropped and created); figures in .dev/bench-pm.json.
