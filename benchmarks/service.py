@@ -67,6 +67,10 @@ What it does, and how it measures:
   the service processes with py-spy during the window (``--format raw --threads``, collapsed stacks; CPU
   samples only, ``--py-spy-idle`` adds the waiting ones) when ``py-spy`` is installed. The service's
   output goes to a temporary directory, kept (and named at the end) when something went wrong.
+- **Variations** (issue 22): ``--web-arg ARGS`` passes more arguments to uvicorn (``--web-arg
+  "--ws-per-message-deflate false"``); ``--pin-web CPUS`` puts the web process on those CPUs and every other
+  process (worker, subscribers, timekeeper, PostgreSQL, Redis, this client) on the others;
+  ``--service-env MAZZIERE_CHANNEL_LAYER=pubsub`` runs the opt-in channel layer.
 """
 
 from __future__ import annotations
@@ -1347,11 +1351,24 @@ def set_affinity(pid: int, cpus: set[int]) -> None:
                 os.sched_setaffinity(int(task.name), cpus)
 
 
+def cpu_list(spec: str) -> str:
+    """``--pin-web``'s value: CPU numbers of this machine, comma-separated ("0", "0,1"); else an
+    ``argparse`` error (exit 2, a line on stderr)."""
+    try:
+        cpus = {int(cpu) for cpu in spec.split(",")}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"CPU numbers separated by commas, not {spec!r}") from None
+    every = set(range(os.cpu_count() or 1))
+    if not cpus <= every:
+        raise argparse.ArgumentTypeError(f"this machine's CPUs are 0-{max(every)}, not {spec!r}")
+    return spec
+
+
 def pin(spec: str, pids: dict[str, tuple[int | None, bool, bool]]) -> tuple[set[int], set[int]]:
     """``--pin-web``: the web process(es) on the CPUs of ``spec`` ("0", "0,1"), every other process of the
     run (worker, subscribers, PostgreSQL, Redis, this client and the timekeeper it starts later) on the
     others; returns both sets. Issue 22: what one web core carries when nothing else runs on it."""
-    web = {int(cpu) for cpu in spec.split(",") if cpu.strip()}
+    web = {int(cpu) for cpu in spec.split(",")}
     every = set(range(os.cpu_count() or 1))
     rest = (every - web) or every
     for name, (pid, _tree, _reaped) in pids.items():
@@ -1391,6 +1408,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--web-workers", type=int, default=1, help="uvicorn worker processes (1)")
     parser.add_argument(
         "--pin-web",
+        type=cpu_list,
         metavar="CPUS",
         help="the web process on these CPUs (e.g. 0), every other process on the rest (taskset-like)",
     )

@@ -126,9 +126,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = f"table-{self.table_id}"
         self.sent = 0
-        self.updating = (
-            asyncio.Lock()
-        )  # one render-and-send at a time: each starts from the last version sent
+        # one render-and-send at a time: each starts from the last version sent
+        self.updating = asyncio.Lock()
         allowed = user is not None and await database_sync_to_async(access.may_watch)(user)
         if not allowed:
             await refuse(self, FORBIDDEN, "Accesso non consentito.")

@@ -379,11 +379,12 @@ def moved_on(table_id: int, version: int) -> bool:
 
 def advance(table_id: int, events: Sequence[RecordedEvent]) -> Loaded:
     """The table after ``events`` (committed, consecutive, as the broadcaster sends them): folded onto this
-    process's cached state when they continue it, else :func:`load`. Raises :class:`TableNotFound`."""
+    process's cached state when they continue it, else :func:`load`; the events also go to the table's
+    window of recent ones (:func:`keep_recent`). Raises :class:`TableNotFound`."""
+    keep_recent(table_id, events)
     cached = _CACHE.get(table_id)
     if cached is None or not events or events[0].version > cached.version + 1:
         return load(table_id)
-    keep_recent(table_id, events)
     if cached.version >= events[-1].version:
         return cached
     loaded = fold(cached, [e for e in events if e.version > cached.version], table_id)

@@ -69,3 +69,11 @@ def test_pin_web_puts_the_web_tree_on_its_cpus_and_the_rest_on_the_others() -> N
                 os.kill(pid, signal.SIGKILL)
         web.wait()
         other.wait()
+
+
+@pytest.mark.parametrize("value", ["x", "0,,1", "99"])
+def test_a_bad_pin_web_is_refused_on_the_command_line(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        bench.parse(["--pin-web", value])
+    assert stopped.value.code == 2
+    assert "--pin-web" in capsys.readouterr().err
