@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import connection, transaction
+from psycopg.types.json import Jsonb
 
 from engine._replace import replacer
 from engine.cards import Card, Deck
@@ -550,10 +551,22 @@ def row(loaded: Loaded) -> dict[str, Any]:
     }
 
 
+_JSON_COLUMNS = frozenset({"seats", "players"})
+
+
 def project(loaded: Loaded) -> None:
-    """Write the table's projection row (one UPDATE; an INSERT the first time)."""
+    """Write the table's projection row (one UPDATE; an INSERT the first time). The UPDATE is written out,
+    one column per field of :func:`row`: the ORM's spent ≈ 0.25 ms of CPU compiling it at every command
+    (issue 22, ``make bench-web``)."""
     fields = row(loaded)
-    if not Table.objects.filter(id=loaded.table_id).update(**fields):
+    assignments = ", ".join(f"{column} = %s" for column in fields)
+    values = [Jsonb(value) if column in _JSON_COLUMNS else value for column, value in fields.items()]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Table._meta.db_table} SET {assignments} WHERE id = %s", [*values, loaded.table_id]
+        )
+        updated = cursor.rowcount
+    if not updated:
         Table.objects.create(id=loaded.table_id, **fields)
 
 
