@@ -238,10 +238,10 @@ CHANNEL_LAYERS = {
 
 # MAZZIERE_CHANNEL_LAYER=pubsub (issue 22, opt-in): Redis publish/subscribe instead of the lists above. A web
 # process then takes one message per table update for all its sockets of that table (the lists deliver one
-# per socket, one BZPOPMIN each): at 100 busy tables 115 actions/s instead of 97, 11.7 ms of CPU per action
-# instead of 14.1 (docs/performance.md). The trade: a message published while a web process is cut from Redis
-# is not kept for it (the lists keep it 60 s), so its viewers see that update with the table's next one, or
-# when the socket rejoins (docs/operations.md "Channel layer").
+# per socket, one BZPOPMIN each): at 100 busy tables 113-115 actions/s instead of 97-99, 11.7-12.0 ms of CPU
+# per action instead of 13.9-14.1 (docs/performance.md). The trade: a message published while a web process
+# is cut from Redis is not kept for it (the lists keep it 60 s), so its viewers see that update with the
+# table's next one, or when the socket rejoins (docs/operations.md "Channel layer").
 CHANNEL_LAYER = env.str("MAZZIERE_CHANNEL_LAYER", default="lists")
 if CHANNEL_LAYER not in ("lists", "pubsub"):
     raise ImproperlyConfigured(f"MAZZIERE_CHANNEL_LAYER must be lists or pubsub, not {CHANNEL_LAYER!r}")
