@@ -340,13 +340,17 @@ def forget_cache() -> None:
         _RECENT.clear()
 
 
-def keep_recent(table_id: int, events: Sequence[RecordedEvent]) -> None:
+def keep_recent(table_id: int, events: Sequence[RecordedEvent], *, start: bool = True) -> None:
     """Add ``events`` (committed, consecutive, ascending) to the table's window of recent events
-    (:data:`RECENT_SIZE`): they continue it, or start it again after a gap."""
+    (:data:`RECENT_SIZE`): they continue it, or start it again after a gap. ``start=False``: only for a
+    table that has a window already (a command's own events: a worker or the process manager, which render
+    nothing, keep no window; a web process has one for every table its sockets were sent an update of)."""
     if not events:
         return
     with _CACHE_LOCK:
         window = _RECENT.get(table_id, ())
+        if not window and not start:
+            return
         if window and events[-1].version <= window[-1].version:
             return  # nothing new (an older batch arriving late)
         if window and window[0].version <= events[0].version <= window[-1].version + 1:
@@ -771,7 +775,7 @@ def handle(
             ProcessedCommand.objects.filter(command_id=command_id).update(response=response)
         _after_commit(after)
     _remember(after)
-    transaction.on_commit(lambda: keep_recent(table_id, recorded))
+    transaction.on_commit(lambda: keep_recent(table_id, recorded, start=False))
     return Outcome(after, tuple(produced), response, recorded=tuple(recorded))
 
 

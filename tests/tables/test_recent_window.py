@@ -66,3 +66,13 @@ def test_forget_cache_empties_it() -> None:
     service.keep_recent(7, events(1, 3))
     service.forget_cache()
     assert service.recent(7, 0, 3) is None
+
+
+def test_a_commands_events_extend_a_window_but_start_none() -> None:
+    """A worker's or the process manager's commands keep no window (they render nothing: no memory spent);
+    in a web process the table has one from its sockets' updates, and the process's own appends extend it."""
+    service.keep_recent(7, events(1, 3), start=False)
+    assert service.recent(7, 0, 3) is None
+    service.keep_recent(7, events(1, 3))
+    service.keep_recent(7, events(4, 5), start=False)
+    assert versions(service.recent(7, 0, 5)) == [1, 2, 3, 4, 5]
