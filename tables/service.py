@@ -306,9 +306,10 @@ _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 2000
 _RECENT: OrderedDict[int, tuple[RecordedEvent, ...]] = OrderedDict()
 RECENT_SIZE = 128
-"""Each table's last committed events this process saw (its own appends, the broadcasts' batches), at most
-this many, consecutive: a socket's update and the hand log are rendered from them without reading the log
-(issue 22). At least :func:`tables.rendering.recent_events`' limit, so that a fresh page is covered too."""
+"""Each table's last committed events this process saw (started by the broadcasts' batches its sockets
+render, extended by its own appends), at most this many, consecutive: a socket's update and the hand log are
+rendered from them without reading the log (issue 22). At least :func:`tables.rendering.recent_events`'
+limit, so that a fresh page is covered too."""
 
 
 def _remember(loaded: Loaded) -> None:

@@ -69,6 +69,30 @@ async def load(table_id: int) -> service.Loaded:
     return await database_sync_to_async(service.load)(table_id)
 
 
+async def actor_and_watcher(
+    players: dict[str, Any], table_id: int
+) -> tuple[service.Loaded, str, WebsocketCommunicator, WebsocketCommunicator]:
+    """The table, the player to act, that player's socket and a socket of the next seat's player."""
+    loaded = await load(table_id)
+    seat, player = await database_sync_to_async(to_act)(table_id)
+    other = loaded.state.seats[(seat + 1) % 3].player
+    actor, _ = await connected(table_id, players[player])
+    watcher, _ = await connected(table_id, players[other])
+    return loaded, player, actor, watcher
+
+
+async def until_broadcast_heard(
+    socket: WebsocketCommunicator, tries: int = 300, failure: str = "the broadcast never arrived"
+) -> None:
+    """Run the broadcaster's subscription until ``socket`` has a message waiting (``AssertionError``
+    ``failure`` after ``tries`` rounds)."""
+    for _ in range(tries):
+        await database_sync_to_async(broadcast.subscription().catch_up)()
+        if not await socket.receive_nothing(timeout=0.05):
+            return
+    raise AssertionError(failure)
+
+
 # --- connecting ---------------------------------------------------------------------------------------------
 
 
@@ -212,12 +236,7 @@ async def test_malformed_message_is_answered_not_fatal(players, dealt_table, mes
 
 
 async def test_legal_action_is_appended_and_reaches_every_socket(players, dealt_table) -> None:
-    loaded = await load(dealt_table)
-    seat, player = await database_sync_to_async(to_act)(dealt_table)
-    other_seat = (seat + 1) % 3
-    other = (await load(dealt_table)).state.seats[other_seat].player
-    actor, _ = await connected(dealt_table, players[player])
-    watcher, _ = await connected(dealt_table, players[other])
+    loaded, player, actor, watcher = await actor_and_watcher(players, dealt_table)
     await database_sync_to_async(broadcast.subscription().catch_up)()  # the opening events are delivered
     assert await watcher.receive_nothing()
     before = await count(dealt_table)
@@ -236,12 +255,7 @@ async def test_legal_action_is_appended_and_reaches_every_socket(players, dealt_
     assert {e.metadata["actor"] for e in appended} == {player}
 
     # the other seat hears of it through the broadcaster
-    for _ in range(300):
-        await database_sync_to_async(broadcast.subscription().catch_up)()
-        if not await watcher.receive_nothing(timeout=0.05):
-            break
-    else:
-        raise AssertionError("the broadcast never arrived")
+    await until_broadcast_heard(watcher)
     update = await watcher.receive_from(timeout=TIMEOUT)
     assert version_of(update) == after
     assert f"{player}: BUSSO" in update
@@ -264,11 +278,7 @@ async def _watch_a_check(players, dealt_table, monkeypatch, *, forget: bool) -> 
         pooled.append(function.__name__)
         return real(function)
 
-    loaded = await load(dealt_table)
-    seat, player = await database_sync_to_async(to_act)(dealt_table)
-    other = loaded.state.seats[(seat + 1) % 3].player
-    actor, _ = await connected(dealt_table, players[player])
-    watcher, _ = await connected(dealt_table, players[other])
+    loaded, _player, actor, watcher = await actor_and_watcher(players, dealt_table)
     await database_sync_to_async(broadcast.subscription().catch_up)()
     assert await watcher.receive_nothing()
     await actor.send_json_to(
@@ -278,12 +288,7 @@ async def _watch_a_check(players, dealt_table, monkeypatch, *, forget: bool) -> 
     if forget:
         service.forget_cache()
     monkeypatch.setattr(consumers, "in_pool", recording)
-    for _ in range(300):
-        await database_sync_to_async(broadcast.subscription().catch_up)()
-        if not await watcher.receive_nothing(timeout=0.05):
-            break
-    else:
-        raise AssertionError("the broadcast never arrived")
+    await until_broadcast_heard(watcher)
     update = await watcher.receive_from(timeout=TIMEOUT)
     await actor.disconnect()
     await watcher.disconnect()
@@ -339,11 +344,7 @@ async def test_a_socket_that_missed_an_update_gets_it_when_it_rejoins(players, d
     ``MAZZIERE_SOCKET_REJOIN_S``, from the log: the viewer is not left behind at a table that waits for
     them. The actor, already at that version, gets nothing twice."""
     settings.MAZZIERE_SOCKET_REJOIN_S = 0.2
-    loaded = await load(dealt_table)
-    seat, player = await database_sync_to_async(to_act)(dealt_table)
-    other = loaded.state.seats[(seat + 1) % 3].player
-    actor, _ = await connected(dealt_table, players[player])
-    watcher, _ = await connected(dealt_table, players[other])
+    loaded, player, actor, watcher = await actor_and_watcher(players, dealt_table)
     await actor.send_json_to(
         {"action": "check", "expected_version": loaded.version, "command_id": str(uuid.uuid4())}
     )
@@ -368,11 +369,7 @@ async def test_an_open_socket_joins_its_group_again_after_redis_lost_it(
     from channels.layers import get_channel_layer
 
     settings.MAZZIERE_SOCKET_REJOIN_S = 0.2
-    loaded = await load(dealt_table)
-    seat, player = await database_sync_to_async(to_act)(dealt_table)
-    other = loaded.state.seats[(seat + 1) % 3].player
-    actor, _ = await connected(dealt_table, players[player])
-    watcher, _ = await connected(dealt_table, players[other])
+    loaded, _player, actor, watcher = await actor_and_watcher(players, dealt_table)
     await database_sync_to_async(broadcast.subscription().catch_up)()
     assert await watcher.receive_nothing()
     layer = get_channel_layer()
@@ -385,12 +382,7 @@ async def test_an_open_socket_joins_its_group_again_after_redis_lost_it(
         {"action": "check", "expected_version": loaded.version, "command_id": command_id}
     )
     reply = await actor.receive_from(timeout=TIMEOUT)
-    for _ in range(100):
-        await database_sync_to_async(broadcast.subscription().catch_up)()
-        if not await watcher.receive_nothing(timeout=0.05):
-            break
-    else:
-        raise AssertionError("the broadcast never reached the socket whose group Redis lost")
+    await until_broadcast_heard(watcher, 100, "the broadcast never reached the socket whose group Redis lost")
     assert version_of(await watcher.receive_from(timeout=TIMEOUT)) == version_of(reply)
     await actor.disconnect()
     await watcher.disconnect()
