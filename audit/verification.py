@@ -170,15 +170,17 @@ def _check_stream(task: str) -> tuple[int, list[chain.ChainProblem], dict[str, s
     folding of :func:`eventstore.catalog.foldings`): the stream's hash chain (the events checked, its
     problem, its head), then, if the chain holds, its content: the failures and the hands it ended."""
     kind, stream_id = task.split(":", 1)
-    checked: list[int] = []
-    problems, heads = chain.verify_chains([stream_id], progress=checked.append)
-    if problems:
-        return sum(checked), problems, heads, [], 0
-    if kind == "t":
-        events = read_stream(stream_id, lean=True)  # the checks read no time, transaction or event id
+    if kind == "t":  # one read for the chain and the checks (which read no time, transaction or event id)
+        problems, heads, checked, events = chain.read_checked(stream_id)
+        if problems:
+            return checked, problems, heads, [], 0
         hands_ended = sum(1 for e in events if e.type == "HandEnded")
-        return sum(checked), problems, heads, _table_checks(stream_id, events), hands_ended
-    return sum(checked), problems, heads, _folded(catalog.foldings()[int(kind)], stream_id), 0
+        return checked, problems, heads, _table_checks(stream_id, events), hands_ended
+    counted: list[int] = []
+    problems, heads = chain.verify_chains([stream_id], progress=counted.append)
+    if problems:
+        return sum(counted), problems, heads, [], 0
+    return sum(counted), problems, heads, _folded(catalog.foldings()[int(kind)], stream_id), 0
 
 
 def _shuffles(stream_id: str, events: Sequence[RecordedEvent], steps: hands.Steps | None) -> list[Failure]:

@@ -38,7 +38,15 @@ def stored(stream_id: str) -> list[tuple[int, str, bytes]]:
 
 
 def problems_of(stream_id: str) -> list[chain.ChainProblem]:
-    return chain.verify_chains([stream_id])[0]
+    """The stream's chain problems, the same by both reads: :func:`eventstore.chain.verify_chains` (keyset
+    batches) and :func:`eventstore.chain.read_checked` (``verify_all``'s one read of a table stream, which
+    also returns the events when the chain holds)."""
+    problems, heads = chain.verify_chains([stream_id])
+    checked_problems, checked_heads, count, events = chain.read_checked(stream_id)
+    assert (checked_problems, checked_heads) == (problems, heads)
+    assert count == len(read_stream(stream_id))
+    assert events == ([] if problems else read_stream(stream_id, lean=True))
+    return problems
 
 
 RELINK = (
@@ -70,8 +78,10 @@ def test_every_event_is_linked_to_the_one_before(five: str) -> None:
     for _, text, digest in rows:
         assert digest == hashlib.sha256(previous + text.encode()).digest()
         previous = digest
-    problems, heads = chain.verify_chains([five])
-    assert problems == [] and heads == {five: rows[-1][2].hex()}
+    assert problems_of(five) == []
+    assert chain.verify_chains([five])[1] == {five: rows[-1][2].hex()}
+    events = chain.read_checked(five)[3]
+    assert [e.data for e in events] == [{"n": 1}, AWKWARD, {"n": 3}, {"n": 4}, {"n": 5}]
 
 
 def test_the_python_canonical_text_is_postgresql_s(five: str) -> None:
@@ -101,6 +111,11 @@ def test_the_canonical_text_agrees_on_any_json(data: dict[str, Any]) -> None:
     [(_, text, digest)] = stored(stream)
     assert chain.canonical_text(stream, 1, "Any", 1, event.data, event.metadata, event.event_id) == text
     assert digest == chain.link(b"", text)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT data::text, metadata::text FROM eventstore_event WHERE stream_id = %s", [stream])
+        [(data_text, metadata_text)] = cursor.fetchall()
+    composed = chain.canonical_from_texts(stream, 1, "Any", 1, data_text, metadata_text, event.event_id)
+    assert composed == text  # what verify_chains hashes: PostgreSQL's own text, built from the columns' text
 
 
 def test_an_edited_event_is_named(five: str) -> None:
