@@ -410,6 +410,16 @@ def _project(
         if done:
             _put_stacks(tournament_id, stacks)
             return
+    if before is not None and _update_busts(tournament_id, version, state, extra, before, events):
+        old = before[0]
+        gone = [p for p, _, _ in state.finished[len(old.finished) :]]
+        players = {player for e in events if isinstance(e, mtt.HandRecorded) for player, _ in e.stacks}
+        _put_stacks(
+            tournament_id,
+            [(p, c) for p in sorted(players) if (c := mtt.stack_of(state, p)) is not None],
+            gone,
+        )
+        return
     fields = row(version, state, extra, stream_id(tournament_id))
     if not rows.update(**fields):
         Tournament.objects.create(id=tournament_id, **fields)
@@ -422,6 +432,70 @@ def _project(
         [(p, c) for p, c in state.chips if old.get(p) != c],
         [p for p in old if p not in new],
     )
+
+
+def _outline(state: MttState, extra: dict[str, Any]) -> tuple[Any, ...]:
+    """What :func:`row` writes of ``state`` besides its lists of players and tables (``players``,
+    ``remaining``, ``finished``, ``detail``'s ``results``, ``tables`` and ``chart``): O(1) to build."""
+    return (
+        state.config, state.status, state.level, state.invito, state.ends_at, state.remaining_ms,
+        state.started_at, state.finished_at, state.winner, state.total_entries, state.prize_pool,
+        state.payouts, state.broken, state.is_break, state.hand_for_hand, state.registration_open,
+        state.final_table, state.pending_arrivals, extra.get("moves", []), extra.get("pause_reason", ""),
+    )  # fmt: skip
+
+
+def _update_busts(
+    tournament_id: int,
+    version: int,
+    state: MttState,
+    extra: dict[str, Any],
+    before: tuple[MttState, dict[str, Any]],
+    events: Sequence[mtt.Event],
+) -> bool:
+    """Issue 22: a hand recorded with busts and nothing else (``HandRecorded`` and ``PlayerFinished``
+    below first place; no move, no broken table, no change of status, level or prizes) changes, of the
+    row, only its version, the busted players' entries (out of ``remaining``, appended to ``finished`` and
+    ``detail.results``), their tables' entries in ``detail.tables`` and maybe the chart: written in place
+    with ``jsonb`` operators, one statement whose parameters are O(table), instead of the whole row (a
+    10,000-player tournament's row is about 380 KB of JSON). Returns ``False``, writing nothing, when the
+    append changed anything else (the caller then writes the whole row, :func:`row`)."""
+    old, old_extra = before
+    busted = state.finished[len(old.finished) :]
+    if (
+        not busted
+        or not all(isinstance(e, mtt.HandRecorded | mtt.PlayerFinished) for e in events)
+        or any(e.position == 1 for e in events if isinstance(e, mtt.PlayerFinished))
+        or old.entries != state.entries
+        or len(old.tables) != len(state.tables)
+        or len(state.remaining) != len(old.remaining) - len(busted)
+        or _outline(old, old_extra) != _outline(state, extra)
+    ):
+        return False
+    changed = [i for i, (a, b) in enumerate(zip(old.tables, state.tables, strict=True)) if a is not b]
+    if any(old.tables[i].table_id != state.tables[i].table_id for i in changed):
+        return False
+    detail, params = "detail", []
+    for i in changed:
+        table = state.tables[i]
+        entry = {"table_id": table.table_id, "seats": list(table.seats), "count": table.count}
+        detail = f"jsonb_set({detail}, %s::text[], %s::jsonb)"
+        params += [["tables", str(i)], json.dumps(entry)]
+    results = [[p, position, prize] for p, position, prize in busted]
+    detail = f"{detail} || jsonb_build_object('results', (detail -> 'results') || %s::jsonb)"
+    params.append(json.dumps(results))
+    chart = extra.get("chart", [])
+    if chart != old_extra.get("chart", []):
+        detail = f"{detail} || %s::jsonb"
+        params.append(json.dumps({"chart": chart}))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Tournament._meta.db_table} SET version = %s, remaining = remaining - %s::text[], "
+            f"finished = finished || %s::jsonb, detail = {detail} WHERE id = %s",
+            [version, [p for p, _, _ in busted], json.dumps([[p, position] for p, position, _ in busted]),
+             *params, tournament_id],
+        )  # fmt: skip
+        return bool(cursor.rowcount)
 
 
 # --- commands ------------------------------------------------------------------------------------------

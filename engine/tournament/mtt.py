@@ -68,12 +68,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as _dc_replace
 from enum import Enum
 from fractions import Fraction
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine._replace import replace
@@ -1068,6 +1070,8 @@ def chips_issued(state: MttState) -> int:
 # Only derived data, never part of the state; the results are the same with the memos empty.
 
 _MEMO_SIZE = 16
+_SEATS = attrgetter("seats")
+_TABLE_ID = attrgetter("table_id")
 _CHIP_INDEX: dict[int, tuple[tuple[tuple[str, int], ...], dict[str, int]]] = {}
 _TABLE_INDEX: dict[int, tuple[tuple[TableSeats, ...], _Layout]] = {}
 
@@ -1095,7 +1099,7 @@ def _chip_index(chips: tuple[tuple[str, int], ...]) -> dict[str, int]:
     found = _CHIP_INDEX.get(id(chips))
     if found is not None and found[0] is chips:
         return found[1]
-    index = {player: position for position, (player, _) in enumerate(chips)}
+    index = dict(zip(map(itemgetter(0), chips), itertools.count(), strict=False))  # no Python-level loop
     _keep(_CHIP_INDEX, chips, index)
     return index
 
@@ -1110,9 +1114,9 @@ def _layout(tables: tuple[TableSeats, ...]) -> _Layout:
     found = _TABLE_INDEX.get(id(tables))
     if found is not None and found[0] is tables:
         return found[1]
-    counts = [table.count for table in tables]
+    counts = [len(seats) - seats.count(None) for seats in map(_SEATS, tables)]  # TableSeats.count, in C
     layout = _Layout(
-        {table.table_id: position for position, table in enumerate(tables)},
+        dict(zip(map(_TABLE_ID, tables), itertools.count(), strict=False)),
         sum(counts),
         max(counts, default=0),
         min(counts, default=0),
@@ -1189,12 +1193,22 @@ def _h4h_settle(state: MttState) -> MttState:
     return state if waiting == state.h4h_waiting else replace(state, h4h_waiting=waiting)
 
 
+def _without_at(items: tuple[Any, ...], position: int | None) -> tuple[Any, ...]:
+    """``items`` without the one at ``position`` (``None``: unchanged), copied in C (issue 22: a bust
+    at a 10,000-player tournament, not a Python-level pass over every player)."""
+    return items if position is None else items[:position] + items[position + 1 :]
+
+
 def _finish_out(state: MttState, player: str) -> MttState:
     """``state`` without ``player`` in play: not remaining, no chips, not seated, no pending move."""
+    try:
+        at: int | None = state.remaining.index(player)
+    except ValueError:
+        at = None
     return replace(
         state,
-        remaining=tuple(p for p in state.remaining if p != player),
-        chips=tuple((p, c) for p, c in state.chips if p != player),
+        remaining=_without_at(state.remaining, at),
+        chips=_without_at(state.chips, _chip_index(state.chips).get(player)),
         tables=_remove_seated(state.tables, player),
         pending_arrivals=tuple(a for a in state.pending_arrivals if a[1] != player),
         pending_adjustments=tuple(a for a in state.pending_adjustments if a[1] != player),

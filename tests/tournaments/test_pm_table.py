@@ -146,3 +146,41 @@ def test_a_hand_without_a_bust_is_recorded_from_the_tables_snapshot_without_fold
     seated = {o.player: o.stack for o in table.facts.seats if o is not None}
     assert {p: c for p, c in state.chips if p in seated} == seated
     _live_equals_log(tournament_id)
+
+
+def test_a_hand_with_a_bust_updates_the_row_in_place_and_keeps_it_equal_to_the_log() -> None:
+    """Issue 22: a hand whose only consequence is a bust writes, of the tournament's row, the busted
+    player's entries and their table's (``jsonb`` operators), not the whole row (O(players): about 380 KB
+    at 10,000 players); any other consequence (a move, a broken table) still writes the whole row. The
+    live rows equal the rows computed from the log after every hand."""
+    config = decider.MttConfig(
+        "PM", seats=4, starting_stack=120, levels=(decider.Level(10, 3_600_000),), hand_for_hand=False
+    )
+    tournament_id = mtt.create(config, "capo", [f"p{n}" for n in range(12)])
+    mtt.start(tournament_id, "capo", seed=b"\x07" * 32)
+    rng = random.Random(7)
+    in_place = whole = 0
+    for n in range(300):
+        version, state, _ = mtt.load(tournament_id)
+        if state.status is not decider.Status.RUNNING or in_place >= 2:
+            break
+        table = state.tables[n % len(state.tables)]
+        if table.count < 2:
+            continue
+        events = _play_hand(table.table_id, rng, n + 1)
+        with CaptureQueriesContext(connection) as queries:
+            manager.handle(events)
+        kinds = [e.type for e in read_stream(mtt.stream_id(tournament_id), version)]
+        updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE \"tournaments_tournament")
+                   or q["sql"].startswith("UPDATE tournaments_tournament")]  # fmt: skip
+        if "PlayerFinished" in kinds and set(kinds) <= {"HandRecorded", "PlayerFinished"}:
+            [update] = updates
+            assert "remaining - " in update and '"players"' not in update, update
+            in_place += 1
+        elif "PlayerFinished" in kinds:
+            assert any('"players"' in u for u in updates), (kinds, updates)
+            whole += 1
+        _live_equals_log(tournament_id)
+    assert in_place >= 2, (in_place, whole)
+    stacks = dict(TournamentStack.objects.filter(tournament_id=tournament_id).values_list("player", "chips"))
+    assert stacks == dict(mtt.load(tournament_id)[1].chips)
