@@ -62,7 +62,7 @@ _NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
 
 
 def _string(text: str) -> str:
-    if _NEEDS_ESCAPE.search(text) is None:  # most strings: no character to escape (translate is per character)
+    if _NEEDS_ESCAPE.search(text) is None:  # most strings: nothing to escape (translate goes by character)
         return '"' + text + '"'
     return '"' + text.translate(_ESCAPES) + '"'
 

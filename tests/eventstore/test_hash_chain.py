@@ -112,7 +112,9 @@ def test_the_canonical_text_agrees_on_any_json(data: dict[str, Any]) -> None:
     assert chain.canonical_text(stream, 1, "Any", 1, event.data, event.metadata, event.event_id) == text
     assert digest == chain.link(b"", text)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT data::text, metadata::text FROM eventstore_event WHERE stream_id = %s", [stream])
+        cursor.execute(
+            "SELECT data::text, metadata::text FROM eventstore_event WHERE stream_id = %s", [stream]
+        )
         [(data_text, metadata_text)] = cursor.fetchall()
     composed = chain.canonical_from_texts(stream, 1, "Any", 1, data_text, metadata_text, event.event_id)
     assert composed == text  # what verify_chains hashes: PostgreSQL's own text, built from the columns' text
