@@ -482,7 +482,7 @@ def _update_busts(
         detail = f"jsonb_set({detail}, %s::text[], %s::jsonb)"
         params += [["tables", str(i)], json.dumps(entry)]
     results = [[p, position, prize] for p, position, prize in busted]
-    detail = f"{detail} || jsonb_build_object('results', (detail -> 'results') || %s::jsonb)"
+    detail = f"{detail} || jsonb_build_object('results', coalesce(detail -> 'results', '[]') || %s::jsonb)"
     params.append(json.dumps(results))
     chart = extra.get("chart", [])
     if chart != old_extra.get("chart", []):
