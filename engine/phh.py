@@ -692,7 +692,8 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     started: HandStarted | None = None
     order: list[int] = []
     p: dict[int, str] = {}  # seat -> "p1" … "pN"
-    texts: list[str] = []
+    at: dict[int, int] = {}  # seat -> 0-based player index (p1 -> 0)
+    actions: list[Action] = []  # each built as parse_action reads its text (no text round trip)
     ended: HandEnded | None = None
     eliminated: set[int] = set()
     paid = 0  # adeguamento paid: in a parol hand the minimum opening bet is the pot (IT-PAROL-3)
@@ -701,30 +702,39 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
             started = event
             order = hand_players(before, event.button)
             p = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
+            at = {seat: index for index, seat in enumerate(order)}
             continue
         if started is None:
             continue
         if isinstance(event, CardsDealt):
-            texts.append(f"d dh {p[event.seat]} {format_cards(event.cards)}")
+            cards = tuple(event.cards)
+            actions.append(
+                Action(f"d dh {p[event.seat]} {format_cards(cards)}", None, "dh", at[event.seat], None, cards)
+            )
         elif isinstance(event, BlindBetPlaced | BetPlaced | Raised):
-            texts.append(f"{p[event.seat]} cbr {event.to}")
+            actions.append(Action(f"{p[event.seat]} cbr {event.to}", at[event.seat], "cbr", amount=event.to))
         elif isinstance(event, BlindDeclined):
-            texts.append(f"{p[event.seat]} dc")
+            actions.append(Action(f"{p[event.seat]} dc", at[event.seat], "dc"))
         elif isinstance(event, Checked | Called):
-            texts.append(f"{p[event.seat]} cc")
+            actions.append(Action(f"{p[event.seat]} cc", at[event.seat], "cc"))
         elif isinstance(event, Folded) or (isinstance(event, AdeguamentoDeclined) and not event.automatic):
-            texts.append(f"{p[event.seat]} f")
+            actions.append(Action(f"{p[event.seat]} f", at[event.seat], "f"))
         elif isinstance(event, ParolSaid):
-            texts.append(f"{p[event.seat]} pa")
+            actions.append(Action(f"{p[event.seat]} pa", at[event.seat], "pa"))
         elif isinstance(event, AdeguamentoPaid):
-            texts.append(f"{p[event.seat]} pt")
+            actions.append(Action(f"{p[event.seat]} pt", at[event.seat], "pt"))
             paid += event.amount + event.invito
         elif isinstance(event, Discarded):
-            texts.append(f"{p[event.seat]} sd {format_cards(event.cards)}".rstrip())
+            cards = tuple(event.cards)
+            text = f"{p[event.seat]} sd {format_cards(cards)}".rstrip()
+            actions.append(Action(text, at[event.seat], "sd", cards=cards))
         elif isinstance(event, HandShown):
-            texts.append(f"{p[event.seat]} sm {format_cards(event.cards)}")
+            cards = tuple(event.cards)
+            actions.append(
+                Action(f"{p[event.seat]} sm {format_cards(cards)}", at[event.seat], "sm", cards=cards)
+            )
         elif isinstance(event, HandMucked):
-            texts.append(f"{p[event.seat]} sm")
+            actions.append(Action(f"{p[event.seat]} sm", at[event.seat], "sm"))
         elif isinstance(event, HandEnded):
             ended = event
         elif isinstance(event, PlayerEliminated):
@@ -738,13 +748,12 @@ def export_hand(before: TableState, events: Iterable[Event]) -> HandHistory:
     stacks = dict(ended.stacks)
     antes = dict(started.antes)
     owed = dict(started.adeguamento)
-    n = len(order)
     return HandHistory(
         variant=_VARIANT_OF[before.config.limit],
         players=tuple(o.player for o in occupants if o is not None),
         antes=tuple(antes.get(seat, 0) for seat in order),
         starting_stacks=tuple(o.stack for o in occupants if o is not None),
-        actions=tuple(parse_action(text, n) for text in texts),
+        actions=tuple(actions),
         min_bet=started.min_bet + paid if started.parol_hand else started.min_bet,
         opening=started.opening.symbol,
         carried_pot=started.carried,

@@ -77,7 +77,7 @@ from engine.italian.model import (
     TableState,
     TimeoutExpired,
 )
-from engine.phh import HandHistory, export_hand, format_history, load_histories
+from engine.phh import HandHistory, export_hand, format_history, load_histories, parse_action
 from engine.replay import replay_histories
 from engine.shuffle import derive_seed, shuffle
 from tests.engine.italian.helpers import table
@@ -349,7 +349,10 @@ def play_table(spec: TableSpec) -> Played:
             assert live.before == before, where
             assert live.events == tuple(events), where
             assert replay_events(before, live.events) == live.after == state, where
-        played.histories.append(export_hand(before, events))
+        history = export_hand(before, events)
+        # the actions are built as parse_action reads their texts (export_hand skips the text round trip)
+        assert history.actions == tuple(parse_action(a.text, len(history.players)) for a in history.actions)
+        played.histories.append(history)
         played.hands += 1
     return played
 
