@@ -187,7 +187,7 @@ def stop_owned() -> None:
         server = _owned.pop()
         with contextlib.suppress(Exception):
             if hasattr(server, "shutdown"):
-                server.shutdown()
+                _shutdown_redis(server)
             else:
                 server.cleanup()
     while _temporary:
@@ -195,6 +195,17 @@ def stop_owned() -> None:
 
 
 atexit.register(stop_owned)
+
+
+def _shutdown_redis(server: Any) -> None:
+    """Stop an embedded Redis, saving its snapshot; if the save fails (a full disk: Redis then refuses
+    ``SHUTDOWN`` and keeps running), stop it without one rather than leave a redis-server behind."""
+    import redis
+
+    try:
+        server.shutdown()
+    except redis.ResponseError:  # "Errors trying to SHUTDOWN": the snapshot could not be written
+        server.shutdown(nosave=True)
 
 
 def development_secret() -> None:
