@@ -1351,7 +1351,7 @@ def set_affinity(pid: int, cpus: set[int]) -> None:
                 os.sched_setaffinity(int(task.name), cpus)
 
 
-def cpu_list(spec: str) -> str:
+def cpu_list(spec: str) -> set[int]:
     """``--pin-web``'s value: CPU numbers of this machine, comma-separated ("0", "0,1"); else an
     ``argparse`` error (exit 2, a line on stderr)."""
     try:
@@ -1361,14 +1361,13 @@ def cpu_list(spec: str) -> str:
     every = set(range(os.cpu_count() or 1))
     if not cpus <= every:
         raise argparse.ArgumentTypeError(f"this machine's CPUs are 0-{max(every)}, not {spec!r}")
-    return spec
+    return cpus
 
 
-def pin(spec: str, pids: dict[str, tuple[int | None, bool, bool]]) -> tuple[set[int], set[int]]:
-    """``--pin-web``: the web process(es) on the CPUs of ``spec`` ("0", "0,1"), every other process of the
+def pin(web: set[int], pids: dict[str, tuple[int | None, bool, bool]]) -> tuple[set[int], set[int]]:
+    """``--pin-web``: the web process(es) on the CPUs ``web`` (:func:`cpu_list`), every other process of the
     run (worker, subscribers, PostgreSQL, Redis, this client and the timekeeper it starts later) on the
     others; returns both sets. Issue 22: what one web core carries when nothing else runs on it."""
-    web = {int(cpu) for cpu in spec.split(",")}
     every = set(range(os.cpu_count() or 1))
     rest = (every - web) or every
     for name, (pid, _tree, _reaped) in pids.items():
@@ -1560,7 +1559,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mode": setup.mode,
             "web_workers": options.web_workers,
             "web_args": options.web_arg,
-            "pin_web": options.pin_web,
+            "pin_web": sorted(options.pin_web) if options.pin_web else None,
             "next_hand_delay": options.next_hand_delay,
             "login": options.login,
             "service_env": extra,

@@ -174,8 +174,13 @@ def _read_lean(stream_id: str, bound: str, params: list[Any]) -> list[RecordedEv
         text = cursor.fetchone()[0]
     if text is None:
         return []
+    return _lean(stream_id, json.loads(text))
+
+
+def _lean(stream_id: str, rows: Iterable[Sequence[Any]]) -> list[RecordedEvent]:
+    """Lean events from ``(global position, version, type, schema version, data, metadata)``, upcast."""
     events = []
-    for position, version, type_, schema_version, data, metadata in json.loads(text):
+    for position, version, type_, schema_version, data, metadata in rows:
         schema_version, data = upcast(type_, schema_version, data)
         events.append(RecordedEvent(position, stream_id, version, type_, schema_version, data, metadata))
     return events
@@ -186,11 +191,7 @@ def lean_events(stream_id: str, rows: Sequence[tuple[int, int, str, int, str, st
     (the columns' JSON text as PostgreSQL prints it) as :func:`read_stream` ``(lean=True)`` returns them:
     the texts decoded in one ``json.loads``, each event upcast."""
     decoded = json.loads("[" + ",".join([f"[{row[4]},{row[5]}]" for row in rows]) + "]")
-    events = []
-    for (position, version, type_, schema_version, _, _), (data, metadata) in zip(rows, decoded, strict=True):
-        schema_version, data = upcast(type_, schema_version, data)
-        events.append(RecordedEvent(position, stream_id, version, type_, schema_version, data, metadata))
-    return events
+    return _lean(stream_id, ((*row[:4], *texts) for row, texts in zip(rows, decoded, strict=True)))
 
 
 def stream_version(stream_id: str) -> int:

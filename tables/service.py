@@ -556,7 +556,7 @@ def row(loaded: Loaded) -> dict[str, Any]:
     }
 
 
-_JSON_COLUMNS = frozenset({"seats", "players"})
+_JSON_COLUMNS = frozenset(f.name for f in Table._meta.fields if f.get_internal_type() == "JSONField")
 
 
 def project(loaded: Loaded) -> None:

@@ -390,11 +390,12 @@ def _project(
     Issue 22: a hand recorded with no other consequence (only ``HandRecorded``: no bust, no move) changes
     nothing of the row but its version and, once a minute, the chart, and only the stacks of that table's
     players: the row is updated in place (``detail || {"chart": ...}``) and those stack rows upserted,
-    O(table). Any other append writes the whole row (:func:`row`, O(players)) and the stacks that changed."""
+    O(table). A hand whose only other consequence is a bust is written in place too (:func:`_update_busts`),
+    its players' stack rows deleted. Any other append writes the whole row (:func:`row`, O(players)) and
+    the stacks that changed."""
     rows = Tournament.objects.filter(id=tournament_id)
     if before is not None and events and all(isinstance(e, mtt.HandRecorded) for e in events):
-        players = {player for e in events if isinstance(e, mtt.HandRecorded) for player, _ in e.stacks}
-        stacks = [(p, c) for p in sorted(players) if (c := mtt.stack_of(state, p)) is not None]
+        stacks = _recorded_stacks(state, events)
         chart = extra.get("chart", [])
         if chart != before[1].get("chart", []):
             done = rows.update(
@@ -410,15 +411,8 @@ def _project(
         if done:
             _put_stacks(tournament_id, stacks)
             return
-    if before is not None and _update_busts(tournament_id, version, state, extra, before, events):
-        old = before[0]
-        gone = [p for p, _, _ in state.finished[len(old.finished) :]]
-        players = {player for e in events if isinstance(e, mtt.HandRecorded) for player, _ in e.stacks}
-        _put_stacks(
-            tournament_id,
-            [(p, c) for p in sorted(players) if (c := mtt.stack_of(state, p)) is not None],
-            gone,
-        )
+    if before is not None and (gone := _update_busts(tournament_id, version, state, extra, before, events)):
+        _put_stacks(tournament_id, _recorded_stacks(state, events), gone)
         return
     fields = row(version, state, extra, stream_id(tournament_id))
     if not rows.update(**fields):
@@ -432,6 +426,12 @@ def _project(
         [(p, c) for p, c in state.chips if old.get(p) != c],
         [p for p in old if p not in new],
     )
+
+
+def _recorded_stacks(state: MttState, events: Sequence[mtt.Event]) -> list[tuple[str, int]]:
+    """``(player, chips)`` of the players who go on at the tables whose hands ``events`` recorded."""
+    players = {player for e in events if isinstance(e, mtt.HandRecorded) for player, _ in e.stacks}
+    return [(p, c) for p in sorted(players) if (c := mtt.stack_of(state, p)) is not None]
 
 
 def _outline(state: MttState, extra: dict[str, Any]) -> tuple[Any, ...]:
@@ -452,14 +452,14 @@ def _update_busts(
     extra: dict[str, Any],
     before: tuple[MttState, dict[str, Any]],
     events: Sequence[mtt.Event],
-) -> bool:
+) -> list[str]:
     """Issue 22: a hand recorded with busts and nothing else (``HandRecorded`` and ``PlayerFinished``
     below first place; no move, no broken table, no change of status, level or prizes) changes, of the
     row, only its version, the busted players' entries (out of ``remaining``, appended to ``finished`` and
     ``detail.results``), their tables' entries in ``detail.tables`` and maybe the chart: written in place
     with ``jsonb`` operators, one statement whose parameters are O(table), instead of the whole row (a
-    10,000-player tournament's row is about 380 KB of JSON). Returns ``False``, writing nothing, when the
-    append changed anything else (the caller then writes the whole row, :func:`row`)."""
+    10,000-player tournament's row is about 380 KB of JSON). Returns the busted players, or ``[]``, writing
+    nothing, when the append changed anything else (the caller then writes the whole row, :func:`row`)."""
     old, old_extra = before
     busted = state.finished[len(old.finished) :]
     if (
@@ -471,10 +471,10 @@ def _update_busts(
         or len(state.remaining) != len(old.remaining) - len(busted)
         or _outline(old, old_extra) != _outline(state, extra)
     ):
-        return False
+        return []
     changed = [i for i, (a, b) in enumerate(zip(old.tables, state.tables, strict=True)) if a is not b]
     if any(old.tables[i].table_id != state.tables[i].table_id for i in changed):
-        return False
+        return []
     detail, params = "detail", []
     for i in changed:
         table = state.tables[i]
@@ -488,14 +488,15 @@ def _update_busts(
     if chart != old_extra.get("chart", []):
         detail = f"{detail} || %s::jsonb"
         params.append(json.dumps({"chart": chart}))
+    gone = [p for p, _, _ in busted]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Tournament._meta.db_table} SET version = %s, remaining = remaining - %s::text[], "
             f"finished = finished || %s::jsonb, detail = {detail} WHERE id = %s",
-            [version, [p for p, _, _ in busted], json.dumps([[p, position] for p, position, _ in busted]),
+            [version, gone, json.dumps([[p, position] for p, position, _ in busted]),
              *params, tournament_id],
         )  # fmt: skip
-        return bool(cursor.rowcount)
+        return gone if cursor.rowcount else []
 
 
 # --- commands ------------------------------------------------------------------------------------------
