@@ -49,7 +49,7 @@ DEFAULT_URL = "postgres://root@127.0.0.1:5432/mazziere_bench_pm"
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,1000,10000", help="players per tournament, comma-separated")
-    parser.add_argument("--hands", type=int, default=60, help="hands timed per size (60)")
+    parser.add_argument("--hands", type=int, default=300, help="hands timed per size (300)")
     parser.add_argument("--warmup", type=int, default=5, help="hands not counted first (5)")
     parser.add_argument("--tables", type=int, default=12, help="tables that play, in turn (12)")
     parser.add_argument("--url", default=DEFAULT_URL, help="the benchmark's database (dropped and created)")

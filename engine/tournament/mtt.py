@@ -97,6 +97,7 @@ from engine.tournament.seating import (
     TableSeats,
     apply_moves,
     balance,
+    balancing_donors,
     break_order,
     breaking,
     destination,
@@ -104,6 +105,7 @@ from engine.tournament.seating import (
     initial_draw,
     tables_from_draw,
     tables_needed,
+    tables_to_break,
     vacate,
 )
 from engine.tournament.structure import (
@@ -1079,12 +1081,13 @@ _TABLE_INDEX: dict[int, tuple[tuple[TableSeats, ...], _Layout]] = {}
 @dataclass(frozen=True, slots=True)
 class _Layout:
     """Derived from a tuple of tables: each table id's position, the players seated in all, the largest
-    and the smallest table's count."""
+    and the smallest table's count, and each table's count (in the tuple's order)."""
 
     positions: dict[int, int]
     total: int
     largest: int
     smallest: int
+    counts: tuple[int, ...]
 
 
 def _keep(memo: dict[int, Any], key: Any, value: Any) -> None:
@@ -1120,6 +1123,7 @@ def _layout(tables: tuple[TableSeats, ...]) -> _Layout:
         sum(counts),
         max(counts, default=0),
         min(counts, default=0),
+        tuple(counts),
     )
     _keep(_TABLE_INDEX, tables, layout)
     return layout
@@ -2313,11 +2317,23 @@ def _seating_pass(run: _Run, config: MttConfig, reporter: int | None, seed: byte
     # the tables differ by at most max_difference): what breaking() and balance() would find, from the
     # layout's counts, without their pass over every table (issue 22: most hands end here)
     shape = _layout(tables)
-    if (len(tables) < 2 or shape.total > (len(tables) - 1) * config.seats) and (
-        shape.largest - shape.smallest <= config.max_difference
-    ):
+    can_break = len(tables) >= 2 and shape.total <= (len(tables) - 1) * config.seats
+    if not can_break and shape.largest - shape.smallest <= config.max_difference:
         return False
-    order = break_order(table.table_id for table in tables)
+    order = break_order(map(_TABLE_ID, tables))
+    # the tables that would give players now (the ones due to break, else the balancing donors), found from
+    # the counts alone: when none of them may lose players now (_movable: mostly, its hand is not the one
+    # that just ended), nothing below would move and the plan's pass over every player is skipped (issue 22:
+    # a break or a balancing move waits for its table's hand to end, and every other table's hand end
+    # used to plan it again, O(players) each)
+    counts = dict(zip(map(_TABLE_ID, tables), shape.counts, strict=True))
+    givers = (
+        tables_to_break(counts, config.seats, order)
+        if can_break
+        else balancing_donors(counts, config.max_difference, order)
+    )
+    if not any(_movable(run.state, table_id, reporter) for table_id in givers):
+        return False
     layout = tables
     breaks: list[tuple[int, tuple[Move, ...]]] = []
     while (result := breaking(layout, config.seats, order, seed)) is not None:

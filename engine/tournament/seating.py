@@ -29,6 +29,9 @@ Decisions where the rules are silent (also in each function's docstring):
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -37,9 +40,8 @@ from engine.shuffle import SEED_BYTES, derive_seed, shuffle
 
 __all__ = [
     "MAX_SEATS", "MIN_SEATS", "BalanceMode", "Move", "SeatingError", "SeatingPlan", "TableSeats",
-    "apply_moves", "balance", "break_order", "breaking", "destination", "initial_draw", "plan",
-    "tables_from_draw",
-    "tables_needed",
+    "apply_moves", "balance", "balancing_donors", "break_order", "breaking", "destination", "initial_draw",
+    "plan", "tables_from_draw", "tables_needed", "tables_to_break",
 ]  # fmt: skip
 
 MIN_SEATS = 2
@@ -380,6 +382,27 @@ def destination(table: TableSeats, mode: BalanceMode) -> int:
     raise SeatingError(f"table {table.table_id} has no empty seat outside the small blind")
 
 
+def balancing_donors(counts: Mapping[int, int], max_difference: int, order: tuple[int, ...]) -> set[int]:
+    """The ids of the tables that :func:`balance` takes a player from, found from the tables' ``counts``
+    alone (``{table_id: players seated}``; no seat is read): one move after another the largest table gives
+    (ties: the first in the break ``order``) and the shortest receives (ties: the last), rule T-BAL-1. A
+    caller that may move players only from some tables learns without planning whether any move is due
+    there. ``order`` must list every table (as :func:`balance`'s); ``KeyError`` otherwise."""
+    rank = dict(zip(order, itertools.count())).__getitem__
+    left = dict(counts)
+    donors: set[int] = set()
+    while left:  # (compress and map: the passes over the tables run in C)
+        largest, smallest = max(left.values()), min(left.values())
+        if largest - smallest <= max_difference:
+            break
+        donor = min(itertools.compress(left, map(largest.__eq__, left.values())), key=rank)
+        receiver = max(itertools.compress(left, map(smallest.__eq__, left.values())), key=rank)
+        left[donor] -= 1
+        left[receiver] += 1
+        donors.add(donor)
+    return donors
+
+
 # --- breaking tables (T-BAL-2) -------------------------------------------------------------------------
 
 
@@ -404,6 +427,26 @@ def breaking(
     _check_seed(seed)
     result = _break(_checked(tables, seats_per_table), seats_per_table, _rank(order, tables), seed)
     return None if result is None else (result[0], result[1])
+
+
+def tables_to_break(counts: Mapping[int, int], seats_per_table: int, order: tuple[int, ...]) -> set[int]:
+    """The ids of the tables that :func:`breaking`, asked again after each break, breaks one after another
+    (rule T-BAL-2), found from the tables' ``counts`` alone (``{table_id: players seated}``; no seat is
+    read): a break moves players without changing the total or emptying another table, so the tables with
+    nobody at them break first, then the others, each group in break ``order``, for as long as the players
+    fit in one table fewer. ``order`` must list every table; ``KeyError`` otherwise."""
+    tables, total = len(counts), sum(counts.values())
+    due = 0
+    while tables - due >= 2 and total <= (tables - due - 1) * seats_per_table:
+        due += 1
+    if not due:
+        return set()
+    rank = dict(zip(order, itertools.count())).__getitem__
+    empty = list(itertools.compress(counts, map(operator.not_, counts.values())))  # (the passes run in C)
+    if len(empty) >= due:
+        return set(heapq.nsmallest(due, empty, key=rank))
+    seated = itertools.compress(counts, counts.values())
+    return {*empty, *heapq.nsmallest(due - len(empty), seated, key=rank)}
 
 
 def _break(

@@ -20,12 +20,14 @@ from engine.tournament.seating import (
     TableSeats,
     apply_moves,
     balance,
+    balancing_donors,
     break_order,
     breaking,
     initial_draw,
     plan,
     tables_from_draw,
     tables_needed,
+    tables_to_break,
 )
 
 # --------------------------------------------------------------------------------------------------------
@@ -593,3 +595,37 @@ def test_initial_draw_properties(players: int, seats: int, seed_bytes: bytes) ->
         sizes = [t.count for t in tables]
         assert max(sizes) - min(sizes) <= 1
         assert breaking(tables, seats, break_order(ids), seed_bytes) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(layouts(), st.sampled_from(BalanceMode), st.integers(1, 3), st.binary(min_size=32, max_size=32))
+def test_the_tables_that_give_players_are_found_from_the_counts_alone(
+    layout: tuple[tuple[TableSeats, ...], int], mode: BalanceMode, max_difference: int, seed_bytes: bytes
+) -> None:
+    # T-BAL-2, T-BAL-1 (issue 22): tables_to_break and balancing_donors, which read only the counts, name
+    # exactly the tables that breaking (asked again after each break) and balance take players from, so the
+    # process manager may skip planning when none of them may lose players now
+    tables, size = layout
+    ids = [t.table_id for t in tables]
+    order = tuple(sorted(ids, key=lambda i: hashlib.sha256(seed_bytes + bytes([i])).digest()))
+    broken: set[int] = set()
+    current = tables
+    while (result := breaking(current, size, order, seed_bytes)) is not None:
+        broken.add(result[0])
+        current = tuple(t for t in apply_moves(current, result[1]) if t.table_id != result[0])
+    assert tables_to_break(counts(tables), size, order) == broken
+    donors = {move.from_table for move in balance(tables, mode, max_difference, order=order)}
+    assert balancing_donors(counts(tables), max_difference, order) == donors
+
+
+def test_the_counts_name_the_empty_table_first_then_the_break_order() -> None:
+    # T-BAL-2: 13 players on three 6-seat tables fit in three, none breaks; 12 fit in two: table 3 (first
+    # in the default order) breaks; with table 2 empty only table 2 closes, and with 6 players two tables go
+    full = {1: 6, 2: 4, 3: 3}
+    assert tables_to_break(full, 6, break_order(full)) == set()
+    assert tables_to_break({1: 6, 2: 3, 3: 3}, 6, break_order(full)) == {3}
+    assert tables_to_break({1: 5, 2: 0, 3: 3}, 6, break_order(full)) == {2}
+    assert tables_to_break({1: 5, 2: 0, 3: 1}, 6, break_order(full)) == {2, 3}
+    # T-BAL-1: 6 / 3 / 3 with max difference 1: two players leave table 1
+    assert balancing_donors({1: 6, 2: 3, 3: 3}, 1, break_order(full)) == {1}
+    assert balancing_donors({1: 4, 2: 3, 3: 3}, 1, break_order(full)) == set()
