@@ -1081,7 +1081,10 @@ def change_game(
     played so far) and the new game's events seating every player who has chips at the same seat with the
     same stack. The button goes on from the last hand's: the next seat with a player (G-BTN-1).
 
-    What does not carry over: a player's sit-out and time bank (the new game starts them afresh). Refused
+    A player sitting out stays out in the new game (its ``sit_out`` command after the seating: a player
+    away from the table is not dealt into the next game's hands in a ring game, and is dealt in and folded
+    in a tournament, T-SITOUT-1, as before the change). What does not carry over: the time bank (the new
+    game starts it afresh). Refused
     (:class:`BadRequest`, nothing appended) during a hand, at a closed table, or while an Italian pot is
     carried to the next hand (``TableFacts.carried``: it is played for in its own game first). Raises
     :class:`StaleVersion` when the table is not at ``expected_version``, :class:`engine.core.UnknownGame`
@@ -1117,9 +1120,14 @@ def change_game(
         )
         state = rules.initial_state(config)
         events: list[Event] = []
+        away = {seat for seat, o in enumerate(facts.seats) if o is not None and o.sitting_out}
         for seat, player, stack in seats:
             state, produced = rules.apply(state, rules.seat_command(seat, player, stack, at))
             events.extend(produced)
+            if seat in away and "sit_out" in rules.actions:  # the sit-out carries over
+                command = rules.player_command(state, seat, "sit_out", None, (), at)
+                state, produced = rules.apply(state, command)
+                events.extend(produced)
         try:
             recorded = store.append(
                 stream_id(table_id),

@@ -104,3 +104,25 @@ def test_no_change_during_a_hand_or_at_a_closed_table() -> None:
         service.change_game(
             table_id, "FIT", config("FIT", ForcedBets(invito=10)), expected_version=version - 1
         )
+
+
+def test_a_player_sitting_out_stays_out_after_the_change() -> None:
+    # a player away from the table is not brought back by the next game of a mixed table or a giro pazzo:
+    # the sit-out carries over (T-SITOUT-1), the others play on; the player's own return ends it
+    table_id = service.open_table(
+        "Misto",
+        config("NT", ForcedBets(small_blind=5, big_blind=10)),
+        [(s, p, 500) for s, p in enumerate(PLAYERS)],
+        game="NT",
+    ).table_id
+    service.act(table_id, "bruno", "sit_out")
+    before = service.load(table_id)
+    assert [o.sitting_out for o in before.facts.seats if o is not None] == [False, True, False]
+    after = service.change_game(
+        table_id, "PIT", config("PIT", ForcedBets(invito=10)), expected_version=before.version
+    )
+    assert [o.sitting_out for o in after.facts.seats if o is not None] == [False, True, False]
+    service.forget_cache()
+    assert service.fold(None, read_stream(service.stream_id(table_id)), table_id) == after
+    service.act(table_id, "bruno", "return")
+    assert not any(o.sitting_out for o in service.load(table_id).facts.seats if o is not None)
