@@ -413,10 +413,14 @@ def test_the_exports_are_in_the_openapi_schema(client: Any) -> None:
 # --- no card of a hand still running ---------------------------------------------------------------------
 
 
+_BEFORE_THE_DEAL = (Phase.ADEGUAMENTO, Phase.BLIND)
+
+
 @pytest.fixture
 def sit_and_go(players: dict[str, Any]) -> tuple[int, int]:
-    """A sit-and-go of anna, bruno and carla: one hand played to its end, the second dealt and running.
-    Returns ``(tournament id, table id)``."""
+    """A sit-and-go of anna, bruno and carla: one hand played to its end, the second dealt and running
+    (played past the phases before the deal: a parol hand's adeguamento, IT-PAROL-4, and the buio,
+    IT-BUIO-1). Returns ``(tournament id, table id)``."""
     config = TournamentConfig("Export", seats=3, starting_stack=500, levels=(Level(10, 3_600_000),))
     tournament_id = sitgo.create(config, "diego", list(players))
     table_id = Tournament.objects.get(id=tournament_id).table_id
@@ -424,11 +428,11 @@ def sit_and_go(players: dict[str, Any]) -> tuple[int, int]:
     rng = random.Random(5)
     for _ in range(2):
         loaded = service.handle(table_id, lambda loaded, at: service.start_command(loaded, at, None)).loaded
-        while loaded.state.hand is not None and loaded.state.hand.phase is Phase.BLIND:
+        while loaded.state.hand is not None and loaded.state.hand.phase in _BEFORE_THE_DEAL:
             loaded = service.handle(table_id, bot_move(rng), expected_version=loaded.version).loaded
         while loaded.state.hand is not None and loaded.state.hand_number == 1:
             loaded = service.handle(table_id, bot_move(rng), expected_version=loaded.version).loaded
-    assert loaded.state.hand is not None and loaded.state.hand.phase is not Phase.BLIND
+    assert loaded.state.hand is not None and loaded.state.hand.phase not in _BEFORE_THE_DEAL
     return tournament_id, table_id
 
 
