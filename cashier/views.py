@@ -42,9 +42,11 @@ from tables.games import refusals
 
 
 def words(error: Exception) -> str:
-    """A refusal in the page's language (the cashier's carry both; a game's refusal is Italian)."""
-    if isinstance(error, LedgerRefused) and (get_language() or "").startswith("en"):
-        return error.english
+    """A refusal in the page's language: Italian as raised, English from its ``english`` (the cashier's, the
+    table service's and the rules' refusals carry both; a wrapped refusal's cause too)."""
+    english = getattr(error, "english", None) or getattr(error.__cause__, "english", None)
+    if isinstance(english, str) and english and (get_language() or "").startswith("en"):
+        return english
     return str(error)
 
 

@@ -21,7 +21,7 @@
   codes, at most 5) are the cards changed in the cambio. Poker cinese's ``submit`` carries ``rows`` (three
   lists of card codes, first to third, CN-2) and ``stakes`` (three token values, CN-3), both required.
 
-Every refusal is JSON ``{"detail": Italian message}`` (``"english"`` too for the rules' refusals) and
+Every refusal is JSON ``{"detail": Italian message, "english": the same in English}`` and
 appends nothing: 400 malformed body ("Richiesta non valida — field: problem") or an action the rules refuse
 now; 403 not logged in, not a member of the groups, or not your seat; 404 unknown table (and any ``/api/``
 path that matches no route, :func:`config.urls.not_found`); 409 stale ``expected_version``; 413 a body over
@@ -73,7 +73,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (refused before any parser) is 413 like one over
     :data:`tables.limits.MAX_BODY_BYTES`."""
     if isinstance(exc, TableError):
-        return Response({"detail": str(exc)}, status=exc.status)
+        english = exc.english or getattr(exc.__cause__, "english", None) or str(exc)
+        return Response({"detail": str(exc), "english": english}, status=exc.status)
     if isinstance(exc, preferences.PreferencesRefused):
         return Response({"detail": str(exc), "english": exc.english}, status=exc.status)
     if isinstance(exc, (*refusals(), TournamentError, MatchesError)):
@@ -343,7 +344,7 @@ ERROR = inline_serializer(
     "Error",
     {
         "detail": serializers.CharField(help_text="what was refused and why, in Italian"),
-        "english": serializers.CharField(required=False, help_text="the rules' refusal in English"),
+        "english": serializers.CharField(required=False, help_text="the same refusal in English"),
     },
 )
 
@@ -557,7 +558,7 @@ class TableAct(APIView):
         data = validated(ActRequest(data=request.data))
         service.load(table_id)  # 404 before 403
         if not access.may_play(request.user):
-            raise service.NotYourSeat("Solo i giocatori possono agire.")
+            raise service.NotYourSeat("Solo i giocatori possono agire.", "Only players may act.")
         return Response(perform(table_id, request.user.get_username(), data).response)
 
 
@@ -600,7 +601,7 @@ class TableChoose(APIView):
         data = validated(ChooseRequest(data=request.data))
         service.load(table_id)  # 404 before 403
         if not access.may_play(request.user):
-            raise service.NotYourSeat("Solo i giocatori possono agire.")
+            raise service.NotYourSeat("Solo i giocatori possono agire.", "Only players may act.")
         loaded = choose(table_id, request.user.get_username(), data)
         return Response(state_for(loaded, request.user.get_username()))
 
@@ -629,7 +630,7 @@ class TableJoin(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         service.load(table_id)  # 404 before 403
         if not access.may_play(request.user):
-            raise service.NotYourSeat("Solo i giocatori si siedono ai tavoli.")
+            raise service.NotYourSeat("Solo i giocatori si siedono ai tavoli.", "Only players sit at tables.")
         username = request.user.get_username()
         outcome = service.join_table(table_id, username)
         return Response(state_for(outcome.loaded, username))

@@ -36,7 +36,7 @@ from engine.core import Game
 from engine.evaluation.common import InvalidHand
 from engine.evaluation.standard import evaluate_standard, standard_evaluator
 from tables import service
-from tables.service import BadRequest, Loaded, NotYourSeat, Outcome
+from tables.service import NOT_SEATED, NOT_SEATED_EN, BadRequest, Loaded, NotYourSeat, Outcome
 
 DRAFT_SECONDS = 3 * 3600
 """How long a draft is kept in the cache (a game lasts the table's action time, minutes)."""
@@ -60,15 +60,18 @@ def _parse(rows: Sequence[Sequence[str]]) -> tuple[tuple[Card, ...], ...]:
     try:
         return tuple(tuple(Card.parse(text) for text in row) for row in rows)
     except ValueError as error:
-        raise BadRequest(f"Carta non valida: {error}") from error
+        raise BadRequest(f"Carta non valida: {error}", f"Invalid card: {error}") from error
 
 
 def _seat(loaded: Loaded, player: str) -> int:
     if not arranges(loaded.rules):
-        raise BadRequest(f"Al tavolo si gioca a {loaded.rules.name}: non si compongono file di carte.")
+        raise BadRequest(
+            f"Al tavolo si gioca a {loaded.rules.name}: non si compongono file di carte.",
+            f"The table plays {loaded.rules.name}: there are no rows of cards to arrange.",
+        )
     seat = loaded.seat_of(player)
     if seat is None:
-        raise NotYourSeat("Non sei seduto a questo tavolo.")
+        raise NotYourSeat(NOT_SEATED, NOT_SEATED_EN)
     return seat
 
 
@@ -77,9 +80,15 @@ def _dealt(loaded: Loaded, seat: int) -> tuple[Any, tuple[Card, ...]]:
     no cards in it."""
     hand = getattr(loaded.state, "hand", None)
     if hand is None:
-        raise BadRequest("Nessuna partita in corso: le carte si compongono quando sono distribuite.")
+        raise BadRequest(
+            "Nessuna partita in corso: le carte si compongono quando sono distribuite.",
+            "No deal in progress: the cards are arranged once they are dealt.",
+        )
     if seat not in hand.dealt:
-        raise BadRequest("Non hai carte in questa partita: giochi dalla prossima partita.")
+        raise BadRequest(
+            "Non hai carte in questa partita: giochi dalla prossima partita.",
+            "You have no cards in this deal: you play from the next one.",
+        )
     return hand, tuple(hand.cards[seat])
 
 
@@ -200,17 +209,23 @@ def save_draft(
     seen: set[Card] = set()
     for number, (row, size) in enumerate(zip(parsed, sizes, strict=True), start=1):
         if len(row) > size:
-            raise BadRequest(f"La fila {number} ha {len(row)} carte: al massimo {size}.")
+            raise BadRequest(
+                f"La fila {number} ha {len(row)} carte: al massimo {size}.",
+                f"Row {number} has {len(row)} cards: at most {size}.",
+            )
         for card in row:
             if card not in cards:
-                raise BadRequest(f"Non hai la carta {card}.")
+                raise BadRequest(f"Non hai la carta {card}.", f"You do not hold the card {card}.")
             if card in seen:
-                raise BadRequest(f"La carta {card} è in due file.")
+                raise BadRequest(f"La carta {card} è in due file.", f"The card {card} is in two rows.")
             seen.add(card)
     tokens = set(getattr(loaded.state.config, "tokens", ()))
     for stake in stakes:
         if stake is not None and stake not in tokens:
-            raise BadRequest(f"Nessun gettone da {stake}: i gettoni sono {sorted(tokens)}.")
+            raise BadRequest(
+                f"Nessun gettone da {stake}: i gettoni sono {sorted(tokens)}.",
+                f"No token of {stake}: the tokens are {sorted(tokens)}.",
+            )
     cache.set(
         _draft_key(table_id, loaded.hand_number, player),
         {"rows": [[str(card) for card in row] for row in parsed], "stakes": list(stakes)},

@@ -90,7 +90,7 @@ ENGLISH = {
 """The service's usual refusals (Italian, as the API gives them) for a page in English."""
 STALE_TEXT = gettext_noop("The table moved on before your action arrived: nothing was done. Choose again.")
 """A refused stale action (a double click, a click on an old table), in the page's language (issue 18)."""
-ANOTHER_FIRST = "Un'altra azione è arrivata prima. Ricarica."
+ANOTHER_FIRST = service.ANOTHER_FIRST
 _STALE = re.compile(r"Il tavolo è cambiato: versione (\d+), non (\d+)\. Ricarica\.")
 
 
@@ -108,7 +108,9 @@ def action_of(body: Any) -> dict[str, Any]:
     empty amount and one ticked card as a string: those alone are read as the API's values. Raises
     :class:`tables.api.BadBody` ("Messaggio non valido — field: problem") or ``BadRequest``."""
     if not isinstance(body, dict):
-        raise BadRequest("Messaggio non valido: serve un oggetto JSON.")
+        raise BadRequest(
+            "Messaggio non valido: serve un oggetto JSON.", "Invalid message: a JSON object is needed."
+        )
     body = dict(body)
     for name in ("expected_version", "amount"):
         if isinstance(body.get(name), str) and DIGITS.fullmatch(body[name]):
@@ -318,9 +320,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return limits.loads(text_data, limits.MAX_FRAME_BYTES)
 
     def _refusal(self, error: Exception) -> str:
-        """A refusal's message in the page's language: the rules give theirs in Italian (``str()``) and in
-        English (``english``, also on the service's ``BadRequest`` wrapping them); the service's own
-        messages are Italian, the usual ones English too (:data:`ENGLISH`)."""
+        """A refusal's message in the page's language: every refusal gives it in Italian (``str()``) and in
+        English (``english``: the rules' own, and the service's :class:`~tables.service.TableError`, which
+        carries the rules' when it wraps one); :data:`ENGLISH` for a message that has none."""
         italian = str(getattr(error, "detail", error))
         if _STALE.fullmatch(italian) or italian == ANOTHER_FIRST:
             with translation.override(self.language):  # a double click, or a click on an old table

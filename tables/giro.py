@@ -131,7 +131,7 @@ def _append(loaded: Loaded, events: list[Any], actor: str, automatic: bool = Fal
             service.stream_id(loaded.table_id), loaded.version, service._new_events(events), metadata
         )
     except WrongExpectedVersion as error:
-        raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
+        raise StaleVersion(service.ANOTHER_FIRST, service.ANOTHER_FIRST_EN) from error
     giro = loaded.giro
     for event in events:
         giro = evolve(giro, event)
@@ -235,15 +235,13 @@ def choose_variant(
     with transaction.atomic():
         loaded = service.load(table_id, expected=expected_version)
         if expected_version is not None and loaded.version != expected_version:
-            raise StaleVersion(
-                f"Il tavolo è cambiato: versione {loaded.version}, non {expected_version}. Ricarica."
-            )
+            raise StaleVersion(*service.changed_texts(loaded.version, expected_version, reload=True))
         if loaded.seat_of(player) is None:
-            raise NotYourSeat("Non sei seduto a questo tavolo.")
+            raise NotYourSeat(service.NOT_SEATED, service.NOT_SEATED_EN)
         try:
             events = decide(loaded.giro, ChooseVariant(player, layout, distribution, _players(loaded)))
         except IllegalAction as error:  # GiroRefused, Telesina's OptionRefused / LayoutRefused (TL-CAP-1)
-            raise BadRequest(str(error)) from error
+            raise BadRequest(str(error), getattr(error, "english", None)) from error
         after = _append(loaded, list(events), player)
     service._remember(after)
     return after

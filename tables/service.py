@@ -79,9 +79,31 @@ NO_GIRO = GiroState()
 
 
 class TableError(Exception):
-    """A refused request; ``status`` is the HTTP status it maps to."""
+    """A refused request; ``status`` is the HTTP status it maps to. ``str()`` is the Italian message (the
+    API's ``detail``), ``english`` the same in English (the API's ``english``, an English page's socket),
+    ``None`` when the refusal has none of its own (a rules refusal wrapped: its ``__cause__`` carries one)."""
 
     status = 400
+
+    def __init__(self, message: str = "", english: str | None = None) -> None:
+        super().__init__(message)
+        self.english = english
+
+
+NOT_SEATED, NOT_SEATED_EN = "Non sei seduto a questo tavolo.", "You are not seated at this table."
+ANOTHER_FIRST, ANOTHER_FIRST_EN = (
+    "Un'altra azione è arrivata prima. Ricarica.",
+    "Another action came first. Reload.",
+)
+
+
+def changed_texts(version: int, expected: int | None, reload: bool = False) -> tuple[str, str]:
+    """The refusal of a command sent for another version of the table, in Italian and in English."""
+    again = (" Ricarica.", " Reload.") if reload else ("", "")
+    return (
+        f"Il tavolo è cambiato: versione {version}, non {expected}.{again[0]}",
+        f"The table has changed: version {version}, not {expected}.{again[1]}",
+    )
 
 
 class TableNotFound(TableError):
@@ -434,7 +456,7 @@ def load(
         events = store.read_stream(sid, loaded.version if loaded else 0, at_version, lean=True)
         loaded = fold(loaded, events, table_id)
     if loaded is None:
-        raise TableNotFound(f"Il tavolo {table_id} non esiste.")
+        raise TableNotFound(f"Il tavolo {table_id} non esiste.", f"Table {table_id} does not exist.")
     if at_version is None and cached:
         _remember(loaded)
     return loaded
@@ -672,15 +694,23 @@ def join_table(table_id: int, player: str) -> Outcome:
 
     def decide(loaded: Loaded, at: int) -> Command:
         if loaded.tournament_id is not None:
-            raise BadRequest("Ai tavoli di un torneo siede i giocatori il torneo.")
+            raise BadRequest(
+                "Ai tavoli di un torneo siede i giocatori il torneo.",
+                "The tournament seats the players at its tables.",
+            )
         if is_betting(loaded.rules):
-            raise BadRequest("Ci si siede da sé solo ai tavoli che non si giocano a fiches (poker cinese).")
+            raise BadRequest(
+                "Ci si siede da sé solo ai tavoli che non si giocano a fiches (poker cinese).",
+                "Players seat themselves only at tables not played for chips (poker cinese).",
+            )
         seats = loaded.facts.seats
         if loaded.seat_of(player) is not None:
-            raise BadRequest("Sei già seduto a questo tavolo.")
+            raise BadRequest("Sei già seduto a questo tavolo.", "You are already seated at this table.")
         free = next((seat for seat, occupant in enumerate(seats) if occupant is None), None)
         if free is None:
-            raise BadRequest(f"Il tavolo è al completo ({len(seats)} posti).")
+            raise BadRequest(
+                f"Il tavolo è al completo ({len(seats)} posti).", f"The table is full ({len(seats)} seats)."
+            )
         return loaded.rules.seat_command(free, player, 0, at)
 
     return handle(table_id, decide, actor=player)
@@ -710,15 +740,16 @@ def handle(
         if command_id is not None and not _claim(command_id, table_id, actor):
             done = ProcessedCommand.objects.get(command_id=command_id)
             if done.stream_id != stream_id(table_id) or done.actor != actor:
-                raise BadRequest("command_id già usato per un altro comando.")
+                raise BadRequest(
+                    "command_id già usato per un altro comando.",
+                    "command_id already used for another command.",
+                )
             return Outcome(load(table_id), (), done.response, replayed=True)
         loaded = load(table_id, expected=expected_version)
         if expected_version is not None and expected_version != loaded.version:
-            raise StaleVersion(
-                f"Il tavolo è cambiato: versione {loaded.version}, non {expected_version}. Ricarica."
-            )
+            raise StaleVersion(*changed_texts(loaded.version, expected_version, reload=True))
         if loaded.closed:
-            raise BadRequest("Il tavolo è chiuso.")
+            raise BadRequest("Il tavolo è chiuso.", "The table is closed.")
         at = now_ms()
         command = decide(loaded, at)
         if command is None:
@@ -765,7 +796,7 @@ def handle(
                     {"at": at, "actor": "system"},
                 )
         except WrongExpectedVersion as error:
-            raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
+            raise StaleVersion(ANOTHER_FIRST, ANOTHER_FIRST_EN) from error
         produced += [event for _, answered in automatic for event in answered]
         after = replace(loaded, version=recorded[-1].version, state=state, last_at=at, shown=shown, giro=giro)
         project(after)
@@ -898,7 +929,7 @@ def _reveal(
     number = hands_before + game.facts(state).hand_number
     row_ = HandSeed.objects.filter(table_id=table_id, hand_number=number).first()
     if row_ is None and version is not None and store.stream_version(stream_id(table_id)) > version:
-        raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.")
+        raise StaleVersion(ANOTHER_FIRST, ANOTHER_FIRST_EN)
     if row_ is None:
         log.error("table %s hand %s: no seed to reveal (the hand stays unverifiable)", table_id, number)
         return state
@@ -966,18 +997,18 @@ def player_command(
     """
     seat = loaded.seat_of(player)
     if seat is None:
-        raise NotYourSeat("Non sei seduto a questo tavolo.")
+        raise NotYourSeat(NOT_SEATED, NOT_SEATED_EN)
     game = loaded.rules
     parsed: tuple[Card, ...] = ()
     if action == "discard":
         try:
             parsed = tuple(Card.parse(text) for text in cards)
         except ValueError as error:
-            raise BadRequest(f"Carta non valida: {error}") from error
+            raise BadRequest(f"Carta non valida: {error}", f"Invalid card: {error}") from error
     try:
         return game.player_command(loaded.state, seat, action, amount, parsed, at)
     except game.illegal_action as error:
-        raise BadRequest(str(error)) from error
+        raise BadRequest(str(error), getattr(error, "english", None)) from error
 
 
 def act(
@@ -1095,10 +1126,13 @@ def change_game(
     with transaction.atomic():
         loaded = load(table_id, expected=expected_version)
         if expected_version is not None and expected_version != loaded.version:
-            raise StaleVersion(f"Il tavolo è cambiato: versione {loaded.version}, non {expected_version}.")
+            raise StaleVersion(*changed_texts(loaded.version, expected_version))
         facts = loaded.facts
         if loaded.closed or facts.in_hand or facts.carried:
-            raise BadRequest("Il gioco del tavolo cambia solo tra due mani, senza piatti rimasti.")
+            raise BadRequest(
+                "Il gioco del tavolo cambia solo tra due mani, senza piatti rimasti.",
+                "The table changes game only between hands, with no pot carried over.",
+            )
         at = now_ms()
         seats = [
             (seat, o.player, o.stack) for seat, o in enumerate(facts.seats) if o is not None and o.stack > 0
@@ -1136,7 +1170,7 @@ def change_game(
                 {"at": at, "actor": actor},
             )
         except WrongExpectedVersion as error:
-            raise StaleVersion("Un'altra azione è arrivata prima. Ricarica.") from error
+            raise StaleVersion(ANOTHER_FIRST, ANOTHER_FIRST_EN) from error
         after = replace(
             loaded,
             version=recorded[-1].version,

@@ -182,7 +182,10 @@ def execute(
                     {"at": at, "actor": actor},
                 )
             except WrongExpectedVersion as error:
-                raise tables.StaleVersion("Il torneo è cambiato nel frattempo: riprova.") from error
+                raise tables.StaleVersion(
+                    "Il torneo è cambiato nel frattempo: riprova.",
+                    "The tournament changed meanwhile: try again.",
+                ) from error
             version, state, extra = fold(state, extra, recorded)
             _project(tournament_id, version, state, extra)
     return version, state, events

@@ -20,14 +20,15 @@ def _sentence(text: str) -> str:
 
 def refusal(error: Exception) -> str:
     """``error``'s message in the active language: Italian as raised, English from its ``english``
-    (a tournament rule, or the cause of a wrapped one) or the table service's known refusals."""
+    (a tournament rule, the table service's refusal, or the cause of a wrapped one), else
+    :func:`tables.consumers.english_of`."""
     italian = str(getattr(error, "detail", error))
     if (translation.get_language() or "it").startswith("it"):
         return italian
     english = getattr(error, "english", None) or getattr(error.__cause__, "english", None)
     if isinstance(english, str) and english:
         return _sentence(english)
-    from tables.consumers import english_of  # the table service's refusals (Italian only)
+    from tables.consumers import english_of  # a refusal without its English
 
     return english_of(italian)
 

@@ -529,7 +529,10 @@ def execute(
                     metadata,
                 )
             except WrongExpectedVersion as error:
-                raise tables.StaleVersion("Il torneo è cambiato nel frattempo: riprova.") from error
+                raise tables.StaleVersion(
+                    "Il torneo è cambiato nel frattempo: riprova.",
+                    "The tournament changed meanwhile: try again.",
+                ) from error
             legacy = is_legacy(tournament_id)
             before = (state, extra)
             state, extra = fold(state, extra, recorded, legacy)
@@ -999,7 +1002,8 @@ def _between_hands_handle(
     except refusals() as error:
         if tables.load(table_id).facts.in_hand:
             raise tables.StaleVersion(
-                "La mano al tavolo è iniziata: lo spostamento attende la fine."
+                "La mano al tavolo è iniziata: lo spostamento attende la fine.",
+                "The table's hand has started: the move waits for its end.",
             ) from error
         raise
 

@@ -223,7 +223,10 @@ def test_player_of_another_table_is_403(api_as, other_table_player, dealt_table)
         act_url(dealt_table), body("check", loaded.version), format="json"
     )
     assert response.status_code == 403
-    assert response.json()["detail"] == "Non sei seduto a questo tavolo."
+    assert response.json() == {
+        "detail": "Non sei seduto a questo tavolo.",
+        "english": "You are not seated at this table.",
+    }
     assert events(dealt_table) == before
 
 
@@ -326,5 +329,5 @@ def test_closed_table_refuses_actions(api_as, players, dealt_table) -> None:
     before = events(dealt_table)
     response = client.post(act_url(dealt_table), body("check", loaded.version), format="json")
     assert response.status_code == 400
-    assert response.json()["detail"] == "Il tavolo è chiuso."
+    assert response.json() == {"detail": "Il tavolo è chiuso.", "english": "The table is closed."}
     assert events(dealt_table) == before

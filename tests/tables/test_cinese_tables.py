@@ -157,9 +157,11 @@ def test_players_join_and_refusals_say_why(api_as, director, cinese_players, aud
     assert response.status_code == 200 and response.json()["your_seat"] == 0
     again = join(api_as, anna, table_id)
     assert again.status_code == 400 and again.json()["detail"] == "Sei già seduto a questo tavolo."
+    assert again.json()["english"] == "You are already seated at this table."
     assert join(api_as, bruno, table_id).json()["your_seat"] == 1
     full = join(api_as, carla, table_id)
     assert full.status_code == 400 and "al completo" in full.json()["detail"]
+    assert full.json()["english"] == "The table is full (2 seats)."
     assert join(api_as, auditor, table_id).status_code == 403
     assert join(api_as, anna, 999_999).status_code == 404
     start_game(table_id)

@@ -203,6 +203,38 @@ async def test_refused_actions_get_a_message(players, dealt_table) -> None:
     await other.disconnect()
 
 
+async def test_an_english_page_gets_the_service_refusals_in_english(players, dealt_table) -> None:
+    # the service's own refusals carry their English (TableError.english): a frame that is not an object,
+    # then an action at the table once it is closed; nothing is appended
+    _, player = await database_sync_to_async(to_act)(dealt_table)
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns),
+        f"/ws/tables/{dealt_table}/",
+        headers=[(b"accept-language", b"en")],
+    )
+    communicator.scope["user"] = players[player]
+    accepted, _ = await communicator.connect(timeout=TIMEOUT)
+    assert accepted
+    await communicator.receive_from(timeout=TIMEOUT)
+    before = await count(dealt_table)
+    await communicator.send_to(text_data="[1]")
+    assert (
+        error_of(await communicator.receive_from(timeout=TIMEOUT))
+        == "Invalid message: a JSON object is needed."
+    )
+    await database_sync_to_async(service.close_table)(dealt_table, "test")
+    version = (await load(dealt_table)).version
+    await communicator.send_json_to(
+        {"action": "check", "expected_version": version, "command_id": str(uuid.uuid4())}
+    )
+    reply = await communicator.receive_from(timeout=TIMEOUT)
+    while ERROR.fullmatch(reply) is None:  # the closed table's update may come first
+        reply = await communicator.receive_from(timeout=TIMEOUT)
+    assert error_of(reply) == "The table is closed."
+    assert await count(dealt_table) == before + 1  # the closing only
+    await communicator.disconnect()
+
+
 async def test_watchers_may_not_act(director, auditor, players, dealt_table) -> None:
     loaded = await load(dealt_table)
     before = await count(dealt_table)
