@@ -1190,3 +1190,35 @@ def test_the_whole_decider_on_simulated_tables(
     assert isinstance(done, TournamentFinished) and done.results == tuple(
         sorted(state.finished, key=lambda r: r[1])
     )
+
+
+def _random_tournament(seed_value: int, players: int, seats: int, max_difference: int) -> list[mtt.Event]:
+    """The events of a random tournament (hands with busts and carried pots at random tables, no director)
+    played to its end by :class:`Driver`."""
+    rng = random.Random(seed_value)
+    cfg = config(seats=seats, max_difference=max_difference, starting_stack=1_000)
+    driver = Driver(cfg, players, rng)
+    for _ in range(6_000):
+        if driver.state.status is Status.FINISHED:
+            break
+        driver.random_hand(rng.choice(driver.playable()))
+    assert driver.state.status is Status.FINISHED
+    return driver.events
+
+
+@pytest.mark.parametrize(
+    ("seed_value", "players", "seats", "max_difference"),
+    [(1, 40, 6, 1), (2, 57, 5, 1), (17, 33, 4, 2), (4, 70, 6, 2), (10, 25, 3, 1)],
+)
+def test_a_wait_for_the_giving_table_is_what_planning_every_hand_gives(
+    monkeypatch: pytest.MonkeyPatch, seed_value: int, players: int, seats: int, max_difference: int
+) -> None:
+    # T-BAL-1, T-BAL-2 (issue 22): the seating pass returns at once when no table due to break or to give a
+    # player may do so now; forcing the whole plan at every hand end (every table named as a giver, as the
+    # pass did before) gives the very same tournament, event for event
+    fast = _random_tournament(seed_value, players, seats, max_difference)
+    monkeypatch.setattr(mtt, "tables_to_break", lambda counts, seats, order: set(counts))
+    monkeypatch.setattr(mtt, "balancing_donors", lambda counts, max_difference, order: set(counts))
+    assert _random_tournament(seed_value, players, seats, max_difference) == fast
+    assert any(isinstance(event, TableBroken) for event in fast)
+    assert any(isinstance(event, PlayerMoved) and event.reason == "balance" for event in fast)
