@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -344,12 +344,11 @@ def _balance(
         raise SeatingError(f"tables may differ by at least 1 player, got max_difference {max_difference}")
     moves: list[Move] = []
     while tables:
-        counts = [table.count for table in tables]
-        largest, smallest = max(counts), min(counts)
-        if largest - smallest <= max_difference:
+        step = _balancing_step({t.table_id: t.count for t in tables}, max_difference, rank.__getitem__)
+        if step is None:
             break
-        donor = min((t for t in tables if t.count == largest), key=lambda t: rank[t.table_id])
-        receiver = max((t for t in tables if t.count == smallest), key=lambda t: rank[t.table_id])
+        by_id = {t.table_id: t for t in tables}
+        donor, receiver = by_id[step[0]], by_id[step[1]]
         from_seat, player = _mover(donor, mode)
         move = Move(player, donor.table_id, from_seat, receiver.table_id, destination(receiver, mode))
         moves.append(move)
@@ -391,16 +390,26 @@ def balancing_donors(counts: Mapping[int, int], max_difference: int, order: tupl
     rank = dict(zip(order, itertools.count())).__getitem__
     left = dict(counts)
     donors: set[int] = set()
-    while left:  # (compress and map: the passes over the tables run in C)
-        largest, smallest = max(left.values()), min(left.values())
-        if largest - smallest <= max_difference:
-            break
-        donor = min(itertools.compress(left, map(largest.__eq__, left.values())), key=rank)
-        receiver = max(itertools.compress(left, map(smallest.__eq__, left.values())), key=rank)
+    while left and (step := _balancing_step(left, max_difference, rank)) is not None:
+        donor, receiver = step
         left[donor] -= 1
         left[receiver] += 1
         donors.add(donor)
     return donors
+
+
+def _balancing_step(
+    counts: Mapping[int, int], max_difference: int, rank: Callable[[int], int]
+) -> tuple[int, int] | None:
+    """T-BAL-1's next move as ``(donor, receiver)`` table ids, from the tables' ``counts``: the largest
+    table gives (ties: the first in break ``rank``), the shortest receives (ties: the last); ``None`` when
+    the tables differ by at most ``max_difference``. (compress and map: the passes run in C.)"""
+    largest, smallest = max(counts.values()), min(counts.values())
+    if largest - smallest <= max_difference:
+        return None
+    donor = min(itertools.compress(counts, map(largest.__eq__, counts.values())), key=rank)
+    receiver = max(itertools.compress(counts, map(smallest.__eq__, counts.values())), key=rank)
+    return donor, receiver
 
 
 # --- breaking tables (T-BAL-2) -------------------------------------------------------------------------
@@ -435,11 +444,8 @@ def tables_to_break(counts: Mapping[int, int], seats_per_table: int, order: tupl
     read): a break moves players without changing the total or emptying another table, so the tables with
     nobody at them break first, then the others, each group in break ``order``, for as long as the players
     fit in one table fewer. ``order`` must list every table; ``KeyError`` otherwise."""
-    tables, total = len(counts), sum(counts.values())
-    due = 0
-    while tables - due >= 2 and total <= (tables - due - 1) * seats_per_table:
-        due += 1
-    if not due:
+    due = len(counts) - max(1, tables_needed(sum(counts.values()), seats_per_table))
+    if due <= 0:
         return set()
     rank = dict(zip(order, itertools.count())).__getitem__
     empty = list(itertools.compress(counts, map(operator.not_, counts.values())))  # (the passes run in C)

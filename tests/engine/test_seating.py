@@ -461,6 +461,12 @@ def test_impossible_moves_are_refused() -> None:
 # --------------------------------------------------------------------------------------------------------
 
 
+def seeded_order(tables: tuple[TableSeats, ...], seed_bytes: bytes) -> tuple[int, ...]:
+    """A break order of ``tables`` drawn from ``seed_bytes``."""
+    ids = [t.table_id for t in tables]
+    return tuple(sorted(ids, key=lambda i: hashlib.sha256(seed_bytes + bytes([i])).digest()))
+
+
 @st.composite
 def layouts(draw: st.DrawFn) -> tuple[tuple[TableSeats, ...], int]:
     """Random tables (ids, occupancy, dealer, big blind, opened order) of one size; sometimes all nearly
@@ -493,8 +499,7 @@ def test_plan_properties(
 ) -> None:
     # T-BAL-1, T-BAL-2 on random layouts, with a break order drawn from the seed
     tables, size = layout
-    ids = [t.table_id for t in tables]
-    order = tuple(sorted(ids, key=lambda i: hashlib.sha256(seed_bytes + bytes([i])).digest()))
+    order = seeded_order(tables, seed_bytes)
     result = plan(tables, size, mode, order, seed_bytes, max_difference)
     # nobody lost or duplicated, every seat in range
     assert everyone(result.tables) == everyone(tables)
@@ -503,7 +508,7 @@ def test_plan_properties(
     # the moves replay to the tables left; broken tables are gone
     replayed = {t.table_id: t for t in apply_moves(tables, result.moves)}
     assert all(replayed[b].count == 0 for b in result.broken)
-    assert result.tables == tuple(replayed[i] for i in ids if i not in result.broken)
+    assert result.tables == tuple(replayed[t.table_id] for t in tables if t.table_id not in result.broken)
     # no table can break any more, and the tables are balanced
     total = sum(t.count for t in tables)
     assert len(result.tables) == 1 or total > (len(result.tables) - 1) * size
@@ -606,8 +611,7 @@ def test_the_tables_that_give_players_are_found_from_the_counts_alone(
     # exactly the tables that breaking (asked again after each break) and balance take players from, so the
     # process manager may skip planning when none of them may lose players now
     tables, size = layout
-    ids = [t.table_id for t in tables]
-    order = tuple(sorted(ids, key=lambda i: hashlib.sha256(seed_bytes + bytes([i])).digest()))
+    order = seeded_order(tables, seed_bytes)
     broken: set[int] = set()
     current = tables
     while (result := breaking(current, size, order, seed_bytes)) is not None:
